@@ -1,0 +1,79 @@
+//! What a source table says about one compound: a partial record, plus hints for naming
+//! and for the id kind. Parsers produce these; `ingest` merges them into records.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::cas::Cas;
+use crate::ids::CompoundKind;
+
+#[derive(Debug, Clone)]
+pub struct Contribution {
+    pub cas: Cas,
+    /// The compound's name as this table writes it.
+    pub name: Option<String>,
+    /// The kind this table implies (the inorganic identifier table says `Ino`).
+    pub kind: Option<CompoundKind>,
+    /// Whether this table's membership puts the compound in the corpus (see `select`).
+    pub selects: bool,
+    /// A partial record in the stored shape; every value object names its `source`.
+    pub fragment: Value,
+}
+
+impl Contribution {
+    pub fn new(cas: Cas, fragment: Value) -> Contribution {
+        Contribution {
+            cas,
+            name: None,
+            kind: None,
+            selects: false,
+            fragment,
+        }
+    }
+
+    pub fn named(mut self, name: impl Into<String>) -> Contribution {
+        let name = clean_name(&name.into());
+        if !name.is_empty() {
+            self.name = Some(name);
+        }
+        self
+    }
+
+    pub fn selecting(mut self) -> Contribution {
+        self.selects = true;
+        self
+    }
+
+    pub fn kind(mut self, kind: CompoundKind) -> Contribution {
+        self.kind = Some(kind);
+        self
+    }
+}
+
+/// A model value as JSON. Model types always serialize; a failure here is a bug.
+pub fn to_json<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("model types serialize to JSON")
+}
+
+/// Tidies a name from a table: trims, collapses whitespace, drops cross-reference notes
+/// such as "(see Estrogens, Steroidal)" and trailing footnote digits stuck to words.
+pub fn clean_name(raw: &str) -> String {
+    let mut name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    if let Some(i) = name.find(" (see ") {
+        name.truncate(i);
+    }
+    name.trim_matches(|c: char| c == '"' || c.is_whitespace())
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_tidied() {
+        assert_eq!(clean_name("  Estradiol-17B (see Estrogens, Steroidal)"), "Estradiol-17B");
+        assert_eq!(clean_name("Formaldehyde [50-00-0]  "), "Formaldehyde [50-00-0]");
+        assert_eq!(clean_name("Benz[a]anthracene\n"), "Benz[a]anthracene");
+    }
+}

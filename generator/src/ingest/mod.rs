@@ -1,0 +1,379 @@
+//! `saferef-generate ingest`: builds and refreshes `data/compounds/` from public tables.
+//!
+//! Flow: read the catalogue -> parse every table found (in parallel) -> select the corpus ->
+//! assign ids -> for each compound, strip what the re-read tables owned, merge what they say
+//! now (`merge` rules), recompute gaps and meta -> write changed files atomically.
+//! Tables that are missing are reported and their values in the records are left alone.
+
+pub mod catalog;
+pub mod contribution;
+mod gaps;
+pub mod select;
+pub mod tables;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use rayon::prelude::*;
+use serde_json::{Value, json};
+
+use crate::cas::Cas;
+use crate::ids::{CompoundKind, IdRegistry};
+use crate::merge::{merge, referenced_sources, strip_source};
+use crate::model::record::CompoundRecord;
+use crate::model::{to_stored_json, vocab};
+use crate::output::write_if_changed;
+use catalog::{Catalog, SourceDescriptor};
+use contribution::Contribution;
+use select::{SELECTION_SOURCE, Selected};
+
+#[derive(Debug, Clone)]
+pub struct IngestOptions {
+    pub data_dir: PathBuf,
+    /// Directories searched, in order, for each table's catalogue `path`.
+    pub source_roots: Vec<PathBuf>,
+    /// The date recorded in `meta` for created or changed records (YYYY-MM-DD).
+    pub date: String,
+}
+
+#[derive(Debug, Default)]
+pub struct IngestReport {
+    /// (source id, contributions read) for each table found.
+    pub tables_read: Vec<(String, usize)>,
+    /// Source ids whose table was not found under any root.
+    pub tables_missing: Vec<String>,
+    pub selected: usize,
+    pub created: usize,
+    pub updated: usize,
+    pub unchanged: usize,
+    /// Compounds with a file but no longer selected by any rule (kept, never deleted).
+    pub no_longer_selected: Vec<String>,
+    pub new_ids: usize,
+}
+
+/// Tables whose names are preferred for the compound's display name, best first.
+const NAME_PREFERENCE: [&str; 11] = [
+    "iarc",
+    "ntp_roc",
+    "prop65",
+    "svhc",
+    "cpdat",
+    "efsa_openfoodtox",
+    "identifiers",
+    "identifiers_inorganic",
+    "clp",
+    "fda_substances_added_to_food",
+    "cosing_annex_ii",
+];
+
+pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
+    let catalog = Catalog::read(&opts.data_dir.join("sources.json"))?;
+    let selection = select::read_selection(&opts.data_dir.join("curated/selection.tsv"))?;
+    let mut report = IngestReport::default();
+
+    let parsed: Vec<(&SourceDescriptor, Option<Vec<Contribution>>)> = catalog
+        .sources
+        .par_iter()
+        .map(|src| match src.locate(&opts.source_roots) {
+            None => Ok((src, None)),
+            Some(path) => tables::parse(src, &path)
+                .map(|c| (src, Some(c)))
+                .with_context(|| format!("reading {}", src.id)),
+        })
+        .collect::<anyhow::Result<_>>()?;
+
+    let mut read_sources: Vec<&SourceDescriptor> = Vec::new();
+    let mut by_cas: BTreeMap<Cas, Vec<(&SourceDescriptor, Contribution)>> = BTreeMap::new();
+    let mut selected: BTreeSet<Cas> = selection.iter().map(|s| s.cas.clone()).collect();
+    for (src, contributions) in parsed {
+        let Some(contributions) = contributions else {
+            report.tables_missing.push(src.id.clone());
+            continue;
+        };
+        report.tables_read.push((src.id.clone(), contributions.len()));
+        read_sources.push(src);
+        for c in contributions {
+            if c.selects {
+                selected.insert(c.cas.clone());
+            }
+            by_cas.entry(c.cas.clone()).or_default().push((src, c));
+        }
+    }
+    report.selected = selected.len();
+
+    let ids_path = opts.data_dir.join("ids.tsv");
+    let mut registry = IdRegistry::read(&ids_path)?;
+    let before = registry.len();
+    let curated: BTreeMap<&Cas, &Selected> = selection.iter().map(|s| (&s.cas, s)).collect();
+    // Sequential, in CAS order, so that first-time numbering is reproducible.
+    let mut in_registry_order: Vec<&Cas> = selected.iter().collect();
+    in_registry_order.sort_by_key(|c| (c.sort_key(), c.as_str().to_string()));
+    let mut todo: Vec<(Cas, String)> = Vec::new();
+    for cas in in_registry_order {
+        let kind = by_cas
+            .get(cas)
+            .and_then(|cs| cs.iter().find_map(|(_, c)| c.kind))
+            .unwrap_or(CompoundKind::Mix);
+        todo.push((cas.clone(), registry.assign(cas, kind).to_string()));
+    }
+    report.new_ids = registry.len() - before;
+
+    let compounds_dir = opts.data_dir.join("compounds");
+    let empty = Vec::new();
+    let outcomes: Vec<Outcome> = todo
+        .par_iter()
+        .map(|(cas, hq_id)| {
+            let path = compounds_dir.join(format!("{hq_id}.json"));
+            let old = read_existing(&path)?;
+            let new = build_record(BuildInput {
+                hq_id,
+                cas,
+                old: old.as_ref(),
+                contributions: by_cas.get(cas).unwrap_or(&empty),
+                selected: curated.get(cas).copied(),
+                read_sources: &read_sources,
+                catalog: &catalog,
+                date: &opts.date,
+            })
+            .with_context(|| format!("building {hq_id} (CAS {cas})"))?;
+            let text = to_stored_json(&new);
+            let wrote = write_if_changed(&path, text.as_bytes())
+                .with_context(|| format!("writing {}", path.display()))?;
+            Ok(match (old.is_some(), wrote) {
+                (false, _) => Outcome::Created,
+                (true, true) => Outcome::Updated,
+                (true, false) => Outcome::Unchanged,
+            })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    for o in outcomes {
+        match o {
+            Outcome::Created => report.created += 1,
+            Outcome::Updated => report.updated += 1,
+            Outcome::Unchanged => report.unchanged += 1,
+        }
+    }
+    write_if_changed(&ids_path, registry.to_tsv().as_bytes())
+        .with_context(|| format!("writing {}", ids_path.display()))?;
+    report.no_longer_selected = registry
+        .iter()
+        .filter(|(cas, _)| !selected.contains(*cas))
+        .map(|(_, id)| id.to_string())
+        .collect();
+    Ok(report)
+}
+
+enum Outcome {
+    Created,
+    Updated,
+    Unchanged,
+}
+
+fn read_existing(path: &Path) -> anyhow::Result<Option<CompoundRecord>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let record = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a valid record; fix it or run check", path.display()))?;
+            Ok(Some(record))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+struct BuildInput<'a> {
+    hq_id: &'a str,
+    cas: &'a Cas,
+    old: Option<&'a CompoundRecord>,
+    contributions: &'a [(&'a SourceDescriptor, Contribution)],
+    selected: Option<&'a Selected>,
+    read_sources: &'a [&'a SourceDescriptor],
+    catalog: &'a Catalog,
+    date: &'a str,
+}
+
+/// Applies the merge rules to one compound; pure, so it is tested without files.
+fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
+    let rank = |s: &str| input.catalog.rank(s);
+    let mut value = match input.old {
+        Some(old) => serde_json::to_value(old)?,
+        None => json!({}),
+    };
+    for src in input.read_sources {
+        strip_source(&mut value, &src.id);
+    }
+    strip_source(&mut value, SELECTION_SOURCE);
+    for (_, c) in input.contributions {
+        merge(&mut value, c.fragment.clone(), &rank);
+    }
+    if let Some(sel) = input.selected {
+        merge(
+            &mut value,
+            json!({"use_classes": [{"class": sel.group, "source": SELECTION_SOURCE}]}),
+            &rank,
+        );
+    }
+    for src in input.catalog.sources.iter() {
+        if let Some(primary) = &src.fallback_for
+            && referenced_sources(&value).contains(primary)
+        {
+            strip_source(&mut value, &src.id);
+        }
+    }
+
+    let (name, name_source) = choose_name(input.selected, input.contributions);
+    let obj = value
+        .as_object_mut()
+        .context("a record is a JSON object")?;
+    obj.insert("hq_id".into(), json!(input.hq_id));
+    obj.insert("name".into(), json!(name));
+    obj.insert("name_source".into(), json!(name_source));
+    obj.insert("cas".into(), json!(input.cas.as_str()));
+    let classes: Vec<String> = obj
+        .get("use_classes")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|u| u.get("class").and_then(Value::as_str).map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    let kind = vocab::primary_use_class(&classes);
+    obj.insert("type".into(), json!(kind));
+    obj.insert("category".into(), json!(kind.and_then(vocab::category_of)));
+    for section in ["identity", "crossrefs", "safety", "regulatory", "hierarchy"] {
+        obj.entry(section).or_insert_with(|| json!({}));
+    }
+    obj.entry("properties")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .context("properties is an object")?
+        .entry("chemical_properties")
+        .or_insert_with(|| json!({}));
+    obj.remove("sources");
+    obj.remove("meta");
+    obj.remove("_data_gaps");
+    obj.insert("sources".into(), json!([]));
+    obj.insert("meta".into(), json!({"created": "", "last_reviewed": "", "version": 0}));
+
+    let mut record: CompoundRecord = {
+        let text = serde_json::to_string(&value)?;
+        let de = &mut serde_json::Deserializer::from_str(&text);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            anyhow::anyhow!("merged record does not fit the model at {}: {}", e.path(), e.inner())
+        })?
+    };
+    record.sources = source_refs(&value, input.catalog, input.old, input.date);
+    record.data_gaps = gaps::data_gaps(&record, input.catalog);
+    record.meta = next_meta(input.old, &record, input.date, input.contributions);
+    Ok(record)
+}
+
+/// The curated name if hand-picked, else the best-ranked table's name, else the CAS.
+fn choose_name(
+    selected: Option<&Selected>,
+    contributions: &[(&SourceDescriptor, Contribution)],
+) -> (String, String) {
+    if let Some(sel) = selected {
+        return (sel.name.clone(), SELECTION_SOURCE.to_string());
+    }
+    NAME_PREFERENCE
+        .iter()
+        .find_map(|table| {
+            contributions.iter().find_map(|(src, c)| {
+                (src.table == *table)
+                    .then_some(c.name.as_ref())
+                    .flatten()
+                    .map(|n| (tables::display_name(n), src.id.clone()))
+            })
+        })
+        .or_else(|| {
+            contributions
+                .iter()
+                .find_map(|(src, c)| c.name.as_ref().map(|n| (tables::display_name(n), src.id.clone())))
+        })
+        .unwrap_or_else(|| (String::new(), String::new()))
+}
+
+/// `sources[]`: a reference for each source id the record uses, from the catalogue (or kept
+/// from the old record for ids the catalogue no longer has).
+fn source_refs(
+    value: &Value,
+    catalog: &Catalog,
+    old: Option<&CompoundRecord>,
+    date: &str,
+) -> Vec<crate::model::record::SourceRef> {
+    referenced_sources(value)
+        .into_iter()
+        .filter_map(|id| {
+            if id == SELECTION_SOURCE {
+                return Some(select::selection_source_ref(date));
+            }
+            catalog
+                .get(&id)
+                .map(SourceDescriptor::to_ref)
+                .or_else(|| old.and_then(|o| o.sources.iter().find(|s| s.id == id).cloned()))
+        })
+        .collect()
+}
+
+/// Meta of the new record: the old one if nothing else changed, else the next version.
+fn next_meta(
+    old: Option<&CompoundRecord>,
+    new: &CompoundRecord,
+    date: &str,
+    contributions: &[(&SourceDescriptor, Contribution)],
+) -> crate::model::record::Meta {
+    use crate::model::record::{Meta, Revision};
+    let Some(old) = old else {
+        let mut from: Vec<&str> = contributions.iter().map(|(s, _)| s.id.as_str()).collect();
+        from.dedup();
+        return Meta {
+            created: date.into(),
+            last_reviewed: date.into(),
+            version: 1,
+            revision_history: vec![Revision {
+                version: 1,
+                date: date.into(),
+                summary: format!("created by ingest from {}", from.join(", ")),
+            }],
+        };
+    };
+    let mut compare = new.clone();
+    compare.meta = old.meta.clone();
+    if compare == *old {
+        return old.meta.clone();
+    }
+    let (a, b) = (
+        serde_json::to_value(old).unwrap_or_default(),
+        serde_json::to_value(&compare).unwrap_or_default(),
+    );
+    let changed: Vec<&str> = match (a.as_object(), b.as_object()) {
+        (Some(a), Some(b)) => b
+            .keys()
+            .chain(a.keys())
+            .filter(|k| a.get(*k) != b.get(*k))
+            .map(String::as_str)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
+    };
+    let version = old.meta.version + 1;
+    let mut history = old.meta.revision_history.clone();
+    history.push(Revision {
+        version,
+        date: date.into(),
+        summary: format!("ingest refresh: changed {}", changed.join(", ")),
+    });
+    Meta {
+        created: old.meta.created.clone(),
+        last_reviewed: date.into(),
+        version,
+        revision_history: history,
+    }
+}
+
+#[cfg(test)]
+mod tests;

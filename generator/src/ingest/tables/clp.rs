@@ -1,0 +1,140 @@
+//! EU CLP Annex VI, Table 3 (CSV: index_no, chemical_name, ec_no, cas_no,
+//! hazard_class_category, classification_h_codes, pictogram_signal_word, labelling_h_codes,
+//! suppl_h_codes, scl_m_factors, notes, atp). Lists are " | "-separated; H-codes may carry
+//! "*" markers of minimum classification, which belong to the entry notes, not the code.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use super::TableError;
+use super::text::{cell, csv_error, read_utf8, reader};
+use crate::cas::parse_cell;
+use crate::ingest::catalog::SourceDescriptor;
+use crate::ingest::contribution::{Contribution, to_json};
+use crate::model::record::{Classification, GhsClassification, Sourced};
+use crate::model::vocab::SignalWord;
+
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+    parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
+}
+
+/// Splits a " | " or "; " separated cell into trimmed, non-empty items.
+pub fn items(cell: Option<&str>, sep: char) -> Vec<String> {
+    cell.unwrap_or_default()
+        .split(sep)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// "H372 **" -> "H372"; "H370 (nervous system)" -> "H370".
+pub fn h_code(raw: &str) -> String {
+    raw.split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('*')
+        .to_string()
+}
+
+/// GHS pictograms and the signal word from one cell ("GHS02 | GHS05 | Dgr").
+pub fn pictograms_and_signal(parts: &[String]) -> (Vec<String>, Option<SignalWord>) {
+    let mut pictograms = Vec::new();
+    let mut signal = None;
+    for p in parts {
+        match p.as_str() {
+            "Dgr" | "Danger" => signal = Some(SignalWord::Danger),
+            "Wng" | "Warning" => signal = Some(SignalWord::Warning),
+            p if p.starts_with("GHS") => pictograms.push(p.to_string()),
+            _ => {}
+        }
+    }
+    (pictograms, signal)
+}
+
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+    let mut out = Vec::new();
+    for row in reader(text, b',', true).records() {
+        let row = row?;
+        let hazard_classes = items(cell(&row, 4), '|');
+        let mut h_codes: Vec<String> = items(cell(&row, 5), '|').iter().map(|h| h_code(h)).collect();
+        h_codes.extend(items(cell(&row, 8), '|').iter().map(|h| h_code(h)));
+        h_codes.dedup();
+        let (pictograms, signal_word) = pictograms_and_signal(&items(cell(&row, 6), '|'));
+        let index_no = cell(&row, 0).map(String::from);
+        let edition = cell(&row, 11).map(String::from);
+        let ghs = GhsClassification {
+            jurisdiction: "EU".into(),
+            hazard_classes: hazard_classes.clone(),
+            h_codes: h_codes.clone(),
+            pictograms,
+            signal_word,
+            specific_concentration_limits: cell(&row, 9).map(String::from),
+            notes: cell(&row, 10).map(|n| format!("Annex VI notes: {n}")),
+            edition: edition.clone(),
+            source: src.id.clone(),
+        };
+        let classification = Classification {
+            agency: "ECHA".into(),
+            attribution: "EU CLP Annex VI".into(),
+            classification: if hazard_classes.is_empty() {
+                "Harmonised classification (no hazard class listed)".into()
+            } else {
+                format!("Harmonised classification: {}", hazard_classes.join(", "))
+            },
+            year: None,
+            date: None,
+            basis: index_no
+                .as_ref()
+                .map(|i| format!("Annex VI index {i}; {}", edition.clone().unwrap_or_default())),
+            source_url: src.url.clone(),
+            source: src.id.clone(),
+        };
+        let name = cell(&row, 1).unwrap_or_default();
+        for cas in parse_cell(cell(&row, 3).unwrap_or_default()) {
+            let mut crossrefs = json!({});
+            if let Some(ec) = cell(&row, 2) {
+                crossrefs["ec_number"] = to_json(&Sourced {
+                    value: ec.to_string(),
+                    source: src.id.clone(),
+                });
+            }
+            if let Some(index) = &index_no {
+                crossrefs["clp_index_no"] = to_json(&Sourced {
+                    value: index.clone(),
+                    source: src.id.clone(),
+                });
+            }
+            let fragment = json!({
+                "crossrefs": crossrefs,
+                "safety": {"ghs": [to_json(&ghs)]},
+                "regulatory": {"classifications": [to_json(&classification)]},
+            });
+            out.push(Contribution::new(cas, fragment).named(name));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::tables::testing::descriptor;
+
+    #[test]
+    fn entries_parse_with_markers_removed() {
+        let text = "index_no,chemical_name,ec_no,cas_no,hazard_class_category,classification_h_codes,pictogram_signal_word,labelling_h_codes,suppl_h_codes,scl_m_factors,notes,atp\n\
+            601-020-00-8,benzene,200-753-7,71-43-2,Flam. Liq. 2 | Carc. 1A | Muta. 1B | STOT RE 1 | Asp. Tox. 1 | Eye Irrit. 2 | Skin Irrit. 2,H225 | H350 | H340 | H372 ** | H304 | H319 | H315,GHS02 | GHS08 | GHS07 | Dgr,,,,,CLP00/ATP05\n\
+            650-000-00-0,a group,-,-,Acute Tox. 4 *,H302,GHS07 | Wng,,,,A,CLP00\n";
+        let got = parse(text, &descriptor("clp")).unwrap();
+        assert_eq!(got.len(), 1);
+        let ghs = &got[0].fragment["safety"]["ghs"][0];
+        assert_eq!(ghs["h_codes"], json!(["H225", "H350", "H340", "H372", "H304", "H319", "H315"]));
+        assert_eq!(ghs["signal_word"], "Danger");
+        assert_eq!(ghs["pictograms"], json!(["GHS02", "GHS08", "GHS07"]));
+        assert_eq!(ghs["edition"], "CLP00/ATP05");
+        assert_eq!(got[0].fragment["crossrefs"]["clp_index_no"]["value"], "601-020-00-8");
+        assert_eq!(got[0].name.as_deref(), Some("benzene"));
+    }
+}

@@ -1,0 +1,66 @@
+//! Safe Work Australia HCIS (CSV: cas_no, chemical_name, hazard_category ("; "-separated),
+//! pictograms_signal_word, h_codes, hazard_statements, cut_offs, notes, sources). Used only
+//! where the EU has no harmonised classification (`fallback_for` in data/sources.json).
+
+use std::path::Path;
+
+use serde_json::json;
+
+use super::TableError;
+use super::clp::{h_code, items, pictograms_and_signal};
+use super::text::{cell, csv_error, read_utf8, reader};
+use crate::cas::parse_cell;
+use crate::ingest::catalog::SourceDescriptor;
+use crate::ingest::contribution::{Contribution, to_json};
+use crate::model::record::GhsClassification;
+
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+    parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
+}
+
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+    let mut out = Vec::new();
+    for row in reader(text, b',', true).records() {
+        let row = row?;
+        let (pictograms, signal_word) = pictograms_and_signal(&items(cell(&row, 3), ';'));
+        let ghs = GhsClassification {
+            jurisdiction: "AU".into(),
+            hazard_classes: items(cell(&row, 2), ';'),
+            h_codes: items(cell(&row, 4), ';').iter().map(|h| h_code(h)).collect(),
+            pictograms,
+            signal_word,
+            specific_concentration_limits: cell(&row, 6).map(String::from),
+            notes: cell(&row, 8).map(|s| format!("HCIS sources: {s}")),
+            edition: None,
+            source: src.id.clone(),
+        };
+        if ghs.h_codes.is_empty() {
+            continue;
+        }
+        for cas in parse_cell(cell(&row, 0).unwrap_or_default()) {
+            let fragment = json!({"safety": {"ghs": [to_json(&ghs)]}});
+            out.push(Contribution::new(cas, fragment));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::tables::testing::descriptor;
+
+    #[test]
+    fn rows_parse() {
+        let text = "cas_no,chemical_name,hazard_category,pictograms_signal_word,h_codes,hazard_statements,cut_offs,notes,sources\n\
+            121-20-0,cinerin II,Acute toxicity – category 4; Hazardous to the aquatic environment (acute) – category 1,GHS07; GHS09; Warning,H302; H410,Harmful if swallowed,,,EU\n\
+            1-00-0,nothing,,,,,,,\n";
+        let got = parse(text, &descriptor("hcis")).unwrap();
+        assert_eq!(got.len(), 1);
+        let ghs = &got[0].fragment["safety"]["ghs"][0];
+        assert_eq!(ghs["jurisdiction"], "AU");
+        assert_eq!(ghs["h_codes"], json!(["H302", "H410"]));
+        assert_eq!(ghs["signal_word"], "Warning");
+        assert_eq!(ghs["hazard_classes"][0], "Acute toxicity – category 4");
+    }
+}

@@ -1,0 +1,176 @@
+//! California Proposition 65 list as exported by OEHHA (CSV in Windows-1252: Chemical, Type
+//! of Toxicity, Listing Mechanism, CAS No., Date Listed, NSRL or MADL in µg/day). Entries
+//! without a CAS ("---": groups such as lead compounds) are outside a CAS-keyed corpus.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use super::TableError;
+use super::text::{cell, csv_error, day_month_year, read_cp1252, reader};
+use crate::cas::parse_cell;
+use crate::ingest::catalog::SourceDescriptor;
+use crate::ingest::contribution::{Contribution, to_json};
+use crate::model::record::{Classification, Prop65Listing};
+use crate::model::vocab::Prop65Toxicity;
+
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+    parse(&read_cp1252(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
+}
+
+fn toxicities(cell: &str) -> Vec<Prop65Toxicity> {
+    let mut out: Vec<Prop65Toxicity> = cell
+        .split(',')
+        .filter_map(|t| match t.trim() {
+            "cancer" => Some(Prop65Toxicity::Cancer),
+            "developmental" => Some(Prop65Toxicity::Developmental),
+            "female" => Some(Prop65Toxicity::Female),
+            "male" => Some(Prop65Toxicity::Male),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// "0.06 (inhalation)\n10 (except inhalation)" -> "0.06 µg/day (inhalation); 10 µg/day
+/// (except inhalation)". Values with their own unit ("100 fibers/day") keep it.
+fn safe_harbor(raw: &str) -> String {
+    raw.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|line| {
+            let (number, rest) = line.split_at(
+                line.find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                    .unwrap_or(line.len()),
+            );
+            let rest = rest.trim();
+            if number.is_empty() || !(rest.is_empty() || rest.starts_with('(')) {
+                line.to_string()
+            } else if rest.is_empty() {
+                format!("{number} µg/day")
+            } else {
+                format!("{number} µg/day {rest}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+    let mut out = Vec::new();
+    for row in reader(text, b',', true).records() {
+        let row = row?;
+        let tox = toxicities(cell(&row, 1).unwrap_or_default());
+        let cas_list = parse_cell(cell(&row, 3).unwrap_or_default());
+        if tox.is_empty() || cas_list.is_empty() {
+            continue;
+        }
+        let mechanism = cell(&row, 2)
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let date = cell(&row, 4).and_then(day_month_year);
+        let level = cell(&row, 5).map(safe_harbor);
+        // One level column: an NSRL when the row lists cancer, else the MADL.
+        let level_for = |t: Prop65Toxicity| {
+            let cancer_row = tox.contains(&Prop65Toxicity::Cancer);
+            if (t == Prop65Toxicity::Cancer) == cancer_row {
+                level.clone()
+            } else {
+                None
+            }
+        };
+        let listings: Vec<_> = tox
+            .iter()
+            .map(|&t| {
+                to_json(&Prop65Listing {
+                    toxicity: t,
+                    listing_mechanism: mechanism.clone(),
+                    date_listed: date.clone().unwrap_or_default(),
+                    safe_harbor_level: level_for(t),
+                    source: src.id.clone(),
+                })
+            })
+            .collect();
+        let classifications: Vec<_> = tox
+            .iter()
+            .map(|t| {
+                let what = match t {
+                    Prop65Toxicity::Cancer => "Known to the State of California to cause cancer",
+                    Prop65Toxicity::Developmental => {
+                        "Known to the State of California to cause developmental toxicity"
+                    }
+                    Prop65Toxicity::Female => {
+                        "Known to the State of California to cause female reproductive toxicity"
+                    }
+                    Prop65Toxicity::Male => {
+                        "Known to the State of California to cause male reproductive toxicity"
+                    }
+                };
+                to_json(&Classification {
+                    agency: "OEHHA".into(),
+                    attribution: "OEHHA Proposition 65".into(),
+                    classification: what.into(),
+                    year: date.as_deref().and_then(|d| d[..4].parse().ok()),
+                    date: date.clone(),
+                    basis: (!mechanism.is_empty())
+                        .then(|| format!("listing mechanism {mechanism}")),
+                    source_url: src.url.clone(),
+                    source: src.id.clone(),
+                })
+            })
+            .collect();
+        let name = cell(&row, 0).unwrap_or_default();
+        for cas in cas_list {
+            let fragment = json!({"regulatory": {
+                "classifications": classifications,
+                "listings": {"prop65": listings},
+            }});
+            out.push(Contribution::new(cas, fragment).named(name).selecting());
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::tables::testing::descriptor;
+
+    #[test]
+    fn rows_with_several_toxicities_and_levels() {
+        let text = "Chemical,Type of Toxicity,Listing Mechanism,CAS No.,Date Listed,NSRL or MADL (µg/day)a\n\
+            Acetaldehyde,cancer,SQE,75-07-0,1-Apr-88,90 (inhalation)\n\
+            Abiraterone acetate,\"developmental, female, male \",FR,154229-18-2,8-Apr-16,\n\
+            Aflatoxins,cancer,SQE,---,1-Jan-88,\n\
+            Cadmium,,,,,0.05 (inhalation)\n";
+        let got = parse(text, &descriptor("p65")).unwrap();
+        assert_eq!(got.len(), 2);
+        let acetaldehyde = &got[0].fragment["regulatory"]["listings"]["prop65"][0];
+        assert_eq!(acetaldehyde["toxicity"], "cancer");
+        assert_eq!(acetaldehyde["date_listed"], "1988-04-01");
+        assert_eq!(acetaldehyde["safe_harbor_level"], "90 µg/day (inhalation)");
+        let abiraterone = &got[1].fragment["regulatory"]["listings"]["prop65"];
+        assert_eq!(abiraterone.as_array().map(Vec::len), Some(3));
+        assert_eq!(
+            got[1].fragment["regulatory"]["classifications"][1]["classification"],
+            "Known to the State of California to cause female reproductive toxicity"
+        );
+    }
+
+    #[test]
+    fn safe_harbor_levels() {
+        assert_eq!(safe_harbor("2"), "2 µg/day");
+        assert_eq!(
+            safe_harbor("0.06 (inhalation)\n10 (except inhalation)"),
+            "0.06 µg/day (inhalation); 10 µg/day (except inhalation)"
+        );
+        assert_eq!(
+            safe_harbor("100 fibers/day (inhalation)"),
+            "100 fibers/day (inhalation)"
+        );
+    }
+}

@@ -1,0 +1,12 @@
+//! saferef-generator: the dataset model, loading and validation, the ingest from public
+//! source tables, and (in later stages) aggregation and response rendering.
+
+pub mod cas;
+pub mod ids;
+pub mod ingest;
+pub mod load;
+pub mod merge;
+pub mod model;
+pub mod output;
+pub mod stats;
+pub mod validate;

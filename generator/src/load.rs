@@ -1,0 +1,261 @@
+//! Loads the whole `data/` tree into an immutable `Dataset`: compound files are read and
+//! parsed in parallel (walkdir + rayon), curated overlays are merged over them, and every
+//! problem met on the way is collected with its file and JSON path rather than stopping.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::ids::IdRegistry;
+use crate::ingest::catalog::Catalog;
+use crate::merge::{merge, referenced_sources};
+use crate::model::record::{CompoundRecord, SourceRef};
+
+/// One problem in the dataset: where (file and JSON path) and what.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Problem {
+    pub file: String,
+    /// JSON path inside the file (`regulatory.classifications[2].agency`), or empty.
+    pub path: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(file: impl Into<String>, path: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem {
+            file: file.into(),
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}: {}: {}", self.file, self.path, self.message)
+        }
+    }
+}
+
+/// An agency of record and the attribution strings that name it (`data/agencies.json`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Agency {
+    pub id: String,
+    pub name: String,
+    pub full_name: String,
+    pub jurisdiction: String,
+    pub url: String,
+    pub attributions: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AgencyFile {
+    agencies: Vec<Agency>,
+}
+
+/// A curation file in `data/curated/`: cited facts laid over ingested records.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CuratedFile {
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    pub sources: Vec<SourceRef>,
+    pub entries: Vec<CuratedEntry>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CuratedEntry {
+    pub cas: String,
+    #[serde(default)]
+    pub name: String,
+    pub set: Value,
+}
+
+/// The loaded dataset. Immutable once built; shared read-only by the generator and runtime.
+#[derive(Debug, Default)]
+pub struct Dataset {
+    /// Records by `hq_id`, overlays applied.
+    pub compounds: BTreeMap<String, CompoundRecord>,
+    /// Where each record was read from (for problem reports).
+    pub files: BTreeMap<String, String>,
+    pub ids: IdRegistry,
+    pub agencies: Vec<Agency>,
+    pub catalog: Option<Catalog>,
+    /// Curation files by path, for validation.
+    pub curated: Vec<(String, CuratedFile)>,
+}
+
+impl Dataset {
+    pub fn by_cas(&self, cas: &str) -> Option<&CompoundRecord> {
+        let cas = crate::cas::Cas::parse(cas).ok()?;
+        self.compounds.get(&self.ids.get(&cas)?.to_string())
+    }
+}
+
+/// Loads `data_dir`. Fails only if it is not a dataset directory at all.
+pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
+    let compounds_dir = data_dir.join("compounds");
+    if !compounds_dir.is_dir() {
+        anyhow::bail!(
+            "{} has no compounds/ folder: is it a saferef data directory?",
+            data_dir.display()
+        );
+    }
+    let mut problems = Vec::new();
+    let mut dataset = Dataset::default();
+    let shown = |p: &Path| p.display().to_string();
+
+    match IdRegistry::read(&data_dir.join("ids.tsv")) {
+        Ok(ids) => dataset.ids = ids,
+        Err(e) => problems.push(Problem::new(shown(&data_dir.join("ids.tsv")), "", e.to_string())),
+    }
+    let agencies_path = data_dir.join("agencies.json");
+    match read_json::<AgencyFile>(&agencies_path) {
+        Ok(f) => dataset.agencies = f.agencies,
+        Err(p) => problems.push(p),
+    }
+    match Catalog::read(&data_dir.join("sources.json")) {
+        Ok(c) => dataset.catalog = Some(c),
+        Err(e) => problems.push(Problem::new(shown(&data_dir.join("sources.json")), "", format!("{e:#}"))),
+    }
+    for path in json_files(&data_dir.join("curated")) {
+        match read_json::<CuratedFile>(&path) {
+            Ok(f) => dataset.curated.push((shown(&path), f)),
+            Err(p) => problems.push(p),
+        }
+    }
+
+    let overlays = overlays_by_cas(&dataset.curated);
+    let catalog = dataset.catalog.clone();
+    let rank = move |s: &str| catalog.as_ref().map_or(0, |c| c.rank(s));
+    let loaded: Vec<Result<(String, String, CompoundRecord), Problem>> = json_files(&compounds_dir)
+        .par_iter()
+        .map(|path| load_compound(path, &overlays, &rank))
+        .collect();
+    for item in loaded {
+        match item {
+            Ok((id, file, record)) => {
+                if let Some(first) = dataset.files.insert(id.clone(), file.clone()) {
+                    problems.push(Problem::new(file, "hq_id", format!("{id} is also the id in {first}")));
+                }
+                dataset.compounds.insert(id, record);
+            }
+            Err(p) => problems.push(p),
+        }
+    }
+    Ok((dataset, problems))
+}
+
+type Overlays<'a> = BTreeMap<&'a str, Vec<(&'a str, &'a CuratedFile, &'a CuratedEntry)>>;
+
+fn overlays_by_cas(curated: &[(String, CuratedFile)]) -> Overlays<'_> {
+    let mut map: Overlays<'_> = BTreeMap::new();
+    for (path, file) in curated {
+        for entry in &file.entries {
+            map.entry(entry.cas.as_str()).or_default().push((path, file, entry));
+        }
+    }
+    map
+}
+
+fn load_compound(
+    path: &Path,
+    overlays: &Overlays<'_>,
+    rank: &(dyn Fn(&str) -> usize + Sync),
+) -> Result<(String, String, CompoundRecord), Problem> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Problem::new(&file, "", e.to_string()))?;
+    let mut value: Value = serde_json::from_str(&text)
+        .map_err(|e| Problem::new(&file, "", format!("not valid JSON: {e}")))?;
+    let cas = value.get("cas").and_then(Value::as_str).unwrap_or_default().to_string();
+    for (curated_path, curated, entry) in overlays.get(cas.as_str()).into_iter().flatten() {
+        apply_overlay(&mut value, curated, entry, rank).map_err(|m| {
+            Problem::new(*curated_path, format!("entries[cas={cas}]"), m)
+        })?;
+    }
+    let mut record: CompoundRecord =
+        deserialize(&value).map_err(|(path, message)| Problem::new(&file, path, message))?;
+    // A curated value fills a gap the ingest recorded.
+    record.data_gaps.retain(|g| !field_present(&value, &g.field));
+    Ok((record.hq_id.clone(), file, record))
+}
+
+/// Whether the dotted field path (`identity.smiles`) holds a value in the tree.
+fn field_present(value: &Value, field: &str) -> bool {
+    value
+        .pointer(&format!("/{}", field.replace('.', "/")))
+        .is_some_and(|v| !v.is_null())
+}
+
+/// Lays a curated entry over the record and adds the sources it cites.
+fn apply_overlay(
+    value: &mut Value,
+    curated: &CuratedFile,
+    entry: &CuratedEntry,
+    rank: &(dyn Fn(&str) -> usize + Sync),
+) -> Result<(), String> {
+    if !entry.set.is_object() {
+        return Err("`set` must be an object (a partial record)".into());
+    }
+    merge(value, entry.set.clone(), &|s: &str| rank(s));
+    let cited = referenced_sources(&entry.set);
+    let sources = value
+        .get_mut("sources")
+        .and_then(Value::as_array_mut)
+        .ok_or("the record has no sources[] array")?;
+    for id in cited {
+        let Some(source) = curated.sources.iter().find(|s| s.id == id) else {
+            return Err(format!("cites source {id:?}, which the file's sources[] does not define"));
+        };
+        let json = serde_json::to_value(source).map_err(|e| e.to_string())?;
+        if !sources.iter().any(|s| s.get("id").and_then(Value::as_str) == Some(&id)) {
+            sources.push(json);
+        }
+    }
+    Ok(())
+}
+
+/// Deserializes a record, reporting the JSON path of the first field that does not fit.
+pub fn deserialize(value: &Value) -> Result<CompoundRecord, (String, String)> {
+    let text = value.to_string();
+    let de = &mut serde_json::Deserializer::from_str(&text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        (if path == "." { String::new() } else { path }, e.inner().to_string())
+    })
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, Problem> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Problem::new(&file, "", e.to_string()))?;
+    let de = &mut serde_json::Deserializer::from_str(&text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let p = e.path().to_string();
+        Problem::new(&file, if p == "." { String::new() } else { p }, e.inner().to_string())
+    })
+}
+
+/// `*.json` files directly in `dir`, sorted (so problem order is stable).
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .max_depth(1)
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(walkdir::DirEntry::into_path)
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}

@@ -1,0 +1,122 @@
+//! `saferef-generate`: check, ingest (and, in later stages, build and diff) the dataset.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "saferef-generate", version, about = "Build, check and refresh the saferef dataset")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Validate data/: every problem with file and JSON path; exit 1 if any.
+    Check {
+        #[arg(long, default_value = "data")]
+        data: PathBuf,
+        /// Also print counts and coverage per field and per source.
+        #[arg(long)]
+        stats: bool,
+    },
+    /// Create or refresh data/compounds/ from public source tables.
+    Ingest {
+        /// A directory holding tables at the catalogue's paths (data/sources.json); repeat
+        /// to search several, in order.
+        #[arg(long = "sources", required = true)]
+        sources: Vec<PathBuf>,
+        #[arg(long, default_value = "data")]
+        data: PathBuf,
+        /// Date recorded for created or changed records (default: today, UTC).
+        #[arg(long)]
+        date: Option<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Check { data, stats } => check(&data, stats),
+        Command::Ingest {
+            sources,
+            data,
+            date,
+        } => ingest(sources, data, date),
+    }
+}
+
+fn check(data: &std::path::Path, stats: bool) -> anyhow::Result<ExitCode> {
+    let started = std::time::Instant::now();
+    let (dataset, problems) = saferef_generator::load::load(data)?;
+    let problems = [problems, saferef_generator::validate::validate(&dataset)].concat();
+    if stats {
+        print!("{}", saferef_generator::stats::Stats::of(&dataset));
+    }
+    for p in &problems {
+        println!("{p}");
+    }
+    eprintln!(
+        "checked {} compounds in {:.2}s: {} problem{}",
+        dataset.compounds.len(),
+        started.elapsed().as_secs_f64(),
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
+    );
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn ingest(sources: Vec<PathBuf>, data: PathBuf, date: Option<String>) -> anyhow::Result<ExitCode> {
+    let date = match date {
+        Some(d) => {
+            chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d")
+                .map_err(|e| anyhow::anyhow!("--date {d:?}: {e} (expected YYYY-MM-DD)"))?;
+            d
+        }
+        None => chrono::Utc::now().date_naive().to_string(),
+    };
+    let started = std::time::Instant::now();
+    let report = saferef_generator::ingest::run(&saferef_generator::ingest::IngestOptions {
+        data_dir: data,
+        source_roots: sources,
+        date,
+    })?;
+    for (id, n) in &report.tables_read {
+        eprintln!("read {id}: {n} rows about a CAS number");
+    }
+    for id in &report.tables_missing {
+        eprintln!("warning: table {id} not found under any --sources directory; its values were left as they were");
+    }
+    if !report.no_longer_selected.is_empty() {
+        eprintln!(
+            "note: {} compounds are no longer selected by any rule and were kept: {}",
+            report.no_longer_selected.len(),
+            report.no_longer_selected.join(", ")
+        );
+    }
+    eprintln!(
+        "ingest: {} compounds selected ({} new ids): {} created, {} updated, {} unchanged in {:.1}s",
+        report.selected,
+        report.new_ids,
+        report.created,
+        report.updated,
+        report.unchanged,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,489 @@
+//! The stored compound record: the raw record of SPEC 2.3, one JSON file per compound.
+//!
+//! Field order here is the key order on disk, so a release is a readable diff. Every value
+//! that came from somewhere names it through a `source` id that resolves in `sources[]`.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::vocab::{
+    DoseKind, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, SignalWord, WatchClass,
+};
+
+/// One compound, as stored in `data/compounds/<hq_id>.json` (merged with its curated overlay).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompoundRecord {
+    pub hq_id: String,
+    pub name: String,
+    /// Source of `name`: a curated list or the table the name was taken from.
+    pub name_source: String,
+    pub cas: String,
+    /// Primary use class (SPEC 4.2 `type_filter` vocabulary), if any is known.
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
+    pub kind: Option<String>,
+    /// Broad category (SPEC 4.2 `category_filter` vocabulary), if any is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub use_classes: Vec<UseClass>,
+    pub identity: Identity,
+    pub crossrefs: Crossrefs,
+    pub properties: Properties,
+    pub safety: Safety,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dose_response: Vec<DoseValue>,
+    pub regulatory: Regulatory,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub found_in: Vec<FoundIn>,
+    pub hierarchy: Hierarchy,
+    #[serde(default)]
+    pub watch_class: WatchClass,
+    /// Why `watch_class` is what it is (curated, with its source).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watch_basis: Option<Sourced<String>>,
+    pub sources: Vec<SourceRef>,
+    pub meta: Meta,
+    #[serde(rename = "_data_gaps", default, skip_serializing_if = "Vec::is_empty")]
+    pub data_gaps: Vec<DataGap>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_quality: Option<Vec<DataQualityNote>>,
+}
+
+/// A value together with the id of the source it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sourced<T> {
+    pub value: T,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UseClass {
+    pub class: String,
+    pub source: String,
+    /// The wording of the source the class was read from (e.g. an FDA technical effect).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Identity {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smiles: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inchi: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inchi_key: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iupac_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_mass: Option<f64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub synonyms: Vec<String>,
+    /// Source of the structural identifiers and synonyms above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Crossrefs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pubchem_cid: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inchi: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ec_number: Option<Sourced<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dtxsid: Option<Sourced<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clp_index_no: Option<Sourced<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Properties {
+    pub chemical_properties: ChemicalProperties,
+    #[serde(default)]
+    pub physical_properties: PhysicalProperties,
+    #[serde(default)]
+    pub environmental_fate: EnvironmentalFate,
+}
+
+/// A polymer or mixture may state its molecular weight in words (SPEC 2.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MolecularWeight {
+    Number(f64),
+    Text(String),
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChemicalProperties {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub molecular_formula: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub molecular_weight: Option<MolecularWeight>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_mass: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Source of `exact_mass` (computed from the formula), when it differs from `source`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_mass_source: Option<String>,
+}
+
+/// A measured quantity in the unit its source states.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Measured {
+    pub value: f64,
+    pub unit: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhysicalProperties {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub melting_point: Option<Measured>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boiling_point: Option<Measured>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub density: Option<Measured>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flash_point: Option<Measured>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub autoignition_temperature: Option<Measured>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_flammability_limit: Option<Measured>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper_flammability_limit: Option<Measured>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnvironmentalFate {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_kow: Option<Measured>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gwp_100yr: Option<Measured>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub odp: Option<Measured>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub atmospheric_lifetime: Option<Measured>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persistent_bioaccumulative: Option<Sourced<bool>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Safety {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ghs: Vec<GhsClassification>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carcinogenicity: Option<Carcinogenicity>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub endocrine_disruption: Vec<EndocrineNote>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exposure_limits: Vec<ExposureLimit>,
+    /// Species-specific toxicity notes (curated), keyed by species or context name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub species: BTreeMap<String, Vec<SpeciesNote>>,
+}
+
+/// A GHS classification from one authority (EU CLP Annex VI, or Safe Work Australia HCIS).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GhsClassification {
+    pub jurisdiction: String,
+    /// Hazard class and category codes as written by the authority ("Carc. 1B").
+    pub hazard_classes: Vec<String>,
+    pub h_codes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pictograms: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal_word: Option<SignalWord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub specific_concentration_limits: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// The entry's edition (e.g. the ATP that last amended a CLP entry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edition: Option<String>,
+    pub source: String,
+}
+
+/// The IARC evaluation, mirrored from `regulatory.listings.iarc_group` (SPEC 2.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Carcinogenicity {
+    pub iarc_group: IarcGroup,
+    pub iarc_monograph: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iarc_year: Option<i32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cancer_sites: Vec<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndocrineNote {
+    pub agency: String,
+    pub finding: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExposureLimit {
+    pub agency: String,
+    pub jurisdiction: String,
+    pub kind: LimitKind,
+    pub value: f64,
+    pub unit: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skin: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notation: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeciesNote {
+    pub finding: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toxic_dose: Option<String>,
+    pub source: String,
+}
+
+/// A quantitative toxicity value: reference dose, health-based guidance value or potency.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DoseValue {
+    pub kind: DoseKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
+    pub value: f64,
+    pub unit: String,
+    pub agency: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub population: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub species: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Regulatory {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classifications: Vec<Classification>,
+    #[serde(default)]
+    pub listings: Listings,
+}
+
+/// One agency's call on the compound, with its attribution string (see `data/agencies.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Classification {
+    pub agency: String,
+    pub attribution: String,
+    pub classification: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<String>,
+    pub source_url: String,
+    pub source: String,
+}
+
+/// Membership of the compound in each list of record, with the list's own details.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Listings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iarc_group: Option<IarcListing>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ntp_roc: Option<NtpRocListing>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prop65: Vec<Prop65Listing>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eu_svhc: Option<SvhcListing>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rcra: Vec<RcraListing>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub osha_carcinogen: Option<Sourced<bool>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eu_cosmetics_prohibited: Option<CosingListing>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fda_food_additive: Option<FdaFoodListing>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fda_food_contact: Option<FdaFoodListing>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwc_schedule: Option<CwcListing>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IarcListing {
+    pub group: IarcGroup,
+    pub volumes: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cancer_sites: Vec<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NtpRocListing {
+    pub listing: NtpListing,
+    pub edition: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prop65Listing {
+    pub toxicity: Prop65Toxicity,
+    pub listing_mechanism: String,
+    pub date_listed: String,
+    /// NSRL (cancer) or MADL (reproductive), as OEHHA prints it, with its unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safe_harbor_level: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SvhcListing {
+    pub reasons: Vec<String>,
+    pub date_of_inclusion: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RcraListing {
+    pub code: String,
+    pub list: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CosingListing {
+    pub annex: String,
+    pub reference_number: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cmr: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FdaFoodListing {
+    pub listed_name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub technical_effects: Vec<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CwcListing {
+    pub schedule: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FoundIn {
+    pub category: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hierarchy {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(default)]
+    pub inherits_safety: bool,
+}
+
+/// A source a record's values point at: a public table (with edition) or a citation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceRef {
+    pub id: String,
+    pub title: String,
+    pub publisher: String,
+    pub edition: String,
+    pub url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accessed: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Meta {
+    pub created: String,
+    pub last_reviewed: String,
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revision_history: Vec<Revision>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Revision {
+    pub version: u32,
+    pub date: String,
+    pub summary: String,
+}
+
+/// A field no source supplied, and why (nothing is invented to fill it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataGap {
+    pub field: String,
+    pub reason: String,
+}
+
+/// SPEC 2.4 data-quality annotation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataQualityNote {
+    pub field: String,
+    pub status: String,
+    pub finding: String,
+    pub reference: String,
+}

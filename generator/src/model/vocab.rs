@@ -1,0 +1,330 @@
+//! Controlled vocabularies of the dataset. An unknown value is a `check` error, not a guess.
+
+use serde::{Deserialize, Serialize};
+
+/// Watched classes (DESIGN.md): served privately, or refused when critical.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WatchClass {
+    #[default]
+    None,
+    Precursor,
+    AcuteToxin,
+    CriticalThreat,
+}
+
+impl WatchClass {
+    pub fn is_none(&self) -> bool {
+        *self == WatchClass::None
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum IarcGroup {
+    #[serde(rename = "1")]
+    G1,
+    #[serde(rename = "2A")]
+    G2A,
+    #[serde(rename = "2B")]
+    G2B,
+    #[serde(rename = "3")]
+    G3,
+    #[serde(rename = "4")]
+    G4,
+}
+
+impl IarcGroup {
+    pub fn label(self) -> &'static str {
+        match self {
+            IarcGroup::G1 => "1",
+            IarcGroup::G2A => "2A",
+            IarcGroup::G2B => "2B",
+            IarcGroup::G3 => "3",
+            IarcGroup::G4 => "4",
+        }
+    }
+
+    /// The words IARC uses for each group.
+    pub fn description(self) -> &'static str {
+        match self {
+            IarcGroup::G1 => "Carcinogenic to humans",
+            IarcGroup::G2A => "Probably carcinogenic to humans",
+            IarcGroup::G2B => "Possibly carcinogenic to humans",
+            IarcGroup::G3 => "Not classifiable as to its carcinogenicity to humans",
+            IarcGroup::G4 => "Probably not carcinogenic to humans",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NtpListing {
+    Known,
+    ReasonablyAnticipated,
+}
+
+impl NtpListing {
+    pub fn description(self) -> &'static str {
+        match self {
+            NtpListing::Known => "Known to be a human carcinogen",
+            NtpListing::ReasonablyAnticipated => "Reasonably anticipated to be a human carcinogen",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Prop65Toxicity {
+    Cancer,
+    Developmental,
+    /// Female reproductive toxicity.
+    Female,
+    /// Male reproductive toxicity.
+    Male,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SignalWord {
+    Danger,
+    Warning,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitKind {
+    Twa,
+    Stel,
+    Ceiling,
+}
+
+/// Kinds of quantitative toxicity values in `dose_response`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DoseKind {
+    /// Acceptable daily intake.
+    Adi,
+    /// Tolerable daily intake.
+    Tdi,
+    /// Tolerable weekly intake.
+    Twi,
+    /// Acute reference dose.
+    Arfd,
+    /// Tolerable upper intake level (nutrients).
+    Ul,
+    /// Acceptable operator exposure level.
+    Aoel,
+    /// Oral reference dose (US EPA).
+    Rfd,
+    /// Inhalation reference concentration, acute.
+    RfcAcute,
+    /// Inhalation reference concentration, subchronic.
+    RfcSubchronic,
+    /// Inhalation reference concentration, chronic.
+    RfcChronic,
+    /// Air concentration at a lifetime cancer risk of 1 in 100,000.
+    AirConcentrationCancerRisk1e5,
+    /// Oral cancer slope factor.
+    OralSlopeFactor,
+    /// Inhalation unit risk.
+    InhalationUnitRisk,
+    NoaelReference,
+    /// Median lethal dose (curated values only; no ingested table carries LD50s).
+    Ld50,
+}
+
+/// The compound use classes (SPEC 4.2 `type_filter` / `category_filter` examples and the
+/// classes the corpus is chosen by).
+pub const USE_CLASSES: &[&str] = &[
+    "antimicrobial",
+    "antioxidant",
+    "bisphenol",
+    "chemical_warfare_agent",
+    "chemical_weapon_precursor",
+    "colorant",
+    "cosmetic_ingredient",
+    "dietary_supplement",
+    "dye",
+    "emulsifier",
+    "everyday_substance",
+    "flame_retardant",
+    "flavoring",
+    "food_additive",
+    "food_contact_substance",
+    "fragrance_allergen",
+    "fragrance_ingredient",
+    "fungicide",
+    "heavy_metal",
+    "herbicide",
+    "industrial_chemical",
+    "insecticide",
+    "monomer",
+    "mycotoxin",
+    "natural_toxin",
+    "neonicotinoid",
+    "organophosphate",
+    "pesticide",
+    "pfas",
+    "pharmaceutical",
+    "phthalate",
+    "plasticizer",
+    "pollutant",
+    "preservative",
+    "rodenticide",
+    "solvent",
+    "species_toxicant",
+    "stabilizer",
+    "surfactant",
+    "sweetener",
+    "thickener",
+    "uv_filter",
+];
+
+/// Use classes from most to least specific: the first one a compound has is its `type`.
+const TYPE_PREFERENCE: &[&str] = &[
+    "neonicotinoid",
+    "organophosphate",
+    "herbicide",
+    "insecticide",
+    "fungicide",
+    "rodenticide",
+    "pesticide",
+    "chemical_warfare_agent",
+    "chemical_weapon_precursor",
+    "phthalate",
+    "bisphenol",
+    "pfas",
+    "flame_retardant",
+    "plasticizer",
+    "uv_filter",
+    "fragrance_allergen",
+    "fragrance_ingredient",
+    "preservative",
+    "sweetener",
+    "colorant",
+    "dye",
+    "antioxidant",
+    "emulsifier",
+    "thickener",
+    "flavoring",
+    "surfactant",
+    "solvent",
+    "heavy_metal",
+    "pharmaceutical",
+    "mycotoxin",
+    "natural_toxin",
+    "species_toxicant",
+    "dietary_supplement",
+    "food_additive",
+    "food_contact_substance",
+    "monomer",
+    "stabilizer",
+    "antimicrobial",
+    "cosmetic_ingredient",
+    "pollutant",
+    "industrial_chemical",
+    "everyday_substance",
+];
+
+/// The compound's `type`: its most specific use class.
+pub fn primary_use_class(classes: &[String]) -> Option<&'static str> {
+    TYPE_PREFERENCE
+        .iter()
+        .find(|t| classes.iter().any(|c| c == *t))
+        .copied()
+}
+
+/// The broad category of a use class.
+pub fn category_of(class: &str) -> Option<&'static str> {
+    Some(match class {
+        "neonicotinoid" | "organophosphate" | "herbicide" | "insecticide" | "fungicide"
+        | "rodenticide" | "pesticide" => "pesticide",
+        "chemical_warfare_agent" | "chemical_weapon_precursor" => "warfare",
+        "uv_filter" | "fragrance_allergen" | "fragrance_ingredient" | "cosmetic_ingredient" => {
+            "cosmetic"
+        }
+        "preservative" | "sweetener" | "colorant" | "antioxidant" | "emulsifier" | "thickener"
+        | "flavoring" | "dietary_supplement" | "food_additive" | "food_contact_substance" => "food",
+        "pharmaceutical" => "pharmaceutical",
+        "mycotoxin" | "natural_toxin" => "natural",
+        "pfas" | "heavy_metal" | "pollutant" => "environmental_contaminant",
+        "species_toxicant" | "everyday_substance" => "consumer_product",
+        "phthalate" | "bisphenol" | "flame_retardant" | "plasticizer" | "dye" | "surfactant"
+        | "solvent" | "monomer" | "stabilizer" | "antimicrobial" | "industrial_chemical" => {
+            "industrial"
+        }
+        _ => return None,
+    })
+}
+
+/// Broad categories for `category` (SPEC 4.2 `category_filter`).
+pub const CATEGORIES: &[&str] = &[
+    "consumer_product",
+    "cosmetic",
+    "environmental_contaminant",
+    "food",
+    "industrial",
+    "natural",
+    "pesticide",
+    "pharmaceutical",
+    "warfare",
+];
+
+/// GHS pictogram codes.
+pub const PICTOGRAMS: &[&str] = &[
+    "GHS01", "GHS02", "GHS03", "GHS04", "GHS05", "GHS06", "GHS07", "GHS08", "GHS09",
+];
+
+/// Whether `code` has the shape of a GHS hazard statement code (H350, H360FD, EUH032).
+pub fn is_h_code(code: &str) -> bool {
+    let rest = if let Some(r) = code.strip_prefix("EUH") {
+        r
+    } else if let Some(r) = code.strip_prefix('H') {
+        r
+    } else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits == 3
+        && rest[digits..]
+            .chars()
+            .all(|c| c.is_ascii_alphabetic())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn h_codes() {
+        for ok in ["H350", "H360FD", "H361fd", "EUH032", "H350i", "H300"] {
+            assert!(is_h_code(ok), "{ok}");
+        }
+        for bad in ["", "H35", "350", "H3500", "X350", "H35O", "H350 "] {
+            assert!(!is_h_code(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_use_class_has_a_type_rank_and_category() {
+        for class in USE_CLASSES {
+            assert!(TYPE_PREFERENCE.contains(class), "{class} has no type rank");
+            let cat = category_of(class).unwrap_or_else(|| panic!("{class} has no category"));
+            assert!(CATEGORIES.contains(&cat), "{cat}");
+        }
+        assert_eq!(TYPE_PREFERENCE.len(), USE_CLASSES.len());
+    }
+
+    #[test]
+    fn primary_class_is_most_specific() {
+        let classes = vec!["insecticide".to_string(), "neonicotinoid".to_string()];
+        assert_eq!(primary_use_class(&classes), Some("neonicotinoid"));
+        assert_eq!(primary_use_class(&[]), None);
+    }
+
+    #[test]
+    fn vocabularies_are_sorted_and_unique() {
+        for list in [USE_CLASSES, CATEGORIES, PICTOGRAMS] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]));
+        }
+    }
+}
