@@ -102,6 +102,9 @@ fn ingest(sources: Vec<PathBuf>, data: PathBuf, date: Option<String>) -> anyhow:
     for id in &report.tables_missing {
         eprintln!("warning: table {id} not found under any --sources directory; its values were left as they were");
     }
+    for (id, cid) in &report.unmatched_cids {
+        eprintln!("warning: {id}: PubChem CID {cid} matches no identifier table row; row skipped");
+    }
     if !report.no_longer_selected.is_empty() {
         eprintln!(
             "note: {} compounds are no longer selected by any rule and were kept: {}",

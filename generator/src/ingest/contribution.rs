@@ -7,9 +7,17 @@ use serde_json::Value;
 use crate::cas::Cas;
 use crate::ids::CompoundKind;
 
+/// What a contribution is about. Most tables key rows by CAS; a few only give a PubChem
+/// CID, which the ingest resolves through the identifier tables.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    Cas(Cas),
+    PubchemCid(u64),
+}
+
 #[derive(Debug, Clone)]
 pub struct Contribution {
-    pub cas: Cas,
+    pub subject: Subject,
     /// The compound's name as this table writes it.
     pub name: Option<String>,
     /// The kind this table implies (the inorganic identifier table says `Ino`).
@@ -22,12 +30,29 @@ pub struct Contribution {
 
 impl Contribution {
     pub fn new(cas: Cas, fragment: Value) -> Contribution {
+        Contribution::about(Subject::Cas(cas), fragment)
+    }
+
+    /// A contribution about the compound with this PubChem CID.
+    pub fn for_pubchem_cid(cid: u64, fragment: Value) -> Contribution {
+        Contribution::about(Subject::PubchemCid(cid), fragment)
+    }
+
+    fn about(subject: Subject, fragment: Value) -> Contribution {
         Contribution {
-            cas,
+            subject,
             name: None,
             kind: None,
             selects: false,
             fragment,
+        }
+    }
+
+    /// The CAS number, if the table keyed the row by one.
+    pub fn cas(&self) -> Option<&Cas> {
+        match &self.subject {
+            Subject::Cas(cas) => Some(cas),
+            Subject::PubchemCid(_) => None,
         }
     }
 

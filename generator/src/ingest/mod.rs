@@ -25,7 +25,7 @@ use crate::model::record::CompoundRecord;
 use crate::model::{to_stored_json, vocab};
 use crate::output::write_if_changed;
 use catalog::{Catalog, SourceDescriptor};
-use contribution::Contribution;
+use contribution::{Contribution, Subject};
 use select::{SELECTION_SOURCE, Selected};
 
 #[derive(Debug, Clone)]
@@ -50,6 +50,8 @@ pub struct IngestReport {
     /// Compounds with a file but no longer selected by any rule (kept, never deleted).
     pub no_longer_selected: Vec<String>,
     pub new_ids: usize,
+    /// (source id, CID) of rows keyed by a PubChem CID that no identifier table knows.
+    pub unmatched_cids: Vec<(String, u64)>,
 }
 
 /// Tables whose names are preferred for the compound's display name, best first.
@@ -84,8 +86,7 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
         .collect::<anyhow::Result<_>>()?;
 
     let mut read_sources: Vec<&SourceDescriptor> = Vec::new();
-    let mut by_cas: BTreeMap<Cas, Vec<(&SourceDescriptor, Contribution)>> = BTreeMap::new();
-    let mut selected: BTreeSet<Cas> = selection.iter().map(|s| s.cas.clone()).collect();
+    let mut all: Vec<(&SourceDescriptor, Contribution)> = Vec::new();
     for (src, contributions) in parsed {
         let Some(contributions) = contributions else {
             report.tables_missing.push(src.id.clone());
@@ -93,12 +94,26 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
         };
         report.tables_read.push((src.id.clone(), contributions.len()));
         read_sources.push(src);
-        for c in contributions {
-            if c.selects {
-                selected.insert(c.cas.clone());
-            }
-            by_cas.entry(c.cas.clone()).or_default().push((src, c));
+        all.extend(contributions.into_iter().map(|c| (src, c)));
+    }
+    let cid_to_cas = pubchem_index(&all);
+    let mut by_cas: BTreeMap<Cas, Vec<(&SourceDescriptor, Contribution)>> = BTreeMap::new();
+    let mut selected: BTreeSet<Cas> = selection.iter().map(|s| s.cas.clone()).collect();
+    for (src, c) in all {
+        let cas = match &c.subject {
+            Subject::Cas(cas) => cas.clone(),
+            Subject::PubchemCid(cid) => match cid_to_cas.get(cid) {
+                Some(cas) => cas.clone(),
+                None => {
+                    report.unmatched_cids.push((src.id.clone(), *cid));
+                    continue;
+                }
+            },
+        };
+        if c.selects {
+            selected.insert(cas.clone());
         }
+        by_cas.entry(cas).or_default().push((src, c));
     }
     report.selected = selected.len();
 
@@ -162,6 +177,18 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
         .map(|(_, id)| id.to_string())
         .collect();
     Ok(report)
+}
+
+/// PubChem CID -> CAS, from the identifier tables' contributions (first table wins).
+fn pubchem_index(all: &[(&SourceDescriptor, Contribution)]) -> BTreeMap<u64, Cas> {
+    let mut index = BTreeMap::new();
+    for (_, c) in all {
+        let cid = c.fragment.pointer("/crossrefs/pubchem_cid").and_then(Value::as_u64);
+        if let (Some(cid), Subject::Cas(cas)) = (cid, &c.subject) {
+            index.entry(cid).or_insert_with(|| cas.clone());
+        }
+    }
+    index
 }
 
 enum Outcome {

@@ -157,7 +157,7 @@ mod tests {
         let got = parse(ROWS, "pubchem", false);
         assert_eq!(got.len(), 2, "the row without a valid CAS is skipped");
         let ethanol = &got[0];
-        assert_eq!(ethanol.cas.as_str(), "64-17-5");
+        assert_eq!(ethanol.cas().unwrap().as_str(), "64-17-5");
         assert_eq!(ethanol.name.as_deref(), Some("Ethanol"));
         assert_eq!(ethanol.kind, Some(CompoundKind::Org));
         let f = &ethanol.fragment;

@@ -94,6 +94,6 @@ mod tests {
             "Endocrine disrupting properties (Article 57(f) - human health)");
         assert_eq!(bpa["safety"]["endocrine_disruption"][0]["year"], 2017);
         assert_eq!(bpa["crossrefs"]["ec_number"]["value"], "201-245-8");
-        assert_eq!(got[2].cas.as_str(), "7803-57-8");
+        assert_eq!(got[2].cas().unwrap().as_str(), "7803-57-8");
     }
 }
