@@ -10,3 +10,6 @@ pub mod model;
 pub mod output;
 pub mod stats;
 pub mod validate;
+
+/// The service version reported by `GET /api` and `GET /api/health` (SPEC 9).
+pub const SERVICE_VERSION: &str = "1.7.0";

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use crate::ids::IdRegistry;
 use crate::ingest::catalog::Catalog;
@@ -94,6 +95,11 @@ pub struct Dataset {
     pub catalog: Option<Catalog>,
     /// Curation files by path, for validation.
     pub curated: Vec<(String, CuratedFile)>,
+    /// Content fingerprint of the loaded files (first 12 hex digits of a SHA-256 over each
+    /// compound and curation file in path order): changes whenever the data changes.
+    pub fingerprint: String,
+    /// The directory the dataset was loaded from.
+    pub dir: PathBuf,
 }
 
 impl Dataset {
@@ -113,7 +119,10 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
         );
     }
     let mut problems = Vec::new();
-    let mut dataset = Dataset::default();
+    let mut dataset = Dataset {
+        dir: data_dir.to_path_buf(),
+        ..Dataset::default()
+    };
     let shown = |p: &Path| p.display().to_string();
 
     match IdRegistry::read(&data_dir.join("ids.tsv")) {
@@ -139,13 +148,20 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
     let overlays = overlays_by_cas(&dataset.curated);
     let catalog = dataset.catalog.clone();
     let rank = move |s: &str| catalog.as_ref().map_or(0, |c| c.rank(s));
-    let loaded: Vec<Result<(String, String, CompoundRecord), Problem>> = json_files(&compounds_dir)
+    let mut hasher = Sha256::new();
+    for (path, _) in &dataset.curated {
+        hasher.update(path.as_bytes());
+        hasher.update(std::fs::read(path).unwrap_or_default());
+    }
+    let loaded: Vec<Result<(String, String, CompoundRecord, [u8; 32]), Problem>> = json_files(&compounds_dir)
         .par_iter()
         .map(|path| load_compound(path, &overlays, &rank))
         .collect();
     for item in loaded {
         match item {
-            Ok((id, file, record)) => {
+            Ok((id, file, record, digest)) => {
+                hasher.update(file.as_bytes());
+                hasher.update(digest);
                 if let Some(first) = dataset.files.insert(id.clone(), file.clone()) {
                     problems.push(Problem::new(file, "hq_id", format!("{id} is also the id in {first}")));
                 }
@@ -154,6 +170,12 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
             Err(p) => problems.push(p),
         }
     }
+    dataset.fingerprint = hasher
+        .finalize()
+        .iter()
+        .take(6)
+        .map(|b| format!("{b:02x}"))
+        .collect();
     Ok((dataset, problems))
 }
 
@@ -173,9 +195,10 @@ fn load_compound(
     path: &Path,
     overlays: &Overlays<'_>,
     rank: &(dyn Fn(&str) -> usize + Sync),
-) -> Result<(String, String, CompoundRecord), Problem> {
+) -> Result<(String, String, CompoundRecord, [u8; 32]), Problem> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Problem::new(&file, "", e.to_string()))?;
+    let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
     let mut value: Value = serde_json::from_str(&text)
         .map_err(|e| Problem::new(&file, "", format!("not valid JSON: {e}")))?;
     let cas = value.get("cas").and_then(Value::as_str).unwrap_or_default().to_string();
@@ -188,7 +211,7 @@ fn load_compound(
         deserialize(&value).map_err(|(path, message)| Problem::new(&file, path, message))?;
     // A curated value fills a gap the ingest recorded.
     record.data_gaps.retain(|g| !field_present(&value, &g.field));
-    Ok((record.hq_id.clone(), file, record))
+    Ok((record.hq_id.clone(), file, record, digest))
 }
 
 /// Whether the dotted field path (`identity.smiles`) holds a value in the tree.
@@ -232,7 +255,13 @@ pub fn deserialize(value: &Value) -> Result<CompoundRecord, (String, String)> {
     let de = &mut serde_json::Deserializer::from_str(&text);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
-        (if path == "." { String::new() } else { path }, e.inner().to_string())
+        // The position refers to re-serialized text, not the file: the path says where.
+        let message = e.inner().to_string();
+        let message = match message.find(" at line ") {
+            Some(i) => message[..i].to_string(),
+            None => message,
+        };
+        (if path == "." { String::new() } else { path }, message)
     })
 }
 

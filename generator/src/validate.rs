@@ -50,7 +50,8 @@ struct AgencyIndex {
 
 impl AgencyIndex {
     fn new(dataset: &Dataset, problems: &mut Vec<Problem>) -> AgencyIndex {
-        let file = "data/agencies.json";
+        let file = dataset.dir.join("agencies.json").display().to_string();
+        let file = file.as_str();
         let mut index = AgencyIndex {
             by_name: BTreeMap::new(),
             attribution_owner: BTreeMap::new(),
@@ -279,12 +280,13 @@ fn check_agencies(r: &CompoundRecord, agencies: &AgencyIndex, out: &mut Sink<'_>
 }
 
 fn check_registry(dataset: &Dataset, problems: &mut Vec<Problem>) {
+    let file = dataset.dir.join("ids.tsv").display().to_string();
     for (cas, id) in dataset.ids.iter() {
         if !dataset.compounds.contains_key(&id.to_string()) {
             problems.push(Problem::new(
-                "data/ids.tsv",
+                &file,
                 "",
-                format!("dangling reference: {cas} maps to {id}, which has no data/compounds/{id}.json"),
+                format!("dangling reference: {cas} maps to {id}, which has no compounds/{id}.json"),
             ));
         }
     }

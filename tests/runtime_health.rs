@@ -1,0 +1,146 @@
+//! The runtime over real HTTP on loopback: the health endpoint, its errors, the `/api/v1`
+//! alias, and the real `saferef-serve` binary starting on the committed dataset.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use saferef_runtime::{AppState, serve};
+use serde_json::Value;
+
+fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data")
+}
+
+/// The committed dataset, loaded once for all tests in this file.
+fn state() -> Arc<AppState> {
+    static STATE: OnceLock<Arc<AppState>> = OnceLock::new();
+    STATE
+        .get_or_init(|| {
+            let (dataset, problems) = saferef_generator::load::load(&data_dir()).unwrap();
+            let problems = problems.len() + saferef_generator::validate::validate(&dataset).len();
+            Arc::new(AppState {
+                dataset,
+                dataset_problems: problems,
+                commit: "test-commit".into(),
+                admin_token: Some("admin-secret".into()),
+                started: Instant::now(),
+            })
+        })
+        .clone()
+}
+
+/// Starts the service on an ephemeral loopback port; returns its base URL.
+async fn start() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve(listener, state(), std::future::pending()));
+    format!("http://{addr}")
+}
+
+async fn get(url: &str) -> (u16, reqwest::header::HeaderMap, Value) {
+    let res = reqwest::get(url).await.unwrap();
+    let status = res.status().as_u16();
+    let headers = res.headers().clone();
+    let body: Value = res.json().await.unwrap();
+    (status, headers, body)
+}
+
+#[tokio::test]
+async fn health_reports_version_commit_and_dataset() {
+    let base = start().await;
+    let (status, headers, body) = get(&format!("{base}/api/health")).await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["content-type"], "application/json");
+    assert_eq!(body["status"], "ok", "the committed dataset passes check");
+    assert_eq!(body["version"], "1.7.0");
+    assert_eq!(body["commit"], "test-commit");
+    assert_eq!(body["platform"], "saferef-runtime");
+    let version = body["dataset_version"].as_str().unwrap();
+    assert_eq!(version.len(), 12);
+    assert!(chrono::DateTime::parse_from_rfc3339(body["timestamp"].as_str().unwrap()).is_ok());
+}
+
+#[tokio::test]
+async fn integrity_check_counts_compounds_and_is_cached_60s() {
+    let base = start().await;
+    let (status, headers, body) = get(&format!("{base}/api/health?check=integrity")).await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["cache-control"], "public, max-age=60");
+    let files = std::fs::read_dir(data_dir().join("compounds")).unwrap().count();
+    assert_eq!(body["integrity"]["compounds"], files);
+    assert_eq!(body["integrity"]["problems"], 0);
+}
+
+#[tokio::test]
+async fn monitor_check_is_admin_only() {
+    let base = start().await;
+    let (status, headers, body) = get(&format!("{base}/api/health?check=monitor")).await;
+    assert_eq!(status, 401);
+    assert_eq!(headers["cache-control"], "private, no-store");
+    assert!(body["error"].as_str().unwrap().contains("administrators"));
+    let res = reqwest::Client::new()
+        .get(format!("{base}/api/health?check=monitor"))
+        .header("authorization", "Bearer admin-secret")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let body: Value = res.json().await.unwrap();
+    assert!(body["monitor"]["uptime_seconds"].is_u64());
+}
+
+#[tokio::test]
+async fn bad_input_gets_json_4xx() {
+    let base = start().await;
+    for (path, status, needle) in [
+        ("/api/health?check=everything", 400, "unknown check"),
+        ("/api/health?check=", 400, "unknown check"),
+        ("/api/health?check=integrity&check=monitor", 400, "invalid query"),
+        ("/api/nope", 404, "not found"),
+        ("/elsewhere", 404, "not found"),
+    ] {
+        let (got, _, body) = get(&format!("{base}{path}")).await;
+        assert_eq!(got, status, "{path}");
+        assert!(body["error"].as_str().unwrap().contains(needle), "{path}: {body}");
+    }
+    let res = reqwest::Client::new()
+        .post(format!("{base}/api/health"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 405);
+}
+
+#[tokio::test]
+async fn v1_prefix_answers_the_same() {
+    let base = start().await;
+    let (status, _, body) = get(&format!("{base}/api/v1/health")).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["version"], "1.7.0");
+}
+
+#[test]
+fn the_binary_starts_and_answers() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
+        .args(["--listen", "127.0.0.1:0", "--data"])
+        .arg(data_dir())
+        .env("SAFEREF_COMMIT", "abc123")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line.trim().strip_prefix("listening on ").unwrap().to_string();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (status, _, body) = rt.block_on(get(&format!("{base}/api/health")));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(body["commit"], "abc123");
+}
