@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use crate::ids::IdRegistry;
 use crate::ingest::catalog::Catalog;
-use crate::merge::{merge, referenced_sources};
+use crate::merge::{merge, order_by_source, referenced_sources};
 use crate::model::record::{CompoundRecord, SourceRef};
 
 /// One problem in the dataset: where (file and JSON path) and what.
@@ -202,10 +202,16 @@ fn load_compound(
     let mut value: Value = serde_json::from_str(&text)
         .map_err(|e| Problem::new(&file, "", format!("not valid JSON: {e}")))?;
     let cas = value.get("cas").and_then(Value::as_str).unwrap_or_default().to_string();
-    for (curated_path, curated, entry) in overlays.get(cas.as_str()).into_iter().flatten() {
+    let applying = overlays.get(cas.as_str());
+    for (curated_path, curated, entry) in applying.into_iter().flatten() {
         apply_overlay(&mut value, curated, entry, rank).map_err(|m| {
             Problem::new(*curated_path, format!("entries[cas={cas}]"), m)
         })?;
+    }
+    // Ingested files are already in order; only overlays add out of place. (Ordering a file
+    // without overlays would make problem paths point at the wrong element.)
+    if applying.is_some() {
+        order_by_source(&mut value, &|s: &str| rank(s));
     }
     let mut record: CompoundRecord =
         deserialize(&value).map_err(|(path, message)| Problem::new(&file, path, message))?;

@@ -86,6 +86,23 @@ fn merge_objects(base: &mut Map<String, Value>, incoming: Map<String, Value>, ra
     }
 }
 
+/// Orders every array of sourced objects by source rank (stable within a source), so that
+/// the order of a record's lists does not depend on which tables were re-read last.
+pub fn order_by_source(value: &mut Value, rank: &dyn Rank) {
+    match value {
+        Value::Object(map) => map.values_mut().for_each(|v| order_by_source(v, rank)),
+        Value::Array(items) => {
+            items.iter_mut().for_each(|v| order_by_source(v, rank));
+            items.sort_by_key(|v| {
+                v.get("source")
+                    .and_then(Value::as_str)
+                    .map_or(usize::MAX, |s| rank.rank(s))
+            });
+        }
+        _ => {}
+    }
+}
+
 /// Keys whose string value names a source id.
 const SOURCE_KEYS: [&str; 3] = ["source", "name_source", "exact_mass_source"];
 
@@ -210,6 +227,18 @@ mod tests {
             got,
             json!({"synonyms": ["a", "b", "c"], "name": "y", "n": {"k": 1, "j": 2}})
         );
+    }
+
+    #[test]
+    fn arrays_are_ordered_by_source_rank() {
+        let mut v = json!({"a": [
+            {"n": 1, "source": "efsa"}, {"n": 2, "source": "clp"},
+            {"n": 3, "source": "efsa"}, {"n": 4, "source": "curated"}, {"n": 5}
+        ], "names": ["b", "a"]});
+        order_by_source(&mut v, &rank);
+        let order: Vec<i64> = v["a"].as_array().unwrap().iter().map(|x| x["n"].as_i64().unwrap()).collect();
+        assert_eq!(order, [4, 2, 1, 3, 5]);
+        assert_eq!(v["names"], json!(["b", "a"]));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use crate::cas::Cas;
 use crate::ids::{CompoundKind, IdRegistry};
-use crate::merge::{merge, referenced_sources, strip_source};
+use crate::merge::{merge, order_by_source, referenced_sources, strip_source};
 use crate::model::record::CompoundRecord;
 use crate::model::{to_stored_json, vocab};
 use crate::output::write_if_changed;
@@ -249,6 +249,7 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
         }
     }
 
+    order_by_source(&mut value, &rank);
     let (name, name_source) = choose_name(input.selected, input.contributions);
     let obj = value
         .as_object_mut()
@@ -291,7 +292,7 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
             anyhow::anyhow!("merged record does not fit the model at {}: {}", e.path(), e.inner())
         })?
     };
-    record.sources = source_refs(&value, input.catalog, input.old, input.date);
+    record.sources = source_refs(&value, input.catalog, input.old);
     record.data_gaps = gaps::data_gaps(&record, input.catalog);
     record.meta = next_meta(input.old, &record, input.date, input.contributions);
     Ok(record)
@@ -329,13 +330,12 @@ fn source_refs(
     value: &Value,
     catalog: &Catalog,
     old: Option<&CompoundRecord>,
-    date: &str,
 ) -> Vec<crate::model::record::SourceRef> {
     referenced_sources(value)
         .into_iter()
         .filter_map(|id| {
             if id == SELECTION_SOURCE {
-                return Some(select::selection_source_ref(date));
+                return Some(select::selection_source_ref());
             }
             catalog
                 .get(&id)

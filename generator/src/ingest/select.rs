@@ -33,12 +33,12 @@ pub struct SelectionError {
 }
 
 /// The reference for values taken from the selection list (names and use classes).
-pub fn selection_source_ref(date: &str) -> SourceRef {
+pub fn selection_source_ref() -> SourceRef {
     SourceRef {
         id: SELECTION_SOURCE.into(),
         title: "saferef curated corpus selection (data/curated/selection.tsv)".into(),
         publisher: "saferef data team".into(),
-        edition: date.into(),
+        edition: "current revision in the repository".into(),
         url: "data/curated/selection.tsv".into(),
         accessed: None,
     }

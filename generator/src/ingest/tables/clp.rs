@@ -76,7 +76,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             source: src.id.clone(),
         };
         let classification = Classification {
-            agency: "ECHA".into(),
+            agency: "European Commission".into(),
             attribution: "EU CLP Annex VI".into(),
             classification: if hazard_classes.is_empty() {
                 "Harmonised classification (no hazard class listed)".into()
