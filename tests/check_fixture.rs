@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(name)
 }
 
 #[test]
@@ -18,28 +20,71 @@ fn broken_dataset_reports_every_problem_and_fails() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let compound = |id: &str| dir.join("compounds").join(format!("{id}.json")).display().to_string();
+    let compound = |id: &str| {
+        dir.join("compounds")
+            .join(format!("{id}.json"))
+            .display()
+            .to_string()
+    };
     let curated = dir.join("curated/overlay.json").display().to_string();
     let expected = [
         // malformed id
-        format!("{}: hq_id: malformed compound id \"hq-c-xyz-1\"", compound("hq-c-xyz-1")),
+        format!(
+            "{}: hq_id: malformed compound id \"hq-c-xyz-1\"",
+            compound("hq-c-xyz-1")
+        ),
         // CAS with a wrong check digit
-        format!("{}: cas: `71-43-3` has check digit 3, but its digits give 2", compound("hq-c-org-000002")),
+        format!(
+            "{}: cas: `71-43-3` has check digit 3, but its digits give 2",
+            compound("hq-c-org-000002")
+        ),
         // duplicate CAS
-        format!("{}: cas: duplicate CAS 50-00-0: also hq-c-org-000001", compound("hq-c-org-000003")),
+        format!(
+            "{}: cas: duplicate CAS 50-00-0: also hq-c-org-000001",
+            compound("hq-c-org-000003")
+        ),
         // dangling references
-        format!("{}: hierarchy.parent: dangling reference: no compound hq-c-org-999999", compound("hq-c-org-000003")),
-        format!("{curated}: entries[0].cas: dangling reference: CAS 7440-43-9 is not in the corpus"),
-        format!("{}: regulatory.classifications[1].agency: unknown agency \"Ministry of Magic\"", compound("hq-c-org-000001")),
+        format!(
+            "{}: hierarchy.parent: dangling reference: no compound hq-c-org-999999",
+            compound("hq-c-org-000003")
+        ),
+        format!(
+            "{curated}: entries[0].cas: dangling reference: CAS 7440-43-9 is not in the corpus"
+        ),
+        format!(
+            "{}: regulatory.classifications[1].agency: unknown agency \"Ministry of Magic\"",
+            compound("hq-c-org-000001")
+        ),
         // unknown vocabulary values
-        format!("{}: use_classes[0].class: unknown use class \"candy\"", compound("hq-c-org-000003")),
-        format!("{}: safety.ghs[0].pictograms[0]: unknown pictogram \"GHS10\"", compound("hq-c-org-000003")),
-        format!("{}: safety.ghs[0].h_codes[0]: \"H999x9\" is not a hazard statement code", compound("hq-c-org-000003")),
-        format!("{}: watch_class: unknown variant `dangerous`", compound("hq-c-ino-000009")),
-        format!("{}: regulatory.classifications[0].attribution: \"IARC Monographs\" is not an attribution string of IARC", compound("hq-c-org-000001")),
+        format!(
+            "{}: use_classes[0].class: unknown use class \"candy\"",
+            compound("hq-c-org-000003")
+        ),
+        format!(
+            "{}: safety.ghs[0].pictograms[0]: unknown pictogram \"GHS10\"",
+            compound("hq-c-org-000003")
+        ),
+        format!(
+            "{}: safety.ghs[0].h_codes[0]: \"H999x9\" is not a hazard statement code",
+            compound("hq-c-org-000003")
+        ),
+        format!(
+            "{}: watch_class: unknown variant `dangerous`",
+            compound("hq-c-ino-000009")
+        ),
+        format!(
+            "{}: regulatory.classifications[0].attribution: \"IARC Monographs\" is not an attribution string of IARC",
+            compound("hq-c-org-000001")
+        ),
         // values without a source reference
-        format!("{}: identity.source: identity values without a source reference", compound("hq-c-org-000001")),
-        format!("{}: regulatory.classifications[1].source: source \"nowhere\" is not defined in sources[]", compound("hq-c-org-000001")),
+        format!(
+            "{}: identity.source: identity values without a source reference",
+            compound("hq-c-org-000001")
+        ),
+        format!(
+            "{}: regulatory.classifications[1].source: source \"nowhere\" is not defined in sources[]",
+            compound("hq-c-org-000001")
+        ),
     ];
     for line in &expected {
         assert!(

@@ -62,7 +62,10 @@ fn fixture_ingest_end_to_end() {
 
     let first = ingest(data.path(), sources.path(), "2026-01-01");
     assert_eq!(first.tables_read.len(), 8, "{:?}", first.tables_read);
-    assert_eq!(first.selected, 5, "formaldehyde, benzene, BPA from lists; water, ethanol curated");
+    assert_eq!(
+        first.selected, 5,
+        "formaldehyde, benzene, BPA from lists; water, ethanol curated"
+    );
     assert_eq!((first.created, first.updated, first.unchanged), (5, 0, 0));
 
     let (dataset, problems) = load(data.path()).unwrap();
@@ -70,17 +73,36 @@ fn fixture_ingest_end_to_end() {
     assert!(problems.is_empty(), "{problems:#?}");
     let benzene = dataset.by_cas("71-43-2").unwrap();
     assert_eq!(benzene.name, "Benzene");
-    assert_eq!(benzene.identity.inchi_key.as_deref(), Some("UHOVQNZJYSORNB-UHFFFAOYSA-N"));
-    assert_eq!(benzene.regulatory.listings.prop65.len(), 3, "cancer, developmental, male");
-    assert_eq!(benzene.safety.ghs.len(), 1, "HCIS is dropped where CLP has an entry");
+    assert_eq!(
+        benzene.identity.inchi_key.as_deref(),
+        Some("UHOVQNZJYSORNB-UHFFFAOYSA-N")
+    );
+    assert_eq!(
+        benzene.regulatory.listings.prop65.len(),
+        3,
+        "cancer, developmental, male"
+    );
+    assert_eq!(
+        benzene.safety.ghs.len(),
+        1,
+        "HCIS is dropped where CLP has an entry"
+    );
     assert_eq!(benzene.safety.ghs[0].jurisdiction, "EU");
     let bpa = dataset.by_cas("80-05-7").unwrap();
-    assert_eq!(bpa.safety.ghs[0].jurisdiction, "AU", "HCIS stands in where CLP has none");
+    assert_eq!(
+        bpa.safety.ghs[0].jurisdiction, "AU",
+        "HCIS stands in where CLP has none"
+    );
     assert!(!bpa.safety.endocrine_disruption.is_empty());
     let water = dataset.by_cas("7732-18-5").unwrap();
     assert!(water.hq_id.starts_with("hq-c-ino-"), "{}", water.hq_id);
     assert_eq!(water.kind.as_deref(), Some("everyday_substance"));
-    assert!(water.data_gaps.iter().any(|g| g.field == "properties.physical_properties.melting_point"));
+    assert!(
+        water
+            .data_gaps
+            .iter()
+            .any(|g| g.field == "properties.physical_properties.melting_point")
+    );
     let formaldehyde_id = dataset.by_cas("50-00-0").unwrap().hq_id.clone();
     let before = read(data.path(), &formaldehyde_id);
 
@@ -90,17 +112,35 @@ fn fixture_ingest_end_to_end() {
     assert_eq!(read(data.path(), &formaldehyde_id), before);
 
     // A newer IARC edition: only IARC values of the changed compound move.
-    let iarc = sources.path().join("chemicals-1.5.2/Safety/IARC Carcinogen Database.tsv");
+    let iarc = sources
+        .path()
+        .join("chemicals-1.5.2/Safety/IARC Carcinogen Database.tsv");
     let text = std::fs::read_to_string(&iarc).unwrap();
-    std::fs::write(&iarc, text.replace("50-00-0\tFormaldehyde\t1\t", "50-00-0\tFormaldehyde\t11\t")).unwrap();
+    std::fs::write(
+        &iarc,
+        text.replace("50-00-0\tFormaldehyde\t1\t", "50-00-0\tFormaldehyde\t11\t"),
+    )
+    .unwrap();
     let newer = ingest(data.path(), sources.path(), "2026-03-01");
     assert_eq!((newer.updated, newer.unchanged), (1, 4));
     let (dataset, _) = load(data.path()).unwrap();
     let formaldehyde = dataset.by_cas("50-00-0").unwrap();
-    assert_eq!(formaldehyde.regulatory.listings.iarc_group.as_ref().unwrap().group, IarcGroup::G2A);
+    assert_eq!(
+        formaldehyde
+            .regulatory
+            .listings
+            .iarc_group
+            .as_ref()
+            .unwrap()
+            .group,
+        IarcGroup::G2A
+    );
     assert_eq!(formaldehyde.meta.version, 2);
     assert_eq!(formaldehyde.meta.last_reviewed, "2026-03-01");
-    assert!(formaldehyde.regulatory.listings.ntp_roc.is_some(), "other sources kept");
+    assert!(
+        formaldehyde.regulatory.listings.ntp_roc.is_some(),
+        "other sources kept"
+    );
 
     // A table that goes missing leaves its values as they were.
     std::fs::remove_file(sources.path().join("us-ntp-roc15/NTP_ROC15.csv")).unwrap();
@@ -135,9 +175,17 @@ fn curated_values_are_never_overwritten() {
     assert!(problems.is_empty(), "{problems:#?}");
     let benzene = dataset.by_cas("71-43-2").unwrap();
     let listing = benzene.regulatory.listings.iarc_group.as_ref().unwrap();
-    assert_eq!((listing.group, listing.source.as_str()), (IarcGroup::G2A, "iarc-vol-999"));
+    assert_eq!(
+        (listing.group, listing.source.as_str()),
+        (IarcGroup::G2A, "iarc-vol-999")
+    );
     assert!(benzene.sources.iter().any(|s| s.id == "iarc-vol-999"));
     // The curated value fills the gap the ingest recorded.
-    assert!(!benzene.data_gaps.iter().any(|g| g.field == "properties.physical_properties.melting_point"));
+    assert!(
+        !benzene
+            .data_gaps
+            .iter()
+            .any(|g| g.field == "properties.physical_properties.melting_point")
+    );
     assert!(!read(data.path(), &benzene.hq_id).contains("iarc-vol-999"));
 }

@@ -69,7 +69,9 @@ async fn integrity_check_counts_compounds_and_is_cached_60s() {
     let (status, headers, body) = get(&format!("{base}/api/health?check=integrity")).await;
     assert_eq!(status, 200);
     assert_eq!(headers["cache-control"], "public, max-age=60");
-    let files = std::fs::read_dir(data_dir().join("compounds")).unwrap().count();
+    let files = std::fs::read_dir(data_dir().join("compounds"))
+        .unwrap()
+        .count();
     assert_eq!(body["integrity"]["compounds"], files);
     assert_eq!(body["integrity"]["problems"], 0);
 }
@@ -98,13 +100,20 @@ async fn bad_input_gets_json_4xx() {
     for (path, status, needle) in [
         ("/api/health?check=everything", 400, "unknown check"),
         ("/api/health?check=", 400, "unknown check"),
-        ("/api/health?check=integrity&check=monitor", 400, "invalid query"),
+        (
+            "/api/health?check=integrity&check=monitor",
+            400,
+            "invalid query",
+        ),
         ("/api/nope", 404, "not found"),
         ("/elsewhere", 404, "not found"),
     ] {
         let (got, _, body) = get(&format!("{base}{path}")).await;
         assert_eq!(got, status, "{path}");
-        assert!(body["error"].as_str().unwrap().contains(needle), "{path}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains(needle),
+            "{path}: {body}"
+        );
     }
     let res = reqwest::Client::new()
         .post(format!("{base}/api/health"))
@@ -136,7 +145,11 @@ fn the_binary_starts_and_answers() {
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    let base = line.trim().strip_prefix("listening on ").unwrap().to_string();
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap()
+        .to_string();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let (status, _, body) = rt.block_on(get(&format!("{base}/api/health")));
     child.kill().unwrap();

@@ -29,9 +29,13 @@ impl Cas {
             return Err(shape());
         };
         let digits_only = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        if !(digits_only(a) && a.len() <= 7 && digits_only(b) && b.len() == 2)
-            || !(digits_only(c) && c.len() == 1)
-        {
+        let well_formed = digits_only(a)
+            && a.len() <= 7
+            && digits_only(b)
+            && b.len() == 2
+            && digits_only(c)
+            && c.len() == 1;
+        if !well_formed {
             return Err(shape());
         }
         let given = u32::from(c.as_bytes()[0] - b'0');
@@ -100,7 +104,7 @@ fn check_digit(digits: &str) -> u32 {
 
 /// All valid CAS numbers in a source cell that may hold several ("68-22-4/ 57-63-6").
 pub fn parse_cell(cell: &str) -> Vec<Cas> {
-    cell.split(|c| matches!(c, '/' | ',' | ';' | '\n'))
+    cell.split(['/', ',', ';', '\n'])
         .filter_map(|part| Cas::parse_lenient(part).ok())
         .collect()
 }
@@ -111,7 +115,14 @@ mod tests {
 
     #[test]
     fn valid_numbers() {
-        for ok in ["50-00-0", "7732-18-5", "7647-14-5", "80-05-7", "117-81-7", "1763-23-1"] {
+        for ok in [
+            "50-00-0",
+            "7732-18-5",
+            "7647-14-5",
+            "80-05-7",
+            "117-81-7",
+            "1763-23-1",
+        ] {
             assert_eq!(Cas::parse(ok).map(|c| c.to_string()), Ok(ok.to_string()));
         }
     }
@@ -130,7 +141,15 @@ mod tests {
 
     #[test]
     fn malformed_shapes() {
-        for bad in ["", "50000", "50-0-0", "50-000-0", "a0-00-0", "12345678-00-0", "50-00-0-1"] {
+        for bad in [
+            "",
+            "50000",
+            "50-0-0",
+            "50-000-0",
+            "a0-00-0",
+            "12345678-00-0",
+            "50-00-0-1",
+        ] {
             assert!(matches!(Cas::parse(bad), Err(CasError::Shape(_))), "{bad}");
         }
     }
@@ -139,8 +158,14 @@ mod tests {
     fn lenient_forms_from_tables() {
         assert_eq!(Cas::from_digits("50000").unwrap().as_str(), "50-00-0");
         assert!(Cas::from_digits("50001").is_err());
-        assert_eq!(Cas::parse_lenient(" 34465-46- 8").unwrap().as_str(), "34465-46-8");
-        assert_eq!(Cas::parse_lenient("0000050-00-0").unwrap().as_str(), "50-00-0");
+        assert_eq!(
+            Cas::parse_lenient(" 34465-46- 8").unwrap().as_str(),
+            "34465-46-8"
+        );
+        assert_eq!(
+            Cas::parse_lenient("0000050-00-0").unwrap().as_str(),
+            "50-00-0"
+        );
         assert!(Cas::parse_lenient("---").is_err());
         assert!(Cas::parse_lenient("542449").is_err());
     }

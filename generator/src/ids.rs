@@ -265,8 +265,11 @@ mod tests {
 
     #[test]
     fn registry_errors_name_the_line() {
-        let e = IdRegistry::parse("50-00-0\thq-c-org-000001\n71-43-2\thq-c-org-000001\n", "ids.tsv")
-            .unwrap_err();
+        let e = IdRegistry::parse(
+            "50-00-0\thq-c-org-000001\n71-43-2\thq-c-org-000001\n",
+            "ids.tsv",
+        )
+        .unwrap_err();
         assert!(e.to_string().starts_with("ids.tsv:2:"), "{e}");
         let e = IdRegistry::parse("50-00-1\thq-c-org-000001\n", "ids.tsv").unwrap_err();
         assert!(e.to_string().contains("check digit"), "{e}");

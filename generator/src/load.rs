@@ -26,7 +26,11 @@ pub struct Problem {
 }
 
 impl Problem {
-    pub fn new(file: impl Into<String>, path: impl Into<String>, message: impl Into<String>) -> Problem {
+    pub fn new(
+        file: impl Into<String>,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Problem {
         Problem {
             file: file.into(),
             path: path.into(),
@@ -127,7 +131,11 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
 
     match IdRegistry::read(&data_dir.join("ids.tsv")) {
         Ok(ids) => dataset.ids = ids,
-        Err(e) => problems.push(Problem::new(shown(&data_dir.join("ids.tsv")), "", e.to_string())),
+        Err(e) => problems.push(Problem::new(
+            shown(&data_dir.join("ids.tsv")),
+            "",
+            e.to_string(),
+        )),
     }
     let agencies_path = data_dir.join("agencies.json");
     match read_json::<AgencyFile>(&agencies_path) {
@@ -136,7 +144,11 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
     }
     match Catalog::read(&data_dir.join("sources.json")) {
         Ok(c) => dataset.catalog = Some(c),
-        Err(e) => problems.push(Problem::new(shown(&data_dir.join("sources.json")), "", format!("{e:#}"))),
+        Err(e) => problems.push(Problem::new(
+            shown(&data_dir.join("sources.json")),
+            "",
+            format!("{e:#}"),
+        )),
     }
     for path in json_files(&data_dir.join("curated")) {
         match read_json::<CuratedFile>(&path) {
@@ -153,7 +165,7 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
         hasher.update(path.as_bytes());
         hasher.update(std::fs::read(path).unwrap_or_default());
     }
-    let loaded: Vec<Result<(String, String, CompoundRecord, [u8; 32]), Problem>> = json_files(&compounds_dir)
+    let loaded: Vec<Result<Loaded, Problem>> = json_files(&compounds_dir)
         .par_iter()
         .map(|path| load_compound(path, &overlays, &rank))
         .collect();
@@ -163,7 +175,11 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
                 hasher.update(file.as_bytes());
                 hasher.update(digest);
                 if let Some(first) = dataset.files.insert(id.clone(), file.clone()) {
-                    problems.push(Problem::new(file, "hq_id", format!("{id} is also the id in {first}")));
+                    problems.push(Problem::new(
+                        file,
+                        "hq_id",
+                        format!("{id} is also the id in {first}"),
+                    ));
                 }
                 dataset.compounds.insert(id, record);
             }
@@ -179,13 +195,18 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
     Ok((dataset, problems))
 }
 
+/// A loaded compound: id, file, record, and the SHA-256 of the file's bytes.
+type Loaded = (String, String, CompoundRecord, [u8; 32]);
+
 type Overlays<'a> = BTreeMap<&'a str, Vec<(&'a str, &'a CuratedFile, &'a CuratedEntry)>>;
 
 fn overlays_by_cas(curated: &[(String, CuratedFile)]) -> Overlays<'_> {
     let mut map: Overlays<'_> = BTreeMap::new();
     for (path, file) in curated {
         for entry in &file.entries {
-            map.entry(entry.cas.as_str()).or_default().push((path, file, entry));
+            map.entry(entry.cas.as_str())
+                .or_default()
+                .push((path, file, entry));
         }
     }
     map
@@ -195,18 +216,21 @@ fn load_compound(
     path: &Path,
     overlays: &Overlays<'_>,
     rank: &(dyn Fn(&str) -> usize + Sync),
-) -> Result<(String, String, CompoundRecord, [u8; 32]), Problem> {
+) -> Result<Loaded, Problem> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| Problem::new(&file, "", e.to_string()))?;
     let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
     let mut value: Value = serde_json::from_str(&text)
         .map_err(|e| Problem::new(&file, "", format!("not valid JSON: {e}")))?;
-    let cas = value.get("cas").and_then(Value::as_str).unwrap_or_default().to_string();
+    let cas = value
+        .get("cas")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
     let applying = overlays.get(cas.as_str());
     for (curated_path, curated, entry) in applying.into_iter().flatten() {
-        apply_overlay(&mut value, curated, entry, rank).map_err(|m| {
-            Problem::new(*curated_path, format!("entries[cas={cas}]"), m)
-        })?;
+        apply_overlay(&mut value, curated, entry, rank)
+            .map_err(|m| Problem::new(*curated_path, format!("entries[cas={cas}]"), m))?;
     }
     // Ingested files are already in order; only overlays add out of place. (Ordering a file
     // without overlays would make problem paths point at the wrong element.)
@@ -216,7 +240,9 @@ fn load_compound(
     let mut record: CompoundRecord =
         deserialize(&value).map_err(|(path, message)| Problem::new(&file, path, message))?;
     // A curated value fills a gap the ingest recorded.
-    record.data_gaps.retain(|g| !field_present(&value, &g.field));
+    record
+        .data_gaps
+        .retain(|g| !field_present(&value, &g.field));
     Ok((record.hq_id.clone(), file, record, digest))
 }
 
@@ -245,10 +271,15 @@ fn apply_overlay(
         .ok_or("the record has no sources[] array")?;
     for id in cited {
         let Some(source) = curated.sources.iter().find(|s| s.id == id) else {
-            return Err(format!("cites source {id:?}, which the file's sources[] does not define"));
+            return Err(format!(
+                "cites source {id:?}, which the file's sources[] does not define"
+            ));
         };
         let json = serde_json::to_value(source).map_err(|e| e.to_string())?;
-        if !sources.iter().any(|s| s.get("id").and_then(Value::as_str) == Some(&id)) {
+        if !sources
+            .iter()
+            .any(|s| s.get("id").and_then(Value::as_str) == Some(&id))
+        {
             sources.push(json);
         }
     }
@@ -277,7 +308,11 @@ fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, Problem> {
     let de = &mut serde_json::Deserializer::from_str(&text);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let p = e.path().to_string();
-        Problem::new(&file, if p == "." { String::new() } else { p }, e.inner().to_string())
+        Problem::new(
+            &file,
+            if p == "." { String::new() } else { p },
+            e.inner().to_string(),
+        )
     })
 }
 

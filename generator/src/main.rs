@@ -6,7 +6,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "saferef-generate", version, about = "Build, check and refresh the saferef dataset")]
+#[command(
+    name = "saferef-generate",
+    version,
+    about = "Build, check and refresh the saferef dataset"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -100,7 +104,9 @@ fn ingest(sources: Vec<PathBuf>, data: PathBuf, date: Option<String>) -> anyhow:
         eprintln!("read {id}: {n} rows about a CAS number");
     }
     for id in &report.tables_missing {
-        eprintln!("warning: table {id} not found under any --sources directory; its values were left as they were");
+        eprintln!(
+            "warning: table {id} not found under any --sources directory; its values were left as they were"
+        );
     }
     for (id, cid) in &report.unmatched_cids {
         eprintln!("warning: {id}: PubChem CID {cid} matches no identifier table row; row skipped");

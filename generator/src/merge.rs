@@ -236,7 +236,12 @@ mod tests {
             {"n": 3, "source": "efsa"}, {"n": 4, "source": "curated"}, {"n": 5}
         ], "names": ["b", "a"]});
         order_by_source(&mut v, &rank);
-        let order: Vec<i64> = v["a"].as_array().unwrap().iter().map(|x| x["n"].as_i64().unwrap()).collect();
+        let order: Vec<i64> = v["a"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["n"].as_i64().unwrap())
+            .collect();
         assert_eq!(order, [4, 2, 1, 3, 5]);
         assert_eq!(v["names"], json!(["b", "a"]));
     }

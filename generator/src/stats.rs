@@ -85,7 +85,9 @@ impl Stats {
                 *s.by_source.entry(id).or_default() += 1;
             }
             for c in &r.regulatory.classifications {
-                *s.classifications_by_agency.entry(c.agency.clone()).or_default() += 1;
+                *s.classifications_by_agency
+                    .entry(c.agency.clone())
+                    .or_default() += 1;
             }
             for g in &r.data_gaps {
                 *s.gaps_by_field.entry(g.field.clone()).or_default() += 1;

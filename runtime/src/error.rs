@@ -40,11 +40,9 @@ struct ErrorBody<'a> {
 
 /// The JSON error reply: private, never stored by a shared cache.
 pub fn error_reply(status: StatusCode, message: &str) -> Response {
-    let mut res = warp::reply::with_status(
-        warp::reply::json(&ErrorBody { error: message }),
-        status,
-    )
-    .into_response();
+    let mut res =
+        warp::reply::with_status(warp::reply::json(&ErrorBody { error: message }), status)
+            .into_response();
     res.headers_mut().insert(
         warp::http::header::CACHE_CONTROL,
         warp::http::HeaderValue::from_static("private, no-store"),
@@ -59,16 +57,25 @@ pub async fn recover(rejection: warp::Rejection) -> Result<Response, Infallible>
     } else if rejection.is_not_found() {
         (StatusCode::NOT_FOUND, "not found".to_string())
     } else if let Some(e) = rejection.find::<warp::reject::InvalidQuery>() {
-        (StatusCode::BAD_REQUEST, format!("invalid query string: {e}"))
+        (
+            StatusCode::BAD_REQUEST,
+            format!("invalid query string: {e}"),
+        )
     } else if rejection.find::<warp::reject::MethodNotAllowed>().is_some() {
-        (StatusCode::METHOD_NOT_ALLOWED, "method not allowed".to_string())
+        (
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method not allowed".to_string(),
+        )
     } else if let Some(e) = rejection.find::<warp::reject::PayloadTooLarge>() {
         (StatusCode::PAYLOAD_TOO_LARGE, e.to_string())
     } else if let Some(e) = rejection.find::<warp::reject::UnsupportedMediaType>() {
         (StatusCode::UNSUPPORTED_MEDIA_TYPE, e.to_string())
     } else {
         tracing::error!(?rejection, "unhandled rejection");
-        (StatusCode::INTERNAL_SERVER_ERROR, "internal error".to_string())
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error".to_string(),
+        )
     };
     Ok(error_reply(status, &message))
 }

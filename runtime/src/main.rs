@@ -11,8 +11,7 @@ use saferef_runtime::{AppState, serve};
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -34,7 +33,10 @@ fn run(settings: Settings) -> anyhow::Result<()> {
         tracing::warn!("dataset problem: {p}");
     }
     if problems.len() > 20 {
-        tracing::warn!("... and {} more (run saferef-generate check)", problems.len() - 20);
+        tracing::warn!(
+            "... and {} more (run saferef-generate check)",
+            problems.len() - 20
+        );
     }
     tracing::info!(
         compounds = dataset.compounds.len(),

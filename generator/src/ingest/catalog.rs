@@ -61,8 +61,8 @@ impl Catalog {
     pub fn read(path: &Path) -> anyhow::Result<Catalog> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let catalog: Catalog = serde_json::from_str(&text)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let catalog: Catalog =
+            serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         Ok(catalog)
     }
 

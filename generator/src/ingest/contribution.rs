@@ -97,8 +97,14 @@ mod tests {
 
     #[test]
     fn names_are_tidied() {
-        assert_eq!(clean_name("  Estradiol-17B (see Estrogens, Steroidal)"), "Estradiol-17B");
-        assert_eq!(clean_name("Formaldehyde [50-00-0]  "), "Formaldehyde [50-00-0]");
+        assert_eq!(
+            clean_name("  Estradiol-17B (see Estrogens, Steroidal)"),
+            "Estradiol-17B"
+        );
+        assert_eq!(
+            clean_name("Formaldehyde [50-00-0]  "),
+            "Formaldehyde [50-00-0]"
+        );
         assert_eq!(clean_name("Benz[a]anthracene\n"), "Benz[a]anthracene");
     }
 }

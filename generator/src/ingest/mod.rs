@@ -92,7 +92,9 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
             report.tables_missing.push(src.id.clone());
             continue;
         };
-        report.tables_read.push((src.id.clone(), contributions.len()));
+        report
+            .tables_read
+            .push((src.id.clone(), contributions.len()));
         read_sources.push(src);
         all.extend(contributions.into_iter().map(|c| (src, c)));
     }
@@ -183,7 +185,10 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
 fn pubchem_index(all: &[(&SourceDescriptor, Contribution)]) -> BTreeMap<u64, Cas> {
     let mut index = BTreeMap::new();
     for (_, c) in all {
-        let cid = c.fragment.pointer("/crossrefs/pubchem_cid").and_then(Value::as_u64);
+        let cid = c
+            .fragment
+            .pointer("/crossrefs/pubchem_cid")
+            .and_then(Value::as_u64);
         if let (Some(cid), Subject::Cas(cas)) = (cid, &c.subject) {
             index.entry(cid).or_insert_with(|| cas.clone());
         }
@@ -200,8 +205,12 @@ enum Outcome {
 fn read_existing(path: &Path) -> anyhow::Result<Option<CompoundRecord>> {
     match std::fs::read_to_string(path) {
         Ok(text) => {
-            let record = serde_json::from_str(&text)
-                .with_context(|| format!("{} is not a valid record; fix it or run check", path.display()))?;
+            let record = serde_json::from_str(&text).with_context(|| {
+                format!(
+                    "{} is not a valid record; fix it or run check",
+                    path.display()
+                )
+            })?;
             Ok(Some(record))
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -251,9 +260,7 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
 
     order_by_source(&mut value, &rank);
     let (name, name_source) = choose_name(input.selected, input.contributions);
-    let obj = value
-        .as_object_mut()
-        .context("a record is a JSON object")?;
+    let obj = value.as_object_mut().context("a record is a JSON object")?;
     obj.insert("hq_id".into(), json!(input.hq_id));
     obj.insert("name".into(), json!(name));
     obj.insert("name_source".into(), json!(name_source));
@@ -283,13 +290,20 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
     obj.remove("meta");
     obj.remove("_data_gaps");
     obj.insert("sources".into(), json!([]));
-    obj.insert("meta".into(), json!({"created": "", "last_reviewed": "", "version": 0}));
+    obj.insert(
+        "meta".into(),
+        json!({"created": "", "last_reviewed": "", "version": 0}),
+    );
 
     let mut record: CompoundRecord = {
         let text = serde_json::to_string(&value)?;
         let de = &mut serde_json::Deserializer::from_str(&text);
         serde_path_to_error::deserialize(de).map_err(|e| {
-            anyhow::anyhow!("merged record does not fit the model at {}: {}", e.path(), e.inner())
+            anyhow::anyhow!(
+                "merged record does not fit the model at {}: {}",
+                e.path(),
+                e.inner()
+            )
         })?
     };
     record.sources = source_refs(&value, input.catalog, input.old);
@@ -317,9 +331,11 @@ fn choose_name(
             })
         })
         .or_else(|| {
-            contributions
-                .iter()
-                .find_map(|(src, c)| c.name.as_ref().map(|n| (tables::display_name(n), src.id.clone())))
+            contributions.iter().find_map(|(src, c)| {
+                c.name
+                    .as_ref()
+                    .map(|n| (tables::display_name(n), src.id.clone()))
+            })
         })
         .unwrap_or_else(|| (String::new(), String::new()))
 }

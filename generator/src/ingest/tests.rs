@@ -10,7 +10,12 @@ fn catalog() -> Catalog {
     hcis.fallback_for = Some("clp".into());
     Catalog {
         description: String::new(),
-        sources: vec![descriptor("ident"), descriptor("iarc"), descriptor("clp"), hcis],
+        sources: vec![
+            descriptor("ident"),
+            descriptor("iarc"),
+            descriptor("clp"),
+            hcis,
+        ],
     }
 }
 
@@ -55,7 +60,10 @@ fn new_record_has_sources_gaps_and_meta() {
     assert_eq!(r.name, "Formaldehyde");
     assert_eq!(r.name_source, "ident");
     assert_eq!(r.identity.smiles.as_deref(), Some("C=O"));
-    assert_eq!(r.sources.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(), ["ident"]);
+    assert_eq!(
+        r.sources.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+        ["ident"]
+    );
     assert_eq!(r.meta.version, 1);
     assert_eq!(r.meta.created, "2026-11-21");
     assert!(r.data_gaps.iter().any(|g| g.field == "identity.inchi"));
@@ -80,7 +88,10 @@ fn reingest_replaces_same_source_and_bumps_version_only_on_change() {
         &[src],
         "2026-02-01",
     );
-    assert_eq!(same, first, "an unchanged table changes nothing, not even meta");
+    assert_eq!(
+        same, first,
+        "an unchanged table changes nothing, not even meta"
+    );
     let newer = build(
         &cat,
         Some(&first),
@@ -93,7 +104,11 @@ fn reingest_replaces_same_source_and_bumps_version_only_on_change() {
     assert_eq!(newer.meta.version, 2);
     assert_eq!(newer.meta.last_reviewed, "2026-03-01");
     assert_eq!(newer.meta.created, "2026-01-01");
-    assert!(newer.meta.revision_history[1].summary.contains("regulatory"));
+    assert!(
+        newer.meta.revision_history[1]
+            .summary
+            .contains("regulatory")
+    );
 }
 
 #[test]
@@ -104,7 +119,13 @@ fn values_of_tables_not_reread_are_kept() {
         &cat,
         None,
         &[
-            (ident, contribution("50-00-0", json!({"identity": {"smiles": "C=O", "source": "ident"}}))),
+            (
+                ident,
+                contribution(
+                    "50-00-0",
+                    json!({"identity": {"smiles": "C=O", "source": "ident"}}),
+                ),
+            ),
             (iarc_src, contribution("50-00-0", iarc("1"))),
         ],
         &[ident, iarc_src],
@@ -126,9 +147,7 @@ fn values_of_tables_not_reread_are_kept() {
 fn fallback_table_is_dropped_when_primary_has_values() {
     let cat = catalog();
     let (clp, hcis) = (&cat.sources[2], &cat.sources[3]);
-    let ghs = |src: &str, code: &str| {
-        json!({"safety": {"ghs": [{"jurisdiction": "X", "hazard_classes": [], "h_codes": [code], "source": src}]}})
-    };
+    let ghs = |src: &str, code: &str| json!({"safety": {"ghs": [{"jurisdiction": "X", "hazard_classes": [], "h_codes": [code], "source": src}]}});
     let only_hcis = build(
         &cat,
         None,

@@ -242,16 +242,31 @@ pub fn category_of(class: &str) -> Option<&'static str> {
         "uv_filter" | "fragrance_allergen" | "fragrance_ingredient" | "cosmetic_ingredient" => {
             "cosmetic"
         }
-        "preservative" | "sweetener" | "colorant" | "antioxidant" | "emulsifier" | "thickener"
-        | "flavoring" | "dietary_supplement" | "food_additive" | "food_contact_substance" => "food",
+        "preservative"
+        | "sweetener"
+        | "colorant"
+        | "antioxidant"
+        | "emulsifier"
+        | "thickener"
+        | "flavoring"
+        | "dietary_supplement"
+        | "food_additive"
+        | "food_contact_substance" => "food",
         "pharmaceutical" => "pharmaceutical",
         "mycotoxin" | "natural_toxin" => "natural",
         "pfas" | "heavy_metal" | "pollutant" => "environmental_contaminant",
         "species_toxicant" | "everyday_substance" => "consumer_product",
-        "phthalate" | "bisphenol" | "flame_retardant" | "plasticizer" | "dye" | "surfactant"
-        | "solvent" | "monomer" | "stabilizer" | "antimicrobial" | "industrial_chemical" => {
-            "industrial"
-        }
+        "phthalate"
+        | "bisphenol"
+        | "flame_retardant"
+        | "plasticizer"
+        | "dye"
+        | "surfactant"
+        | "solvent"
+        | "monomer"
+        | "stabilizer"
+        | "antimicrobial"
+        | "industrial_chemical" => "industrial",
         _ => return None,
     })
 }
@@ -284,10 +299,7 @@ pub fn is_h_code(code: &str) -> bool {
         return false;
     };
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    digits == 3
-        && rest[digits..]
-            .chars()
-            .all(|c| c.is_ascii_alphabetic())
+    digits == 3 && rest[digits..].chars().all(|c| c.is_ascii_alphabetic())
 }
 
 #[cfg(test)]

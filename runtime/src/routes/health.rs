@@ -57,8 +57,9 @@ async fn handle(
     raw_query: String,
     authorization: Option<String>,
 ) -> Result<Response, warp::Rejection> {
-    let query: Query = serde_urlencoded::from_str(&raw_query)
-        .map_err(|e| warp::reject::custom(ApiError::bad_request(format!("invalid query string: {e}"))))?;
+    let query: Query = serde_urlencoded::from_str(&raw_query).map_err(|e| {
+        warp::reject::custom(ApiError::bad_request(format!("invalid query string: {e}")))
+    })?;
     let (integrity, monitor, max_age) = match query.check.as_deref() {
         None => (None, None, None),
         Some("integrity") => (
@@ -91,7 +92,11 @@ async fn handle(
         }
     };
     let body = Health {
-        status: if state.dataset_problems == 0 { "ok" } else { "degraded" },
+        status: if state.dataset_problems == 0 {
+            "ok"
+        } else {
+            "degraded"
+        },
         version: saferef_generator::SERVICE_VERSION,
         timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         platform: "saferef-runtime",

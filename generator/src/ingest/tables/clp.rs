@@ -58,7 +58,10 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
     for row in reader(text, b',', true).records() {
         let row = row?;
         let hazard_classes = items(cell(&row, 4), '|');
-        let mut h_codes: Vec<String> = items(cell(&row, 5), '|').iter().map(|h| h_code(h)).collect();
+        let mut h_codes: Vec<String> = items(cell(&row, 5), '|')
+            .iter()
+            .map(|h| h_code(h))
+            .collect();
         h_codes.extend(items(cell(&row, 8), '|').iter().map(|h| h_code(h)));
         h_codes.dedup();
         let (pictograms, signal_word) = pictograms_and_signal(&items(cell(&row, 6), '|'));
@@ -85,9 +88,12 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             },
             year: None,
             date: None,
-            basis: index_no
-                .as_ref()
-                .map(|i| format!("Annex VI index {i}; {}", edition.clone().unwrap_or_default())),
+            basis: index_no.as_ref().map(|i| {
+                format!(
+                    "Annex VI index {i}; {}",
+                    edition.clone().unwrap_or_default()
+                )
+            }),
             source_url: src.url.clone(),
             source: src.id.clone(),
         };
@@ -130,11 +136,17 @@ mod tests {
         let got = parse(text, &descriptor("clp")).unwrap();
         assert_eq!(got.len(), 1);
         let ghs = &got[0].fragment["safety"]["ghs"][0];
-        assert_eq!(ghs["h_codes"], json!(["H225", "H350", "H340", "H372", "H304", "H319", "H315"]));
+        assert_eq!(
+            ghs["h_codes"],
+            json!(["H225", "H350", "H340", "H372", "H304", "H319", "H315"])
+        );
         assert_eq!(ghs["signal_word"], "Danger");
         assert_eq!(ghs["pictograms"], json!(["GHS02", "GHS08", "GHS07"]));
         assert_eq!(ghs["edition"], "CLP00/ATP05");
-        assert_eq!(got[0].fragment["crossrefs"]["clp_index_no"]["value"], "601-020-00-8");
+        assert_eq!(
+            got[0].fragment["crossrefs"]["clp_index_no"]["value"],
+            "601-020-00-8"
+        );
         assert_eq!(got[0].name.as_deref(), Some("benzene"));
     }
 }

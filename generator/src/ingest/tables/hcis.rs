@@ -26,7 +26,10 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
         let ghs = GhsClassification {
             jurisdiction: "AU".into(),
             hazard_classes: items(cell(&row, 2), ';'),
-            h_codes: items(cell(&row, 4), ';').iter().map(|h| h_code(h)).collect(),
+            h_codes: items(cell(&row, 4), ';')
+                .iter()
+                .map(|h| h_code(h))
+                .collect(),
             pictograms,
             signal_word,
             specific_concentration_limits: cell(&row, 6).map(String::from),

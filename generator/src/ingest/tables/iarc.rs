@@ -91,7 +91,10 @@ mod tests {
         assert!(got.iter().all(|c| c.selects));
         let f = &got[1].fragment;
         assert_eq!(f["regulatory"]["listings"]["iarc_group"]["group"], "2B");
-        assert_eq!(f["safety"]["carcinogenicity"]["iarc_monograph"], "Sup 7, 79");
+        assert_eq!(
+            f["safety"]["carcinogenicity"]["iarc_monograph"],
+            "Sup 7, 79"
+        );
         assert_eq!(
             f["regulatory"]["classifications"][0]["classification"],
             "Group 2B: Possibly carcinogenic to humans"

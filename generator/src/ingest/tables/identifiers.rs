@@ -37,7 +37,9 @@ fn parse(text: &str, source: &str, inorganic: bool) -> Vec<Contribution> {
         } else {
             formula.map_or(CompoundKind::Mix, kind_of_formula)
         };
-        let cid = get(0).and_then(|c| c.parse::<u64>().ok()).filter(|c| *c > 0);
+        let cid = get(0)
+            .and_then(|c| c.parse::<u64>().ok())
+            .filter(|c| *c > 0);
         let inchi = get(5).map(|i| format!("InChI=1S/{i}"));
         let name = get(8).or(get(7));
         let mut synonyms: Vec<String> = Vec::new();
@@ -162,9 +164,15 @@ mod tests {
         assert_eq!(ethanol.kind, Some(CompoundKind::Org));
         let f = &ethanol.fragment;
         assert_eq!(f["identity"]["inchi"], "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3");
-        assert_eq!(f["identity"]["synonyms"], json!(["ethanol", "ethyl alcohol", "alcohol"]));
+        assert_eq!(
+            f["identity"]["synonyms"],
+            json!(["ethanol", "ethyl alcohol", "alcohol"])
+        );
         assert_eq!(f["crossrefs"]["pubchem_cid"], 702);
-        assert_eq!(f["properties"]["chemical_properties"]["molecular_weight"], 46.06844);
+        assert_eq!(
+            f["properties"]["chemical_properties"]["molecular_weight"],
+            46.06844
+        );
         // CID -1 means none: absent, not -1.
         assert!(got[1].fragment["crossrefs"].get("pubchem_cid").is_none());
     }

@@ -90,8 +90,10 @@ mod tests {
         let got = parse(text, &descriptor("svhc")).unwrap();
         assert_eq!(got.len(), 3, "no-CAS row skipped, two-CAS row gives two");
         let bpa = &got[0].fragment;
-        assert_eq!(bpa["regulatory"]["listings"]["eu_svhc"]["reasons"][1],
-            "Endocrine disrupting properties (Article 57(f) - human health)");
+        assert_eq!(
+            bpa["regulatory"]["listings"]["eu_svhc"]["reasons"][1],
+            "Endocrine disrupting properties (Article 57(f) - human health)"
+        );
         assert_eq!(bpa["safety"]["endocrine_disruption"][0]["year"], 2017);
         assert_eq!(bpa["crossrefs"]["ec_number"]["value"], "201-245-8");
         assert_eq!(got[2].cas().unwrap().as_str(), "7803-57-8");

@@ -53,7 +53,7 @@ pub fn csv_error(path: &str, source: csv::Error) -> TableError {
 }
 
 /// A cell, trimmed; empty cells and "NA"-style placeholders are `None`.
-pub fn cell<'r>(row: &'r csv::StringRecord, i: usize) -> Option<&'r str> {
+pub fn cell(row: &csv::StringRecord, i: usize) -> Option<&str> {
     let v = row.get(i)?.trim();
     match v {
         "" | "NA" | "N/A" | "-" | "--" | "---" | "nan" => None,
