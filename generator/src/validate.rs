@@ -213,7 +213,7 @@ fn check_sources(r: &CompoundRecord, out: &mut Sink<'_>) {
             "identity values without a source reference",
         );
     }
-    if id.exact_mass.is_some() && id.source.is_none() {
+    if id.exact_mass.is_some() && id.exact_mass_source.is_none() && id.source.is_none() {
         out.push("identity.exact_mass", "value without a source reference");
     }
     let x = &r.crossrefs;

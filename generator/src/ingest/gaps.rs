@@ -50,7 +50,7 @@ const EXPECTED: &[Expected] = &[
     },
     Expected {
         field: "identity.exact_mass",
-        tables: &[],
+        tables: &["isotopes"],
         kinds: STRUCTURED,
         present: |r| r.identity.exact_mass.is_some(),
     },

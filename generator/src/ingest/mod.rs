@@ -7,6 +7,7 @@
 
 pub mod catalog;
 pub mod contribution;
+pub mod exact_mass;
 mod gaps;
 pub mod select;
 pub mod tables;
@@ -54,6 +55,9 @@ pub struct IngestReport {
     pub unmatched_cids: Vec<(String, u64)>,
 }
 
+/// The catalogue `table` of the isotope table (a reference table, not a per-compound one).
+const ISOTOPES: &str = "isotopes";
+
 /// Tables whose names are preferred for the compound's display name, best first.
 const NAME_PREFERENCE: [&str; 11] = [
     "iarc",
@@ -74,9 +78,20 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
     let selection = select::read_selection(&opts.data_dir.join("curated/selection.tsv"))?;
     let mut report = IngestReport::default();
 
+    let isotopes = match catalog.sources.iter().find(|s| s.table == ISOTOPES) {
+        Some(src) => match src.locate(&opts.source_roots) {
+            Some(path) => Some((src, exact_mass::IsotopeTable::read(&path)?)),
+            None => {
+                report.tables_missing.push(src.id.clone());
+                None
+            }
+        },
+        None => None,
+    };
     let parsed: Vec<(&SourceDescriptor, Option<Vec<Contribution>>)> = catalog
         .sources
         .par_iter()
+        .filter(|src| src.table != ISOTOPES)
         .map(|src| match src.locate(&opts.source_roots) {
             None => Ok((src, None)),
             Some(path) => tables::parse(src, &path)
@@ -150,6 +165,7 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
                 contributions: by_cas.get(cas).unwrap_or(&empty),
                 selected: curated.get(cas).copied(),
                 read_sources: &read_sources,
+                isotopes: isotopes.as_ref().map(|(s, t)| (s.id.as_str(), t)),
                 catalog: &catalog,
                 date: &opts.date,
             })
@@ -225,6 +241,8 @@ struct BuildInput<'a> {
     contributions: &'a [(&'a SourceDescriptor, Contribution)],
     selected: Option<&'a Selected>,
     read_sources: &'a [&'a SourceDescriptor],
+    /// The isotope table, when found: exact masses are recomputed from formulas.
+    isotopes: Option<(&'a str, &'a exact_mass::IsotopeTable)>,
     catalog: &'a Catalog,
     date: &'a str,
 }
@@ -258,6 +276,9 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
         }
     }
 
+    if let Some((source, table)) = input.isotopes {
+        set_exact_mass(&mut value, source, table);
+    }
     order_by_source(&mut value, &rank);
     let (name, name_source) = choose_name(input.selected, input.contributions);
     let obj = value.as_object_mut().context("a record is a JSON object")?;
@@ -310,6 +331,26 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
     record.data_gaps = gaps::data_gaps(&record, input.catalog);
     record.meta = next_meta(input.old, &record, input.date, input.contributions);
     Ok(record)
+}
+
+/// Replaces the exact masses with those computed from the current formula (or removes them
+/// when there is no formula to compute from).
+fn set_exact_mass(value: &mut Value, source: &str, table: &exact_mass::IsotopeTable) {
+    let mass = value
+        .pointer("/properties/chemical_properties/molecular_formula")
+        .and_then(Value::as_str)
+        .and_then(|f| table.exact_mass(f));
+    for pointer in ["/identity", "/properties/chemical_properties"] {
+        let Some(block) = value.pointer_mut(pointer).and_then(Value::as_object_mut) else {
+            continue;
+        };
+        block.remove("exact_mass");
+        block.remove("exact_mass_source");
+        if let Some(m) = mass {
+            block.insert("exact_mass".into(), json!(m));
+            block.insert("exact_mass_source".into(), json!(source));
+        }
+    }
 }
 
 /// The curated name if hand-picked, else the best-ranked table's name, else the CAS.

@@ -37,6 +37,7 @@ fn build(
         contributions,
         selected: None,
         read_sources: read,
+        isotopes: None,
         catalog,
         date,
     })
@@ -186,6 +187,7 @@ fn curated_selection_names_and_classes_the_compound() {
         contributions: &[],
         selected: Some(&sel),
         read_sources: &[],
+        isotopes: None,
         catalog: &cat,
         date: "2026-01-01",
     })

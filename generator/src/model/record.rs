@@ -87,6 +87,9 @@ pub struct Identity {
     /// Source of the structural identifiers and synonyms above.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// Source of `exact_mass` (computed from the formula and an isotope table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_mass_source: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
