@@ -76,6 +76,7 @@ const NAME_PREFERENCE: [&str; 11] = [
 pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
     let catalog = Catalog::read(&opts.data_dir.join("sources.json"))?;
     let selection = select::read_selection(&opts.data_dir.join("curated/selection.tsv"))?;
+    let curated_kinds = select::read_kinds(&opts.data_dir.join("curated/kinds.tsv"))?;
     let mut report = IngestReport::default();
 
     let isotopes = match catalog.sources.iter().find(|s| s.table == ISOTOPES) {
@@ -143,9 +144,11 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
     in_registry_order.sort_by_key(|c| (c.sort_key(), c.as_str().to_string()));
     let mut todo: Vec<(Cas, String)> = Vec::new();
     for cas in in_registry_order {
+        // A formula from the identifier tables decides; else the curated kind; else `mix`.
         let kind = by_cas
             .get(cas)
             .and_then(|cs| cs.iter().find_map(|(_, c)| c.kind))
+            .or_else(|| curated_kinds.get(cas).copied())
             .unwrap_or(CompoundKind::Mix);
         todo.push((cas.clone(), registry.assign(cas, kind).to_string()));
     }
@@ -286,16 +289,25 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
     obj.insert("name".into(), json!(name));
     obj.insert("name_source".into(), json!(name_source));
     obj.insert("cas".into(), json!(input.cas.as_str()));
-    let classes: Vec<String> = obj
+    let (mut curated, mut from_tables) = (Vec::new(), Vec::new());
+    for u in obj
         .get("use_classes")
         .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|u| u.get("class").and_then(Value::as_str).map(String::from))
-                .collect()
-        })
-        .unwrap_or_default();
-    let kind = vocab::primary_use_class(&classes);
+        .into_iter()
+        .flatten()
+    {
+        let class = u
+            .get("class")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        if u.get("source").and_then(Value::as_str) == Some(SELECTION_SOURCE) {
+            curated.push(class);
+        } else {
+            from_tables.push(class);
+        }
+    }
+    let kind = vocab::primary_use_class(&curated, &from_tables);
     obj.insert("type".into(), json!(kind));
     obj.insert("category".into(), json!(kind.and_then(vocab::category_of)));
     for section in ["identity", "crossrefs", "safety", "regulatory", "hierarchy"] {

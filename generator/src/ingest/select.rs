@@ -8,7 +8,10 @@
 
 use std::path::Path;
 
+use std::collections::BTreeMap;
+
 use crate::cas::Cas;
+use crate::ids::CompoundKind;
 use crate::model::record::SourceRef;
 
 /// The source id of `data/curated/selection.tsv`.
@@ -92,6 +95,53 @@ pub fn parse_selection(text: &str, path: &str) -> Result<Vec<Selected>, Selectio
     Ok(out)
 }
 
+/// `data/curated/kinds.tsv`: the id kind of compounds no identifier table gives a formula for
+/// (`cas<TAB>kind<TAB>basis`). Used only when a CAS is first given an id.
+pub fn read_kinds(path: &Path) -> Result<BTreeMap<Cas, CompoundKind>, SelectionError> {
+    let shown = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => {
+            return Err(SelectionError {
+                path: shown,
+                line: 0,
+                message: e.to_string(),
+            });
+        }
+    };
+    parse_kinds(&text, &shown)
+}
+
+pub fn parse_kinds(text: &str, path: &str) -> Result<BTreeMap<Cas, CompoundKind>, SelectionError> {
+    let mut out = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        if i == 0 || line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let err = |message: String| SelectionError {
+            path: path.to_string(),
+            line: i + 1,
+            message,
+        };
+        let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
+        let cas = Cas::parse(cols[0]).map_err(|e| err(e.to_string()))?;
+        let kind = match cols.get(1).copied() {
+            Some("org") => CompoundKind::Org,
+            Some("ino") => CompoundKind::Ino,
+            Some("mix") => CompoundKind::Mix,
+            other => return Err(err(format!("kind must be org, ino or mix, not {other:?}"))),
+        };
+        if cols.get(2).is_none_or(|b| b.is_empty()) {
+            return Err(err("every row needs a basis".into()));
+        }
+        if out.insert(cas.clone(), kind).is_some() {
+            return Err(err(format!("CAS {cas} is listed twice")));
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +156,14 @@ mod tests {
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].cas.as_str(), "87-99-0");
         assert_eq!(got[0].group, "species_toxicant");
+    }
+
+    #[test]
+    fn kinds() {
+        let got = parse_kinds("cas\tkind\tbasis\n54-11-5\torg\talkaloid\n", "k").unwrap();
+        assert_eq!(got.values().next(), Some(&CompoundKind::Org));
+        assert!(parse_kinds("h\n54-11-5\tgas\tx\n", "k").is_err());
+        assert!(parse_kinds("h\n54-11-5\torg\t\n", "k").is_err());
     }
 
     #[test]

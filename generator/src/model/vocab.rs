@@ -225,12 +225,35 @@ const TYPE_PREFERENCE: &[&str] = &[
     "everyday_substance",
 ];
 
-/// The compound's `type`: its most specific use class.
-pub fn primary_use_class(classes: &[String]) -> Option<&'static str> {
-    TYPE_PREFERENCE
-        .iter()
-        .find(|t| classes.iter().any(|c| c == *t))
-        .copied()
+/// Use classes a table may decide `type` with. Tables report functional uses broadly (CPDat
+/// lists "Fragrance" for benzene, FDA lists talc as a sweetener), so only classes that say
+/// what a substance *is* for are trusted from a table; the rest stay evidence in
+/// `use_classes[]`, and a curated class always decides.
+const TYPEABLE_FROM_TABLES: &[&str] = &[
+    "neonicotinoid",
+    "organophosphate",
+    "herbicide",
+    "insecticide",
+    "fungicide",
+    "rodenticide",
+    "pesticide",
+    "plasticizer",
+    "flame_retardant",
+    "solvent",
+    "pharmaceutical",
+];
+
+/// The compound's `type`: the most specific curated class, else the most specific class a
+/// table may decide it with.
+pub fn primary_use_class(curated: &[String], from_tables: &[String]) -> Option<&'static str> {
+    let most_specific = |classes: &[String], allowed: &dyn Fn(&str) -> bool| {
+        TYPE_PREFERENCE
+            .iter()
+            .find(|t| allowed(t) && classes.iter().any(|c| c == *t))
+            .copied()
+    };
+    most_specific(curated, &|_| true)
+        .or_else(|| most_specific(from_tables, &|t| TYPEABLE_FROM_TABLES.contains(&t)))
 }
 
 /// The broad category of a use class.
@@ -289,9 +312,13 @@ pub const PICTOGRAMS: &[&str] = &[
     "GHS01", "GHS02", "GHS03", "GHS04", "GHS05", "GHS06", "GHS07", "GHS08", "GHS09",
 ];
 
-/// Whether `code` has the shape of a GHS hazard statement code (H350, H360FD, EUH032).
+/// Whether `code` has the shape of a GHS hazard statement code (H350, H360FD), or of the EU
+/// and Australian supplementary statements (EUH032, AUH029).
 pub fn is_h_code(code: &str) -> bool {
-    let rest = if let Some(r) = code.strip_prefix("EUH") {
+    let rest = if let Some(r) = code
+        .strip_prefix("EUH")
+        .or_else(|| code.strip_prefix("AUH"))
+    {
         r
     } else if let Some(r) = code.strip_prefix('H') {
         r
@@ -308,7 +335,9 @@ mod tests {
 
     #[test]
     fn h_codes() {
-        for ok in ["H350", "H360FD", "H361fd", "EUH032", "H350i", "H300"] {
+        for ok in [
+            "H350", "H360FD", "H361fd", "EUH032", "AUH029", "H350i", "H300",
+        ] {
             assert!(is_h_code(ok), "{ok}");
         }
         for bad in ["", "H35", "350", "H3500", "X350", "H35O", "H350 "] {
@@ -327,10 +356,25 @@ mod tests {
     }
 
     #[test]
-    fn primary_class_is_most_specific() {
-        let classes = vec!["insecticide".to_string(), "neonicotinoid".to_string()];
-        assert_eq!(primary_use_class(&classes), Some("neonicotinoid"));
-        assert_eq!(primary_use_class(&[]), None);
+    fn primary_class_is_most_specific_and_curated_first() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let classes = s(&["insecticide", "neonicotinoid"]);
+        assert_eq!(primary_use_class(&classes, &[]), Some("neonicotinoid"));
+        assert_eq!(primary_use_class(&[], &classes), Some("neonicotinoid"));
+        assert_eq!(
+            primary_use_class(&s(&["solvent"]), &classes),
+            Some("solvent")
+        );
+        // A table's broad functional use does not decide the type.
+        assert_eq!(
+            primary_use_class(&[], &s(&["fragrance_ingredient", "colorant"])),
+            None
+        );
+        assert_eq!(
+            primary_use_class(&[], &s(&["fragrance_ingredient", "solvent"])),
+            Some("solvent")
+        );
+        assert_eq!(primary_use_class(&[], &[]), None);
     }
 
     #[test]

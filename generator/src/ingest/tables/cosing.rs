@@ -1,11 +1,275 @@
-//! Parser stub: not yet written (see ingest/tables/mod.rs).
+//! CosIng Annex II, substances prohibited in cosmetic products (Regulation (EC) No 1223/2009):
+//! CSV with Reference Number, Chemical name / INN, CAS Number, EC Number, Regulation, CMR.
+//!
+//! The CAS cell holds one number, several ("a / b", "a; b", "a -- b", "a [1] b [2]", with
+//! notes such as "(sulfate)"), or "-". Numbers that fail the check digit (and EC numbers in
+//! the CAS column) are dropped. A CAS in two entries gets one listing (the first entry's) and a
+//! classification per entry. "Moved or deleted" entries carry no CAS and give nothing. The
+//! CMR cell ("Carcinogenic Cat. 1B(),Mutagenic Cat. 2()") is tidied to "Carcinogenic Cat. 1B,
+//! Mutagenic Cat. 2": empty "()" dropped, conditions kept ("Carcinogenic Cat. 1B (C=>0.01%)").
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::TableError;
-use crate::ingest::catalog::SourceDescriptor;
-use crate::ingest::contribution::Contribution;
+use serde_json::json;
 
-pub fn read(_path: &Path, _src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
-    Ok(Vec::new())
+use super::TableError;
+use super::text::{cell, csv_error, read_utf8, reader};
+use crate::cas::Cas;
+use crate::ingest::catalog::SourceDescriptor;
+use crate::ingest::contribution::{Contribution, to_json};
+use crate::model::record::{Classification, CosingListing};
+
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+    parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
+}
+
+/// The cell without bracketed markers ("[1]") and parenthesised notes ("(sulfate)").
+fn without_notes(raw: &str) -> String {
+    let mut depth = 0usize;
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        match c {
+            // A note separates what is around it: "548-62-9[1] / ..." keeps its numbers apart.
+            '[' | '(' => {
+                depth += 1;
+                out.push(' ');
+            }
+            ']' | ')' => depth = depth.saturating_sub(1),
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every valid CAS number in a CosIng CAS cell, in order, without repeats.
+fn cas_numbers(raw: &str) -> Vec<Cas> {
+    let cleaned = without_notes(raw);
+    let mut out: Vec<Cas> = Vec::new();
+    for piece in cleaned
+        .split(['/', ';', ',', '\n'])
+        .flat_map(|p| p.split("--"))
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        // One number, possibly with a stray space ("91648- 39-4"), else several separated by
+        // spaces ("10043-35-3  11113-50-1" once the markers are gone).
+        let found: Vec<Cas> = match Cas::parse_lenient(piece) {
+            Ok(cas) => vec![cas],
+            Err(_) => piece
+                .split_whitespace()
+                .filter_map(|t| Cas::parse(t).ok())
+                .collect(),
+        };
+        for cas in found {
+            if !out.contains(&cas) {
+                out.push(cas);
+            }
+        }
+    }
+    out
+}
+
+/// "Carcinogenic Cat. 1B(),Mutagenic Cat. 2(C=>1%)" -> "Carcinogenic Cat. 1B, Mutagenic Cat. 2
+/// (C=>1%)".
+fn tidy_cmr(raw: &str) -> String {
+    let mut items = Vec::new();
+    let mut depth = 0usize;
+    let mut current = String::new();
+    for c in raw.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                items.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    items.push(current);
+    items
+        .iter()
+        .map(|item| {
+            let item = item.trim();
+            let item = item.strip_suffix("()").unwrap_or(item).trim_end();
+            match item.find('(') {
+                Some(i) if item.ends_with(')') => {
+                    format!("{} {}", item[..i].trim_end(), &item[i..])
+                }
+                _ => item.to_string(),
+            }
+        })
+        .filter(|i| !i.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+struct Entry {
+    reference: String,
+    name: String,
+    regulation: Option<String>,
+    cmr: Option<String>,
+}
+
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+    let mut order: Vec<Cas> = Vec::new();
+    let mut entries: BTreeMap<Cas, Vec<Entry>> = BTreeMap::new();
+    for row in reader(text, b',', true).records() {
+        let row = row?;
+        let Some(reference) = cell(&row, 0) else {
+            continue;
+        };
+        let name = cell(&row, 1).unwrap_or_default();
+        if name.starts_with("Moved or deleted") {
+            continue;
+        }
+        for cas in cas_numbers(cell(&row, 2).unwrap_or_default()) {
+            let list = entries.entry(cas.clone()).or_default();
+            if list.is_empty() {
+                order.push(cas);
+            }
+            list.push(Entry {
+                reference: reference.to_string(),
+                name: name.to_string(),
+                regulation: cell(&row, 4).map(String::from),
+                cmr: cell(&row, 5).map(tidy_cmr).filter(|c| !c.is_empty()),
+            });
+        }
+    }
+    let mut out = Vec::new();
+    for cas in order {
+        let list = &entries[&cas];
+        let first = &list[0];
+        let classifications: Vec<_> = list
+            .iter()
+            .map(|e| {
+                to_json(&Classification {
+                    agency: "European Commission".into(),
+                    attribution: "EU CosIng Annex II".into(),
+                    classification: format!(
+                        "Prohibited in cosmetic products (Annex II entry {})",
+                        e.reference
+                    ),
+                    year: None,
+                    date: None,
+                    basis: e.regulation.clone(),
+                    source_url: src.url.clone(),
+                    source: src.id.clone(),
+                })
+            })
+            .collect();
+        let listing = CosingListing {
+            annex: "II".into(),
+            reference_number: first.reference.clone(),
+            cmr: first.cmr.clone(),
+            source: src.id.clone(),
+        };
+        let fragment = json!({"regulatory": {
+            "classifications": classifications,
+            "listings": {"eu_cosmetics_prohibited": to_json(&listing)},
+        }});
+        out.push(Contribution::new(cas, fragment).named(first.name.as_str()));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::tables::testing::descriptor;
+
+    fn strs(cas: &[Cas]) -> Vec<&str> {
+        cas.iter().map(Cas::as_str).collect()
+    }
+
+    #[test]
+    fn cas_cells_in_every_form() {
+        assert_eq!(
+            strs(&cas_numbers("132-60-5 / 5949-18-8")),
+            ["132-60-5", "5949-18-8"]
+        );
+        assert_eq!(
+            strs(&cas_numbers("548-62-9[1] / 467-63-0[2]")),
+            ["548-62-9", "467-63-0"]
+        );
+        assert_eq!(
+            strs(&cas_numbers("10043-35-3 [1] 11113-50-1 [2]")),
+            ["10043-35-3", "11113-50-1"]
+        );
+        assert_eq!(
+            strs(&cas_numbers("27757-79-5  --   6371-76-2")),
+            ["27757-79-5", "6371-76-2"]
+        );
+        assert_eq!(
+            strs(&cas_numbers(
+                "615-66-7; 61702-44-1 (sulfate); 615-46-3 (dihydrochloride)"
+            )),
+            ["615-66-7", "61702-44-1", "615-46-3"]
+        );
+        assert_eq!(strs(&cas_numbers("7440-06-4 [1]/ - [2]")), ["7440-06-4"]);
+        // An EC number in the CAS column, a truncated number, "-".
+        assert_eq!(strs(&cas_numbers("4247-02-3 / 224-208-8")), ["4247-02-3"]);
+        assert!(cas_numbers("80-43-").is_empty());
+        assert!(cas_numbers("-").is_empty());
+    }
+
+    #[test]
+    fn cmr_is_tidied() {
+        assert_eq!(tidy_cmr("Carcinogenic Cat. 1B()"), "Carcinogenic Cat. 1B");
+        assert_eq!(
+            tidy_cmr("Carcinogenic Cat. 1B(),Mutagenic Cat. 2()"),
+            "Carcinogenic Cat. 1B, Mutagenic Cat. 2"
+        );
+        assert_eq!(
+            tidy_cmr("Carcinogenic Cat. 1B(C=>0.01%),Mutagenic Cat. 2(C=>0.01%)"),
+            "Carcinogenic Cat. 1B (C=>0.01%), Mutagenic Cat. 2 (C=>0.01%)"
+        );
+        assert_eq!(
+            tidy_cmr("Reprotoxic Cat. 2(when C=>5%)"),
+            "Reprotoxic Cat. 2 (when C=>5%)"
+        );
+    }
+
+    #[test]
+    fn entries_become_listings() {
+        let text = "Reference Number,Chemical name / INN,CAS Number,EC Number,Regulation,CMR\n\
+            4,Spironolactone (INN),52-01-7,200-133-6,(EC) 2009/1223,\n\
+            8,\"Cinchophen (INN), its salts\",132-60-5 / 5949-18-8,205-067-1 / 227-710-5,(EC) 2009/1223,\n\
+            16,\"Alkyne alcohols, their esters, ethers and salts\",-,-,(EC) 2009/1223,\n\
+            80,Moved or deleted,-,-,(EC) 2009/1223,\n\
+            1193,Some substance,163879-69-4,-,(EU) 2019/831,\"Carcinogenic Cat. 1B(),Mutagenic Cat. 2()\"\n\
+            1501,Same substance again,163879-69-4,-,(EU) 2021/1902,\n";
+        let got = parse(text, &descriptor("cosing")).expect("table parses");
+        let cas: Vec<_> = got
+            .iter()
+            .map(|c| c.cas().expect("keyed by CAS").as_str())
+            .collect();
+        assert_eq!(cas, ["52-01-7", "132-60-5", "5949-18-8", "163879-69-4"]);
+        let f = &got[0].fragment["regulatory"];
+        assert_eq!(
+            f["listings"]["eu_cosmetics_prohibited"],
+            json!({"annex": "II", "reference_number": "4", "source": "cosing"})
+        );
+        assert_eq!(
+            f["classifications"][0]["classification"],
+            "Prohibited in cosmetic products (Annex II entry 4)"
+        );
+        assert_eq!(f["classifications"][0]["basis"], "(EC) 2009/1223");
+        assert_eq!(f["classifications"][0]["agency"], "European Commission");
+        assert_eq!(got[0].name.as_deref(), Some("Spironolactone (INN)"));
+        let twice = &got[3].fragment["regulatory"];
+        assert_eq!(
+            twice["listings"]["eu_cosmetics_prohibited"]["reference_number"],
+            "1193"
+        );
+        assert_eq!(
+            twice["listings"]["eu_cosmetics_prohibited"]["cmr"],
+            "Carcinogenic Cat. 1B, Mutagenic Cat. 2"
+        );
+        assert_eq!(twice["classifications"].as_array().map(Vec::len), Some(2));
+        assert_eq!(twice["classifications"][1]["basis"], "(EU) 2021/1902");
+    }
 }

@@ -1,11 +1,82 @@
-//! Parser stub: not yet written (see ingest/tables/mod.rs).
+//! OSHA regulated carcinogens (29 CFR 1910.1003, the "13 carcinogens" standard) as shipped in
+//! chemical-safety 1.1.6: CSV with name, cid only, so rows are keyed by PubChem CID and
+//! resolved to CAS through the identifier tables. Rows without a positive CID are skipped.
 
 use std::path::Path;
 
-use super::TableError;
-use crate::ingest::catalog::SourceDescriptor;
-use crate::ingest::contribution::Contribution;
+use serde_json::json;
 
-pub fn read(_path: &Path, _src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
-    Ok(Vec::new())
+use super::TableError;
+use super::text::{cell, csv_error, read_utf8, reader};
+use crate::ingest::catalog::SourceDescriptor;
+use crate::ingest::contribution::{Contribution, to_json};
+use crate::model::record::{Classification, Sourced};
+
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+    parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
+}
+
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+    let mut out = Vec::new();
+    for row in reader(text, b',', true).records() {
+        let row = row?;
+        let Some(cid) = cell(&row, 1)
+            .and_then(|c| c.parse::<u64>().ok())
+            .filter(|c| *c > 0)
+        else {
+            continue;
+        };
+        let classification = Classification {
+            agency: "OSHA".into(),
+            attribution: "OSHA".into(),
+            classification: "OSHA regulated carcinogen".into(),
+            year: None,
+            date: None,
+            basis: Some("29 CFR 1910.1003".into()),
+            source_url: src.url.clone(),
+            source: src.id.clone(),
+        };
+        let listing = Sourced {
+            value: true,
+            source: src.id.clone(),
+        };
+        let fragment = json!({"regulatory": {
+            "classifications": [to_json(&classification)],
+            "listings": {"osha_carcinogen": to_json(&listing)},
+        }});
+        let name = cell(&row, 0).unwrap_or_default();
+        out.push(Contribution::for_pubchem_cid(cid, fragment).named(name));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::contribution::Subject;
+    use crate::ingest::tables::testing::descriptor;
+
+    #[test]
+    fn rows_are_keyed_by_cid() {
+        let text = "name,cid\n\
+            2-Acetylaminofluorene,5897\n\
+            \"3,3'-Dichlorobenzidine\",7070\n\
+            Unresolved agent,0\n\
+            No cid,\n";
+        let got = parse(text, &descriptor("osha")).expect("table parses");
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[1].subject, Subject::PubchemCid(7070));
+        assert_eq!(got[1].name.as_deref(), Some("3,3'-Dichlorobenzidine"));
+        let f = &got[0].fragment["regulatory"];
+        assert_eq!(
+            f["listings"]["osha_carcinogen"],
+            json!({"value": true, "source": "osha"})
+        );
+        assert_eq!(f["classifications"][0]["agency"], "OSHA");
+        assert_eq!(f["classifications"][0]["basis"], "29 CFR 1910.1003");
+        assert_eq!(
+            f["classifications"][0]["classification"],
+            "OSHA regulated carcinogen"
+        );
+    }
 }
