@@ -16,7 +16,7 @@ fn repo() -> PathBuf {
 /// A fresh data directory with the real catalogue and agencies, and a tiny selection.
 fn data_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for f in ["sources.json", "agencies.json"] {
+    for f in ["sources.json", "agencies.json", "contexts.json"] {
         std::fs::copy(repo().join("data").join(f), dir.path().join(f)).unwrap();
     }
     std::fs::create_dir_all(dir.path().join("compounds")).unwrap();

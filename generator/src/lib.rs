@@ -1,6 +1,7 @@
 //! saferef-generator: the dataset model, loading and validation, the ingest from public
 //! source tables, and (in later stages) aggregation and response rendering.
 
+pub mod aggregate;
 pub mod cas;
 pub mod ids;
 pub mod ingest;
@@ -8,6 +9,7 @@ pub mod load;
 pub mod merge;
 pub mod model;
 pub mod output;
+pub mod render;
 pub mod stats;
 pub mod validate;
 

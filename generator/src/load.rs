@@ -104,6 +104,7 @@ pub struct Dataset {
     pub fingerprint: String,
     /// The directory the dataset was loaded from.
     pub dir: PathBuf,
+    pub contexts: crate::model::contexts::Contexts,
 }
 
 impl Dataset {
@@ -140,6 +141,10 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
     let agencies_path = data_dir.join("agencies.json");
     match read_json::<AgencyFile>(&agencies_path) {
         Ok(f) => dataset.agencies = f.agencies,
+        Err(p) => problems.push(p),
+    }
+    match read_json::<crate::model::contexts::Contexts>(&data_dir.join("contexts.json")) {
+        Ok(c) => dataset.contexts = c,
         Err(p) => problems.push(p),
     }
     match Catalog::read(&data_dir.join("sources.json")) {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::vocab::{
-    DoseKind, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, SignalWord, WatchClass,
+    DoseKind, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, RiskLevel, SignalWord, WatchClass,
 };
 
 /// One compound, as stored in `data/compounds/<hq_id>.json` (merged with its curated overlay).
@@ -37,6 +37,9 @@ pub struct CompoundRecord {
     pub regulatory: Regulatory,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub found_in: Vec<FoundIn>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternatives: Option<Alternatives>,
+    #[serde(default)]
     pub hierarchy: Hierarchy,
     #[serde(default)]
     pub watch_class: WatchClass,
@@ -268,6 +271,44 @@ pub struct SpeciesNote {
     pub finding: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toxic_dose: Option<String>,
+    /// The curator's reading of the reference as a risk tier for this species or context.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub severity: Option<RiskLevel>,
+    pub source: String,
+}
+
+/// Safer alternatives to the compound for its main uses (curated, SPEC 4.2 alternatives).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Alternatives {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<Alternative>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mitigation_strategies: Vec<Sourced<String>>,
+    /// Why no substitute exists, where none does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_substitute_reason: Option<Sourced<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Alternative {
+    pub name: String,
+    /// CAS of the alternative, when it is a single substance (linked to a compound id when
+    /// the corpus holds it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cas: Option<String>,
+    /// For which use the alternative substitutes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub use_case: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effectiveness: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tradeoffs: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relative_cost: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regulatory_status: Option<String>,
     pub source: String,
 }
 

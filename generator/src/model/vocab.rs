@@ -2,6 +2,60 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Compound risk tiers (SPEC 2.2), ordered: a higher tier is a greater risk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RiskLevel {
+    Low,
+    Moderate,
+    High,
+    VeryHigh,
+    Critical,
+}
+
+impl RiskLevel {
+    pub const ALL: [RiskLevel; 5] = [
+        RiskLevel::Low,
+        RiskLevel::Moderate,
+        RiskLevel::High,
+        RiskLevel::VeryHigh,
+        RiskLevel::Critical,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RiskLevel::Low => "low",
+            RiskLevel::Moderate => "moderate",
+            RiskLevel::High => "high",
+            RiskLevel::VeryHigh => "very_high",
+            RiskLevel::Critical => "critical",
+        }
+    }
+
+    /// Words for summaries ("very high").
+    pub fn words(self) -> &'static str {
+        match self {
+            RiskLevel::VeryHigh => "very high",
+            other => other.as_str(),
+        }
+    }
+
+    /// One tier up, capped at `cap`.
+    pub fn raised(self, cap: RiskLevel) -> RiskLevel {
+        let next = match self {
+            RiskLevel::Low => RiskLevel::Moderate,
+            RiskLevel::Moderate => RiskLevel::High,
+            RiskLevel::High => RiskLevel::VeryHigh,
+            RiskLevel::VeryHigh | RiskLevel::Critical => RiskLevel::Critical,
+        };
+        if next > cap { self.max(cap) } else { next }
+    }
+
+    pub fn parse(s: &str) -> Option<RiskLevel> {
+        RiskLevel::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+}
+
 /// Watched classes (DESIGN.md): served privately, or refused when critical.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -1,11 +1,15 @@
 //! The route tree. Every endpoint answers under both `/api/...` and `/api/v1/...`.
 
+mod compound;
 mod health;
 
 use std::sync::Arc;
 
+use saferef_generator::render::{Cache, Rendered};
 use warp::Filter;
 use warp::filters::BoxedFilter;
+use warp::http::StatusCode;
+use warp::http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue, LOCATION, VARY};
 use warp::reply::Response;
 
 use crate::AppState;
@@ -21,8 +25,73 @@ pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
             .untuple_one(),
     );
     let with_state = warp::any().map(move || state.clone());
-    api.and(health::route(with_state))
-        .recover(recover)
+    api.and(
+        health::route(with_state.clone())
+            .or(compound::routes(with_state))
+            .unify(),
+    )
+    .recover(recover)
+    .unify()
+    .boxed()
+}
+
+/// Query parameters by name; a repeated parameter is a 400 rather than a silent pick.
+#[derive(Debug)]
+pub struct Params(std::collections::BTreeMap<String, String>);
+
+impl Params {
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+}
+
+pub type Query = Result<Params, Rendered>;
+
+/// The raw query string parsed into `Params` (an absent query is empty).
+pub fn query() -> impl Filter<Extract = (Query,), Error = std::convert::Infallible> + Clone {
+    warp::query::raw()
+        .or(warp::any().map(String::new))
         .unify()
-        .boxed()
+        .map(|raw: String| {
+            let pairs: Vec<(String, String)> = serde_urlencoded::from_str(&raw)
+                .map_err(|e| Rendered::error(400, format!("invalid query string: {e}")))?;
+            let mut map = std::collections::BTreeMap::new();
+            for (k, v) in pairs {
+                if map.contains_key(&k) {
+                    return Err(Rendered::error(
+                        400,
+                        format!("parameter {k:?} is given more than once"),
+                    ));
+                }
+                map.insert(k, v);
+            }
+            Ok(Params(map))
+        })
+}
+
+/// A rendered response as an HTTP response, with the SPEC 8 cache headers.
+pub fn reply(r: Rendered) -> Response {
+    let mut res = Response::new(r.body.into());
+    *res.status_mut() = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let h = res.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    let cache = if r.status < 400 {
+        r.cache.header()
+    } else {
+        Cache::Private.header()
+    };
+    h.insert(CACHE_CONTROL, HeaderValue::from_static(cache));
+    if r.status < 400 && r.cache == Cache::PublicCompound {
+        h.insert(
+            VARY,
+            HeaderValue::from_static("X-API-Key, X-Marketplace-Subscription"),
+        );
+    }
+    if let Some(key) = r.surrogate_key.and_then(|k| HeaderValue::from_str(&k).ok()) {
+        h.insert("surrogate-key", key);
+    }
+    if let Some(loc) = r.location.and_then(|l| HeaderValue::from_str(&l).ok()) {
+        h.insert(LOCATION, loc);
+    }
+    res
 }

@@ -1,0 +1,516 @@
+//! The risk rules: every rule that turns signals into a context's tier lives here, and each
+//! `RULES` text is written in METHODOLOGY.md in the same words (a test holds this).
+//!
+//! A context's tier is the highest tier any rule gives it, so adding evidence never lowers a
+//! tier (monotone by construction). Life-stage rules raise a finding one tier, never above
+//! very high; only the watch lists give `critical`.
+
+use super::signals::{Hazard, Signal};
+use crate::model::vocab::RiskLevel::{self, Critical, High, Low, Moderate, VeryHigh};
+
+/// A rule id and its text, as written in METHODOLOGY.md.
+#[derive(Debug, Clone, Copy)]
+pub struct Rule {
+    pub id: &'static str,
+    pub text: &'static str,
+}
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        id: "carcinogenicity",
+        text: "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate; IARC Groups 3 and 4 are recorded as evidence of low concern.",
+    },
+    Rule {
+        id: "mutagenicity",
+        text: "Germ cell mutagens of category 1 (H340) are high and of category 2 (H341) moderate.",
+    },
+    Rule {
+        id: "reproductive_toxicity",
+        text: "Reproductive or developmental toxicants of category 1 (H360) and Proposition 65 reproductive or developmental listings are high; category 2 (H361) is moderate; effects via lactation (H362) are moderate.",
+    },
+    Rule {
+        id: "organ_toxicity",
+        text: "Specific target organ toxicity of category 1 (H370, H372) is high and of category 2 (H371, H373) moderate.",
+    },
+    Rule {
+        id: "acute_toxicity",
+        text: "Acute toxicity by the context's routes: fatal (H300, H310, H330) is very high, toxic (H301, H311, H331) high, harmful (H302, H312, H332) moderate.",
+    },
+    Rule {
+        id: "endocrine_disruption",
+        text: "An endocrine disruptor for human health (ECHA SVHC Article 57(f)) is moderate for adults.",
+    },
+    Rule {
+        id: "sensitisation",
+        text: "Respiratory sensitisers (H334) are high where the air is the route and moderate otherwise; skin sensitisers (H317) are moderate where the skin is exposed.",
+    },
+    Rule {
+        id: "local_effects",
+        text: "Corrosion (H314) is high for skin, eye, ingestion and workplace exposure and moderate for the general population; serious eye damage (H318) is high for the eye; skin irritation (H315), eye irritation (H319), respiratory irritation (H335), drowsiness (H336) and aspiration (H304) are moderate where their route applies.",
+    },
+    Rule {
+        id: "potency",
+        text: "Potency bands: a tolerable or acceptable daily intake below 0.0001 mg/kg bw/day is high, below 0.01 moderate, otherwise low; a chronic inhalation reference concentration below 1 µg/m3 is high, below 10 µg/m3 moderate, otherwise low; an occupational 8-hour limit below 0.01 mg/m3 is very high, below 0.1 high, below 1 moderate, otherwise low.",
+    },
+    Rule {
+        id: "route_relevance",
+        text: "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, an inhalation limit or reference value, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class).",
+    },
+    Rule {
+        id: "watch_lists",
+        text: "Chemical Weapons Convention Schedule 1 agents and other critical threats are critical; curated acute toxins are very high, for people and animals alike.",
+    },
+    Rule {
+        id: "low_concern",
+        text: "A substance with a full GHS classification but no hazard class for the context, a curated everyday substance, or a substance listed for permitted food use is low for the human contexts that those facts cover.",
+    },
+    Rule {
+        id: "life_stage",
+        text: "Life stages raise the findings they are sensitive to by one tier, never above very high: infants and children for developmental, endocrine, acute oral and mutagenic hazards; teenagers for endocrine hazards; pregnancy for developmental and reproductive hazards; breastfeeding for lactation and persistent bioaccumulative hazards and developmental hazards; older adults for organ toxicity.",
+    },
+    Rule {
+        id: "species",
+        text: "Dogs and cats take curated species findings at the curator's tier (high if none is given); without them, the mammalian acute oral classification stands in at lower confidence; rodenticides are high.",
+    },
+    Rule {
+        id: "environment",
+        text: "The environment: PBT or vPvB substances (ECHA SVHC) are very high and other persistent bioaccumulative toxicants high; environmental endocrine disruptors and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate.",
+    },
+    Rule {
+        id: "aquatic",
+        text: "Aquatic life: chronic category 1 (H410) is very high, acute category 1 (H400) and chronic category 2 (H411) high, chronic category 3 (H412) moderate; PBT substances and environmental endocrine disruptors are high.",
+    },
+    Rule {
+        id: "wildlife",
+        text: "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative substances high; insecticides moderate; the mammalian acute oral classification stands in one tier lower.",
+    },
+    Rule {
+        id: "pollinators",
+        text: "Pollinators: neonicotinoids are very high and other insecticides high; curated pollinator findings count at the curator's tier.",
+    },
+    Rule {
+        id: "confidence",
+        text: "Confidence is the trust in the deciding evidence (0.9 for harmonised classifications and agency evaluations, 0.85 for listings and reference values, 0.8 for fallback classifications and curated findings, 0.7 for use classes, 0.6 or less for stand-ins and low-concern findings), plus 0.03 for each further agency that agrees, at most 0.97, and 0.1 less where agencies disagree on carcinogenicity.",
+    },
+    Rule {
+        id: "disagreement",
+        text: "Where agencies' carcinogenicity calls differ by two steps or more (for example IARC Group 2A against Group 3 elsewhere), each position is kept in the evidence and the tier follows the strongest call of an authoritative body.",
+    },
+];
+
+/// One finding: a rule applied to a signal, with the tier it gives in this context.
+#[derive(Debug, Clone)]
+pub struct Finding<'s> {
+    pub rule: &'static str,
+    pub tier: RiskLevel,
+    pub signal: &'s Signal,
+    /// Confidence factor of this application (stand-ins and escalations trust less).
+    pub factor: f64,
+}
+
+/// Category of a context (DESIGN.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Human,
+    Animal,
+    Route,
+    Environmental,
+}
+
+/// The 19 contexts the rules know, with their category.
+pub const CONTEXTS: [(&str, Kind); 19] = [
+    ("human_adult", Kind::Human),
+    ("human_child", Kind::Human),
+    ("human_teen", Kind::Human),
+    ("human_infant", Kind::Human),
+    ("human_pregnant", Kind::Human),
+    ("human_nursing", Kind::Human),
+    ("human_elderly", Kind::Human),
+    ("human_immunocompromised", Kind::Human),
+    ("dog", Kind::Animal),
+    ("cat", Kind::Animal),
+    ("exposure_dermal", Kind::Route),
+    ("exposure_inhalation", Kind::Route),
+    ("exposure_ingestion", Kind::Route),
+    ("exposure_ocular", Kind::Route),
+    ("occupational_exposure", Kind::Route),
+    ("environmental", Kind::Environmental),
+    ("aquatic_life", Kind::Environmental),
+    ("terrestrial_wildlife", Kind::Environmental),
+    ("pollinator", Kind::Environmental),
+];
+
+fn by_strength3(s: u8) -> RiskLevel {
+    match s {
+        0 => Low,
+        1 => Moderate,
+        2 => High,
+        _ => VeryHigh,
+    }
+}
+
+fn by_strength2(s: u8) -> RiskLevel {
+    if s >= 2 { High } else { Moderate }
+}
+
+/// Facts about the substance that route rules need beyond signals.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Exposure {
+    /// Boiling point at or below 250 °C, or an inhalation limit or reference value.
+    pub reaches_air: bool,
+    /// Has a full GHS classification (EU CLP or HCIS).
+    pub classified: bool,
+}
+
+/// All findings for one context.
+pub fn findings<'s>(context: &str, signals: &'s [Signal], exposure: Exposure) -> Vec<Finding<'s>> {
+    let mut out = Vec::new();
+    let mut add = |rule: &'static str, tier: RiskLevel, signal: &'s Signal, factor: f64| {
+        out.push(Finding {
+            rule,
+            tier,
+            signal,
+            factor,
+        });
+    };
+    let kind = CONTEXTS
+        .iter()
+        .find(|(c, _)| *c == context)
+        .map(|(_, k)| *k);
+    let human = matches!(kind, Some(Kind::Human));
+    for s in signals {
+        use Hazard as H;
+        match (context, s.hazard) {
+            // Watch lists: people and animals.
+            (_, H::WatchedCritical)
+                if matches!(kind, Some(Kind::Human | Kind::Animal | Kind::Route)) =>
+            {
+                add("watch_lists", Critical, s, 1.0)
+            }
+            (_, H::WatchedAcute)
+                if matches!(kind, Some(Kind::Human | Kind::Animal | Kind::Route)) =>
+            {
+                add("watch_lists", VeryHigh, s, 1.0)
+            }
+
+            // Systemic hazards for people.
+            (c, H::Carcinogen)
+                if human || c == "exposure_ingestion" || c == "occupational_exposure" =>
+            {
+                add("carcinogenicity", by_strength3(s.strength), s, 1.0)
+            }
+            (
+                "exposure_inhalation",
+                H::Carcinogen | H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated,
+            ) => {
+                let tier = systemic(s);
+                if exposure.reaches_air {
+                    add("route_relevance", tier, s, 0.95)
+                } else {
+                    add("route_relevance", tier.min(Moderate), s, 0.8)
+                }
+            }
+            (
+                "exposure_dermal",
+                H::Carcinogen | H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated,
+            ) if signals
+                .iter()
+                .any(|x| matches!(x.hazard, H::SkinNotation | H::AcuteDermal)) =>
+            {
+                add("route_relevance", systemic(s), s, 0.9)
+            }
+            (c, H::CarcinogenInhalation)
+                if human || c == "exposure_inhalation" || c == "occupational_exposure" =>
+            {
+                let tier = if c == "exposure_inhalation" || c == "occupational_exposure" {
+                    High
+                } else {
+                    Moderate
+                };
+                add("carcinogenicity", tier, s, 1.0)
+            }
+            (c, H::Mutagen)
+                if human || c == "exposure_ingestion" || c == "occupational_exposure" =>
+            {
+                add("mutagenicity", by_strength2(s.strength), s, 1.0)
+            }
+            (c, H::Reproductive | H::Developmental)
+                if human || c == "exposure_ingestion" || c == "occupational_exposure" =>
+            {
+                add("reproductive_toxicity", by_strength2(s.strength), s, 1.0)
+            }
+            (c, H::Lactation) if human || c == "exposure_ingestion" => {
+                add("reproductive_toxicity", Moderate, s, 1.0)
+            }
+            (c, H::OrganRepeated | H::OrganSingle)
+                if human || c == "exposure_ingestion" || c == "occupational_exposure" =>
+            {
+                add("organ_toxicity", by_strength2(s.strength), s, 1.0)
+            }
+            (c, H::EndocrineHuman) if human || c == "exposure_ingestion" => {
+                add("endocrine_disruption", Moderate, s, 1.0)
+            }
+
+            // Acute toxicity by route.
+            (c, H::AcuteOral)
+                if human || c == "exposure_ingestion" || c == "occupational_exposure" =>
+            {
+                add("acute_toxicity", by_strength3(s.strength), s, 1.0)
+            }
+            (c, H::AcuteDermal)
+                if human || c == "exposure_dermal" || c == "occupational_exposure" =>
+            {
+                add("acute_toxicity", by_strength3(s.strength), s, 1.0)
+            }
+            (c, H::AcuteInhalation)
+                if human || c == "exposure_inhalation" || c == "occupational_exposure" =>
+            {
+                add("acute_toxicity", by_strength3(s.strength), s, 1.0)
+            }
+
+            // Sensitisation and local effects.
+            ("exposure_inhalation" | "occupational_exposure", H::RespiratorySensitiser) => {
+                add("sensitisation", High, s, 1.0)
+            }
+            (_, H::RespiratorySensitiser) if human => add("sensitisation", Moderate, s, 1.0),
+            ("exposure_dermal" | "occupational_exposure", H::SkinSensitiser) => {
+                add("sensitisation", Moderate, s, 1.0)
+            }
+            ("human_adult", H::SkinSensitiser) => add("sensitisation", Moderate, s, 0.9),
+            (
+                "exposure_dermal"
+                | "exposure_ocular"
+                | "exposure_ingestion"
+                | "occupational_exposure",
+                H::Corrosive,
+            ) => add("local_effects", High, s, 1.0),
+            (_, H::Corrosive) if human => add("local_effects", Moderate, s, 1.0),
+            ("exposure_ocular" | "occupational_exposure", H::EyeDamage) => {
+                add("local_effects", High, s, 1.0)
+            }
+            (_, H::EyeDamage) if human => add("local_effects", Moderate, s, 0.9),
+            ("exposure_ocular", H::EyeIrritant) => add("local_effects", Moderate, s, 1.0),
+            ("exposure_dermal", H::SkinIrritant) => add("local_effects", Moderate, s, 1.0),
+            (
+                "exposure_inhalation" | "occupational_exposure",
+                H::RespiratoryIrritation | H::Narcotic,
+            ) => add("local_effects", Moderate, s, 1.0),
+            ("exposure_ingestion" | "human_child" | "human_infant", H::Aspiration) => {
+                add("local_effects", Moderate, s, 1.0)
+            }
+            ("exposure_dermal", H::SkinNotation) => add("route_relevance", Moderate, s, 0.9),
+
+            // Potency.
+            (c, H::OralReferenceDose) if human || c == "exposure_ingestion" => {
+                let tier = match s.strength {
+                    3 => High,
+                    2 => Moderate,
+                    _ => Low,
+                };
+                add("potency", tier, s, 0.9)
+            }
+            ("exposure_inhalation" | "human_adult", H::InhalationReference) => {
+                add("potency", by_strength3(s.strength).min(High), s, 0.9)
+            }
+            ("occupational_exposure", H::OccupationalLimit) => {
+                add("potency", by_strength3(s.strength), s, 0.9)
+            }
+
+            // Low concern.
+            (c, H::EverydaySubstance)
+                if human
+                    || matches!(
+                        c,
+                        "exposure_dermal"
+                            | "exposure_ingestion"
+                            | "exposure_ocular"
+                            | "exposure_inhalation"
+                    ) =>
+            {
+                add("low_concern", Low, s, 0.7)
+            }
+            (c, H::PermittedFoodUse) if human || c == "exposure_ingestion" => {
+                add("low_concern", Low, s, 0.6)
+            }
+
+            // Animals.
+            (c @ ("dog" | "cat"), H::SpeciesNote) if s.context.as_deref() == Some(c) => {
+                add("species", s.severity.unwrap_or(High), s, 1.0)
+            }
+            ("dog" | "cat", H::AcuteOral) => add("species", by_strength3(s.strength), s, 0.7),
+            ("dog" | "cat", H::Rodenticide) => add("species", High, s, 0.8),
+
+            // Environment.
+            ("environmental", H::PersistentBioaccumulative) => add(
+                "environment",
+                if s.strength >= 2 { VeryHigh } else { High },
+                s,
+                1.0,
+            ),
+            ("environmental", H::EndocrineEnvironment | H::OzoneDepleting) => {
+                add("environment", High, s, 1.0)
+            }
+            ("environmental", H::ClimateForcing) => {
+                add("environment", by_strength2(s.strength), s, 1.0)
+            }
+            ("environmental", H::AquaticChronic) if s.strength >= 2 => add(
+                "environment",
+                if s.strength >= 3 { High } else { Moderate },
+                s,
+                0.9,
+            ),
+            ("aquatic_life", H::AquaticChronic) => add("aquatic", by_strength3(s.strength), s, 1.0),
+            ("aquatic_life", H::AquaticAcute) => add("aquatic", High, s, 1.0),
+            ("aquatic_life", H::PersistentBioaccumulative | H::EndocrineEnvironment) => {
+                add("aquatic", High, s, 0.9)
+            }
+            ("terrestrial_wildlife", H::Rodenticide) => add("wildlife", VeryHigh, s, 0.8),
+            ("terrestrial_wildlife", H::PersistentBioaccumulative) => {
+                add("wildlife", High, s, 0.85)
+            }
+            ("terrestrial_wildlife", H::Insecticide | H::Neonicotinoid) => {
+                add("wildlife", Moderate, s, 0.7)
+            }
+            ("terrestrial_wildlife", H::AcuteOral) if s.strength >= 2 => {
+                add("wildlife", by_strength3(s.strength - 1), s, 0.6)
+            }
+            ("pollinator", H::Neonicotinoid) => add("pollinators", VeryHigh, s, 0.9),
+            ("pollinator", H::Insecticide) => add("pollinators", High, s, 0.8),
+            (
+                c @ ("environmental" | "aquatic_life" | "terrestrial_wildlife" | "pollinator"),
+                H::SpeciesNote,
+            ) if s.context.as_deref() == Some(c) => {
+                add(env_rule(c), s.severity.unwrap_or(High), s, 1.0)
+            }
+            _ => {}
+        }
+    }
+    life_stage(context, &mut out);
+    if out.is_empty() || out.iter().all(|f| f.tier == Low && f.rule != "low_concern") {
+        low_concern_by_absence(context, kind, signals, exposure, &mut out);
+    }
+    out
+}
+
+fn env_rule(context: &str) -> &'static str {
+    match context {
+        "aquatic_life" => "aquatic",
+        "terrestrial_wildlife" => "wildlife",
+        "pollinator" => "pollinators",
+        _ => "environment",
+    }
+}
+
+/// The tier of a systemic hazard signal, as the human rules give it.
+fn systemic(s: &Signal) -> RiskLevel {
+    match s.hazard {
+        Hazard::Carcinogen => by_strength3(s.strength),
+        _ => by_strength2(s.strength),
+    }
+}
+
+/// Hazards each life stage is sensitive to.
+fn sensitive(context: &str, hazard: Hazard) -> bool {
+    use Hazard as H;
+    match context {
+        "human_infant" | "human_child" => matches!(
+            hazard,
+            H::Developmental | H::EndocrineHuman | H::AcuteOral | H::Mutagen
+        ),
+        "human_teen" => hazard == H::EndocrineHuman,
+        "human_pregnant" => matches!(hazard, H::Developmental | H::Reproductive),
+        "human_nursing" => matches!(
+            hazard,
+            H::Lactation | H::PersistentBioaccumulative | H::Developmental
+        ),
+        "human_elderly" => matches!(hazard, H::OrganRepeated | H::OrganSingle),
+        _ => false,
+    }
+}
+
+fn life_stage<'s>(context: &str, out: &mut Vec<Finding<'s>>) {
+    let mut raised = Vec::new();
+    for f in out.iter() {
+        if sensitive(context, f.signal.hazard) && f.tier < VeryHigh {
+            raised.push(Finding {
+                rule: "life_stage",
+                tier: f.tier.raised(VeryHigh),
+                signal: f.signal,
+                factor: f.factor * 0.9,
+            });
+        }
+    }
+    out.extend(raised);
+}
+
+/// Low concern from the absence of any hazard class in a full classification.
+fn low_concern_by_absence<'s>(
+    context: &str,
+    kind: Option<Kind>,
+    signals: &'s [Signal],
+    exposure: Exposure,
+    out: &mut Vec<Finding<'s>>,
+) {
+    let classification = signals.iter().find(|s| s.hazard == Hazard::Classified);
+    let applies = match kind {
+        Some(Kind::Human | Kind::Route) => exposure.classified,
+        Some(Kind::Environmental) => exposure.classified && context == "aquatic_life",
+        _ => false,
+    };
+    if let (true, Some(s)) = (applies, classification) {
+        out.push(Finding {
+            rule: "low_concern",
+            tier: Low,
+            signal: s,
+            factor: 0.55,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_is_in_methodology_in_the_same_words() {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../METHODOLOGY.md"))
+                .unwrap();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for rule in RULES {
+            assert!(
+                text.contains(rule.text),
+                "METHODOLOGY.md lacks the text of rule {}",
+                rule.id
+            );
+        }
+    }
+
+    #[test]
+    fn rule_ids_used_are_declared() {
+        let src = include_str!("rules.rs");
+        for id in [
+            "carcinogenicity",
+            "mutagenicity",
+            "reproductive_toxicity",
+            "organ_toxicity",
+            "acute_toxicity",
+            "endocrine_disruption",
+            "sensitisation",
+            "local_effects",
+            "potency",
+            "route_relevance",
+            "watch_lists",
+            "low_concern",
+            "life_stage",
+            "species",
+            "environment",
+            "aquatic",
+            "wildlife",
+            "pollinators",
+        ] {
+            assert!(RULES.iter().any(|r| r.id == id), "{id}");
+            assert!(src.contains(&format!("\"{id}\"")));
+        }
+    }
+}

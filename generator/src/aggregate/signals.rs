@@ -1,0 +1,848 @@
+//! Reads a stored record into hazard signals: normalized facts (a hazard class, a potency,
+//! a listing) each with the evidence it rests on. The rules (`rules.rs`) decide tiers from
+//! signals only, so every tier can name what decided it.
+
+use serde::Serialize;
+
+use crate::model::record::{CompoundRecord, DoseValue, MolecularWeight};
+use crate::model::vocab::{DoseKind, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, WatchClass};
+
+/// What a signal says. Route-specific variants carry the route in their name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hazard {
+    /// Carcinogenicity; strength 3 = known (IARC 1, Carc. 1A, NTP known), 2 = presumed or
+    /// probable, 1 = suspected or possible, 0 = evaluated and not classifiable / not likely.
+    Carcinogen,
+    /// Carcinogenic by inhalation only (H350i).
+    CarcinogenInhalation,
+    Mutagen,
+    /// Reproductive toxicity (fertility or unspecified).
+    Reproductive,
+    /// Developmental toxicity (H360D/H361d, Prop 65 developmental).
+    Developmental,
+    /// Effects on or via lactation (H362).
+    Lactation,
+    EndocrineHuman,
+    EndocrineEnvironment,
+    AcuteOral,
+    AcuteDermal,
+    AcuteInhalation,
+    OrganRepeated,
+    OrganSingle,
+    RespiratoryIrritation,
+    Narcotic,
+    Corrosive,
+    SkinIrritant,
+    EyeDamage,
+    EyeIrritant,
+    SkinSensitiser,
+    RespiratorySensitiser,
+    Aspiration,
+    AquaticAcute,
+    AquaticChronic,
+    PersistentBioaccumulative,
+    OzoneDepleting,
+    ClimateForcing,
+    /// A tolerable/acceptable intake (ADI, TDI, TWI), in mg/kg bw/day.
+    OralReferenceDose,
+    /// An occupational limit (TWA), in mg/m3.
+    OccupationalLimit,
+    /// A chronic inhalation reference concentration, in µg/m3.
+    InhalationReference,
+    SkinNotation,
+    /// Listed for a permitted food use (FDA).
+    PermittedFoodUse,
+    /// A curated everyday substance.
+    EverydaySubstance,
+    WatchedCritical,
+    WatchedAcute,
+    Neonicotinoid,
+    Insecticide,
+    Rodenticide,
+    OtherPesticide,
+    /// A curated note about a species or environmental context (`species` key in `context`).
+    SpeciesNote,
+    /// A full GHS classification exists (whatever its classes): absence of a class in it is
+    /// evidence of low concern for that class.
+    Classified,
+}
+
+/// One signal: the hazard, its strength (hazard-specific scale, higher is worse), an optional
+/// magnitude (dose values), and the evidence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Signal {
+    pub hazard: Hazard,
+    pub strength: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub magnitude: Option<f64>,
+    /// For species notes: the species or context key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+    /// For species notes: the curator's tier.
+    #[serde(skip)]
+    pub severity: Option<crate::model::vocab::RiskLevel>,
+    pub finding: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agency: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
+    pub source: String,
+    /// How much the source is trusted as stated (0..1): harmonised or agency evaluations high,
+    /// fallback tables and table-derived classes lower.
+    #[serde(skip)]
+    pub weight: f64,
+}
+
+impl Signal {
+    fn new(
+        hazard: Hazard,
+        strength: u8,
+        finding: impl Into<String>,
+        source: &str,
+        weight: f64,
+    ) -> Signal {
+        Signal {
+            hazard,
+            strength,
+            magnitude: None,
+            context: None,
+            severity: None,
+            finding: finding.into(),
+            agency: None,
+            year: None,
+            source: source.to_string(),
+            weight,
+        }
+    }
+
+    fn by(mut self, agency: &str, year: Option<i32>) -> Signal {
+        self.agency = Some(agency.to_string());
+        self.year = year;
+        self
+    }
+}
+
+/// GHS hazard statement codes and what each says, by strength.
+const H_CODES: &[(&str, Hazard, u8, &str)] = &[
+    ("H300", Hazard::AcuteOral, 3, "fatal if swallowed (H300)"),
+    ("H301", Hazard::AcuteOral, 2, "toxic if swallowed (H301)"),
+    ("H302", Hazard::AcuteOral, 1, "harmful if swallowed (H302)"),
+    (
+        "H310",
+        Hazard::AcuteDermal,
+        3,
+        "fatal in contact with skin (H310)",
+    ),
+    (
+        "H311",
+        Hazard::AcuteDermal,
+        2,
+        "toxic in contact with skin (H311)",
+    ),
+    (
+        "H312",
+        Hazard::AcuteDermal,
+        1,
+        "harmful in contact with skin (H312)",
+    ),
+    (
+        "H330",
+        Hazard::AcuteInhalation,
+        3,
+        "fatal if inhaled (H330)",
+    ),
+    (
+        "H331",
+        Hazard::AcuteInhalation,
+        2,
+        "toxic if inhaled (H331)",
+    ),
+    (
+        "H332",
+        Hazard::AcuteInhalation,
+        1,
+        "harmful if inhaled (H332)",
+    ),
+    (
+        "H340",
+        Hazard::Mutagen,
+        2,
+        "may cause genetic defects (H340)",
+    ),
+    (
+        "H341",
+        Hazard::Mutagen,
+        1,
+        "suspected of causing genetic defects (H341)",
+    ),
+    ("H350", Hazard::Carcinogen, 2, "may cause cancer (H350)"),
+    (
+        "H350i",
+        Hazard::CarcinogenInhalation,
+        2,
+        "may cause cancer by inhalation (H350i)",
+    ),
+    (
+        "H351",
+        Hazard::Carcinogen,
+        1,
+        "suspected of causing cancer (H351)",
+    ),
+    (
+        "H362",
+        Hazard::Lactation,
+        1,
+        "may cause harm to breast-fed children (H362)",
+    ),
+    (
+        "H370",
+        Hazard::OrganSingle,
+        2,
+        "causes damage to organs (H370)",
+    ),
+    (
+        "H371",
+        Hazard::OrganSingle,
+        1,
+        "may cause damage to organs (H371)",
+    ),
+    (
+        "H372",
+        Hazard::OrganRepeated,
+        2,
+        "causes damage to organs through prolonged or repeated exposure (H372)",
+    ),
+    (
+        "H373",
+        Hazard::OrganRepeated,
+        1,
+        "may cause damage to organs through prolonged or repeated exposure (H373)",
+    ),
+    (
+        "H335",
+        Hazard::RespiratoryIrritation,
+        1,
+        "may cause respiratory irritation (H335)",
+    ),
+    (
+        "H336",
+        Hazard::Narcotic,
+        1,
+        "may cause drowsiness or dizziness (H336)",
+    ),
+    (
+        "H314",
+        Hazard::Corrosive,
+        2,
+        "causes severe skin burns and eye damage (H314)",
+    ),
+    (
+        "H315",
+        Hazard::SkinIrritant,
+        1,
+        "causes skin irritation (H315)",
+    ),
+    (
+        "H318",
+        Hazard::EyeDamage,
+        2,
+        "causes serious eye damage (H318)",
+    ),
+    (
+        "H319",
+        Hazard::EyeIrritant,
+        1,
+        "causes serious eye irritation (H319)",
+    ),
+    (
+        "H317",
+        Hazard::SkinSensitiser,
+        1,
+        "may cause an allergic skin reaction (H317)",
+    ),
+    (
+        "H334",
+        Hazard::RespiratorySensitiser,
+        2,
+        "may cause allergy or asthma symptoms or breathing difficulties if inhaled (H334)",
+    ),
+    (
+        "H304",
+        Hazard::Aspiration,
+        1,
+        "may be fatal if swallowed and enters airways (H304)",
+    ),
+    (
+        "H400",
+        Hazard::AquaticAcute,
+        2,
+        "very toxic to aquatic life (H400)",
+    ),
+    (
+        "H410",
+        Hazard::AquaticChronic,
+        3,
+        "very toxic to aquatic life with long lasting effects (H410)",
+    ),
+    (
+        "H411",
+        Hazard::AquaticChronic,
+        2,
+        "toxic to aquatic life with long lasting effects (H411)",
+    ),
+    (
+        "H412",
+        Hazard::AquaticChronic,
+        1,
+        "harmful to aquatic life with long lasting effects (H412)",
+    ),
+    (
+        "H420",
+        Hazard::OzoneDepleting,
+        2,
+        "harms public health and the environment by destroying ozone in the upper atmosphere (H420)",
+    ),
+    (
+        "EUH059",
+        Hazard::OzoneDepleting,
+        2,
+        "hazardous to the ozone layer (EUH059)",
+    ),
+];
+
+/// All signals of a record.
+pub fn signals(r: &CompoundRecord) -> Vec<Signal> {
+    let mut out = Vec::new();
+    ghs(r, &mut out);
+    listings(r, &mut out);
+    doses(r, &mut out);
+    properties(r, &mut out);
+    uses_and_watch(r, &mut out);
+    species(r, &mut out);
+    out
+}
+
+fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
+    for g in &r.safety.ghs {
+        let (agency, weight, who) = match g.jurisdiction.as_str() {
+            "EU" => (
+                "European Commission",
+                0.9,
+                "EU CLP harmonised classification",
+            ),
+            _ => (
+                "Safe Work Australia",
+                0.8,
+                "Safe Work Australia HCIS classification",
+            ),
+        };
+        let classes = g.hazard_classes.join(" | ");
+        out.push(
+            Signal::new(
+                Hazard::Classified,
+                0,
+                format!(
+                    "{who}: {}",
+                    if classes.is_empty() {
+                        "no hazard class listed".to_string()
+                    } else {
+                        g.hazard_classes.join(", ")
+                    }
+                ),
+                &g.source,
+                weight,
+            )
+            .by(agency, None),
+        );
+        for code in &g.h_codes {
+            // H360/H361 carry their effect letters: F fertility, D development (upper case
+            // for category 1, lower case for category 2).
+            if let Some(letters) = code
+                .strip_prefix("H360")
+                .or_else(|| code.strip_prefix("H361"))
+            {
+                let cat1 = code.starts_with("H360");
+                let strength = if cat1 { 2 } else { 1 };
+                let what = if cat1 {
+                    "may damage"
+                } else {
+                    "suspected of damaging"
+                };
+                let dev = letters.contains('D') || letters.contains('d') || letters.is_empty();
+                let fert = letters.contains('F') || letters.contains('f') || letters.is_empty();
+                if dev {
+                    out.push(
+                        Signal::new(
+                            Hazard::Developmental,
+                            strength,
+                            format!("{who}: {what} the unborn child ({code})"),
+                            &g.source,
+                            weight,
+                        )
+                        .by(agency, None),
+                    );
+                }
+                if fert {
+                    out.push(
+                        Signal::new(
+                            Hazard::Reproductive,
+                            strength,
+                            format!("{who}: {what} fertility ({code})"),
+                            &g.source,
+                            weight,
+                        )
+                        .by(agency, None),
+                    );
+                }
+                continue;
+            }
+            let Some((_, hazard, strength, words)) = H_CODES.iter().find(|(c, ..)| c == code)
+            else {
+                continue;
+            };
+            // Carc. 1A is "known" (3), 1B "presumed" (2): the code is the same, the class says.
+            let strength = if *hazard == Hazard::Carcinogen && classes.contains("Carc. 1A") {
+                3
+            } else {
+                *strength
+            };
+            out.push(
+                Signal::new(
+                    *hazard,
+                    strength,
+                    format!("{who}: {words}"),
+                    &g.source,
+                    weight,
+                )
+                .by(agency, None),
+            );
+        }
+    }
+}
+
+fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
+    let l = &r.regulatory.listings;
+    if let Some(iarc) = &l.iarc_group {
+        let strength = match iarc.group {
+            IarcGroup::G1 => 3,
+            IarcGroup::G2A => 2,
+            IarcGroup::G2B => 1,
+            IarcGroup::G3 | IarcGroup::G4 => 0,
+        };
+        out.push(
+            Signal::new(
+                Hazard::Carcinogen,
+                strength,
+                format!(
+                    "IARC Group {}: {} (Monographs {})",
+                    iarc.group.label(),
+                    iarc.group.description().to_lowercase(),
+                    iarc.volumes
+                ),
+                &iarc.source,
+                0.9,
+            )
+            .by("IARC", iarc.year),
+        );
+    }
+    if let Some(ntp) = &l.ntp_roc {
+        let strength = match ntp.listing {
+            NtpListing::Known => 3,
+            NtpListing::ReasonablyAnticipated => 2,
+        };
+        out.push(
+            Signal::new(
+                Hazard::Carcinogen,
+                strength,
+                format!(
+                    "NTP Report on Carcinogens ({}): {}",
+                    ntp.edition,
+                    ntp.listing.description().to_lowercase()
+                ),
+                &ntp.source,
+                0.9,
+            )
+            .by("NTP", Some(2021)),
+        );
+    }
+    for p in &l.prop65 {
+        let year = p.date_listed.get(..4).and_then(|y| y.parse().ok());
+        let (hazard, what) = match p.toxicity {
+            Prop65Toxicity::Cancer => (Hazard::Carcinogen, "cancer"),
+            Prop65Toxicity::Developmental => (Hazard::Developmental, "developmental toxicity"),
+            Prop65Toxicity::Female => (Hazard::Reproductive, "female reproductive toxicity"),
+            Prop65Toxicity::Male => (Hazard::Reproductive, "male reproductive toxicity"),
+        };
+        out.push(
+            Signal::new(
+                hazard,
+                2,
+                format!("California Proposition 65: known to the State to cause {what}"),
+                &p.source,
+                0.85,
+            )
+            .by("OEHHA", year),
+        );
+    }
+    if let Some(svhc) = &l.eu_svhc {
+        let year = svhc.date_of_inclusion.get(..4).and_then(|y| y.parse().ok());
+        for reason in &svhc.reasons {
+            let hazard = if reason.starts_with("PBT") || reason.starts_with("vPvB") {
+                Hazard::PersistentBioaccumulative
+            } else if reason.starts_with("Endocrine disrupting") && reason.contains("human health")
+            {
+                Hazard::EndocrineHuman
+            } else if reason.starts_with("Endocrine disrupting") {
+                Hazard::EndocrineEnvironment
+            } else if reason.starts_with("Respiratory sensitising") {
+                Hazard::RespiratorySensitiser
+            } else {
+                continue;
+            };
+            out.push(
+                Signal::new(
+                    hazard,
+                    2,
+                    format!("ECHA SVHC Candidate List: {reason}"),
+                    &svhc.source,
+                    0.85,
+                )
+                .by("ECHA", year),
+            );
+        }
+    }
+    if let Some(osha) = &l.osha_carcinogen
+        && osha.value
+    {
+        out.push(
+            Signal::new(
+                Hazard::Carcinogen,
+                2,
+                "OSHA regulated carcinogen (29 CFR 1910.1003)",
+                &osha.source,
+                0.85,
+            )
+            .by("OSHA", None),
+        );
+    }
+    for e in &r.safety.endocrine_disruption {
+        let hazard = if e.finding.contains("environment") && !e.finding.contains("human health") {
+            Hazard::EndocrineEnvironment
+        } else {
+            Hazard::EndocrineHuman
+        };
+        if out
+            .iter()
+            .any(|s| s.hazard == hazard && s.source == e.source)
+        {
+            continue;
+        }
+        out.push(
+            Signal::new(
+                hazard,
+                2,
+                format!("{}: {}", e.agency, e.finding),
+                &e.source,
+                0.85,
+            )
+            .by(&e.agency, e.year),
+        );
+    }
+}
+
+/// Converts a dose to mg/kg bw/day, if its unit is one of the intake forms.
+fn per_day_mg(d: &DoseValue) -> Option<f64> {
+    let unit = d
+        .unit
+        .replace('µ', "u")
+        .replace("μ", "u")
+        .to_lowercase()
+        .replace(' ', "");
+    let scale = if unit.starts_with("mg/kgbw") {
+        1.0
+    } else if unit.starts_with("ug/kgbw") {
+        1e-3
+    } else if unit.starts_with("ng/kgbw") {
+        1e-6
+    } else {
+        return None;
+    };
+    let per = if unit.ends_with("/week") {
+        1.0 / 7.0
+    } else if unit.ends_with("/day") {
+        1.0
+    } else {
+        return None;
+    };
+    Some(d.value * scale * per)
+}
+
+fn doses(r: &CompoundRecord, out: &mut Vec<Signal>) {
+    // The lowest tolerable intake stands for the substance (precautionary).
+    let lowest = r
+        .dose_response
+        .iter()
+        .filter(|d| matches!(d.kind, DoseKind::Adi | DoseKind::Tdi | DoseKind::Twi))
+        .filter_map(|d| per_day_mg(d).map(|v| (v, d)))
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((mg, d)) = lowest {
+        let strength = if mg < 1e-4 {
+            3
+        } else if mg < 1e-2 {
+            2
+        } else if mg < 1.0 {
+            1
+        } else {
+            0
+        };
+        let mut s = Signal::new(
+            Hazard::OralReferenceDose,
+            strength,
+            format!(
+                "{} {} {} {} ({} mg/kg bw/day)",
+                d.agency,
+                format!("{:?}", d.kind).to_uppercase(),
+                d.value,
+                d.unit,
+                fmt_num(mg)
+            ),
+            &d.source,
+            0.85,
+        )
+        .by(&d.agency, d.year);
+        s.magnitude = Some(mg);
+        out.push(s);
+    }
+    let rfc = r
+        .dose_response
+        .iter()
+        .filter(|d| d.kind == DoseKind::RfcChronic && d.unit.contains("g/m3"))
+        .map(|d| {
+            (
+                if d.unit.starts_with("mg") {
+                    d.value * 1000.0
+                } else {
+                    d.value
+                },
+                d,
+            )
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((ug, d)) = rfc {
+        let strength = if ug < 1.0 {
+            2
+        } else if ug < 10.0 {
+            1
+        } else {
+            0
+        };
+        let mut s = Signal::new(
+            Hazard::InhalationReference,
+            strength,
+            format!(
+                "chronic inhalation reference concentration {} µg/m3 ({})",
+                fmt_num(ug),
+                d.basis.as_deref().unwrap_or(&d.agency)
+            ),
+            &d.source,
+            0.85,
+        )
+        .by(&d.agency, d.year);
+        s.magnitude = Some(ug);
+        out.push(s);
+    }
+    let mw = match &r.properties.chemical_properties.molecular_weight {
+        Some(MolecularWeight::Number(mw)) => Some(*mw),
+        _ => None,
+    };
+    let twa = r
+        .safety
+        .exposure_limits
+        .iter()
+        .filter(|l| l.kind == LimitKind::Twa)
+        .filter_map(|l| {
+            let mg = match l.unit.as_str() {
+                "mg/m3" => Some(l.value),
+                "ppm" => mw.map(|mw| l.value * mw / 24.45),
+                _ => None,
+            }?;
+            Some((mg, l))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((mg, l)) = twa {
+        let strength = if mg < 0.01 {
+            3
+        } else if mg < 0.1 {
+            2
+        } else if mg < 1.0 {
+            1
+        } else {
+            0
+        };
+        let mut s = Signal::new(
+            Hazard::OccupationalLimit,
+            strength,
+            format!(
+                "{} 8-hour TWA limit {} {} ({} mg/m3)",
+                l.agency,
+                l.value,
+                l.unit,
+                fmt_num(mg)
+            ),
+            &l.source,
+            0.85,
+        )
+        .by(&l.agency, None);
+        s.magnitude = Some(mg);
+        out.push(s);
+    }
+    if let Some(l) = r.safety.exposure_limits.iter().find(|l| l.skin) {
+        out.push(
+            Signal::new(
+                Hazard::SkinNotation,
+                1,
+                format!("{} skin notation: absorbed through the skin", l.agency),
+                &l.source,
+                0.85,
+            )
+            .by(&l.agency, None),
+        );
+    }
+}
+
+fn properties(r: &CompoundRecord, out: &mut Vec<Signal>) {
+    let fate = &r.properties.environmental_fate;
+    if let Some(odp) = &fate.odp
+        && odp.value > 0.0
+    {
+        out.push(Signal::new(
+            Hazard::OzoneDepleting,
+            2,
+            format!("ozone depletion potential {}", odp.value),
+            &odp.source,
+            0.85,
+        ));
+    }
+    if let Some(gwp) = &fate.gwp_100yr {
+        let strength = if gwp.value >= 1000.0 {
+            2
+        } else if gwp.value >= 150.0 {
+            1
+        } else {
+            0
+        };
+        if strength > 0 {
+            out.push(Signal::new(
+                Hazard::ClimateForcing,
+                strength,
+                format!("100-year global warming potential {} (IPCC AR6)", gwp.value),
+                &gwp.source,
+                0.85,
+            ));
+        }
+    }
+    if let Some(pb) = &fate.persistent_bioaccumulative
+        && pb.value
+    {
+        out.push(Signal::new(
+            Hazard::PersistentBioaccumulative,
+            1,
+            "listed as a persistent bioaccumulative toxicant (Minnesota air toxics)",
+            &pb.source,
+            0.75,
+        ));
+    }
+    for f in &r.found_in {
+        if f.category == "food" {
+            out.push(
+                Signal::new(
+                    Hazard::PermittedFoodUse,
+                    0,
+                    format!("listed for use in food: {}", f.examples.join(", ")),
+                    &f.source,
+                    0.6,
+                )
+                .by("FDA", None),
+            );
+            break;
+        }
+    }
+}
+
+fn uses_and_watch(r: &CompoundRecord, out: &mut Vec<Signal>) {
+    match r.watch_class {
+        WatchClass::CriticalThreat | WatchClass::AcuteToxin => {
+            let (hazard, what) = if r.watch_class == WatchClass::CriticalThreat {
+                (Hazard::WatchedCritical, "watched as a critical threat")
+            } else {
+                (Hazard::WatchedAcute, "watched as an acute toxin")
+            };
+            let (basis, source) = r
+                .watch_basis
+                .as_ref()
+                .map_or(("curated watch list".to_string(), String::new()), |b| {
+                    (b.value.clone(), b.source.clone())
+                });
+            out.push(Signal::new(
+                hazard,
+                3,
+                format!("{what}: {basis}"),
+                &source,
+                0.9,
+            ));
+        }
+        _ => {}
+    }
+    for u in &r.use_classes {
+        let (hazard, words) = match u.class.as_str() {
+            "neonicotinoid" => (Hazard::Neonicotinoid, "neonicotinoid insecticide"),
+            "insecticide" | "organophosphate" => (Hazard::Insecticide, "insecticide"),
+            "rodenticide" => (Hazard::Rodenticide, "rodenticide"),
+            "herbicide" | "fungicide" | "pesticide" => (Hazard::OtherPesticide, "pesticide"),
+            "everyday_substance" => (Hazard::EverydaySubstance, "everyday substance"),
+            _ => continue,
+        };
+        if out.iter().any(|s| s.hazard == hazard) {
+            continue;
+        }
+        out.push(Signal::new(
+            hazard,
+            1,
+            format!(
+                "used as a {words} ({})",
+                u.basis.as_deref().unwrap_or(&u.class)
+            ),
+            &u.source,
+            0.7,
+        ));
+    }
+}
+
+fn species(r: &CompoundRecord, out: &mut Vec<Signal>) {
+    for (key, notes) in &r.safety.species {
+        for n in notes {
+            let mut s = Signal::new(Hazard::SpeciesNote, 1, n.finding.clone(), &n.source, 0.8);
+            s.context = Some(key.clone());
+            s.severity = n.severity;
+            if let Some(dose) = &n.toxic_dose {
+                s.finding = format!("{} (toxic dose: {dose})", n.finding);
+            }
+            out.push(s);
+        }
+    }
+}
+
+/// Numbers in findings: plain up to 4 significant digits, no float noise.
+pub fn fmt_num(v: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    let digits = (4 - 1 - v.abs().log10().floor() as i32).max(0) as usize;
+    let s = format!("{v:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}

@@ -1,0 +1,210 @@
+//! Rule tests on small records, and the monotonicity property: adding evidence never lowers
+//! a tier and never removes a context.
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::model::vocab::RiskLevel::{self, *};
+
+fn source(id: &str) -> Value {
+    json!({"id": id, "title": id, "publisher": "p", "edition": "1", "url": "https://example.org"})
+}
+
+/// A record with the given parts merged in (sources are declared for every id used).
+fn record(parts: &[Value]) -> CompoundRecord {
+    let mut v = json!({
+        "hq_id": "hq-c-org-000001", "name": "Test", "name_source": "t", "cas": "50-00-0",
+        "identity": {}, "crossrefs": {}, "properties": {"chemical_properties": {}},
+        "safety": {}, "regulatory": {}, "hierarchy": {},
+        "sources": [], "meta": {"created": "2026-01-01", "last_reviewed": "2026-01-01", "version": 1}
+    });
+    for p in parts {
+        crate::merge::merge(&mut v, p.clone(), &|_: &str| 0);
+    }
+    let ids = crate::merge::referenced_sources(&v);
+    v["sources"] = Value::Array(ids.iter().map(|id| source(id)).collect());
+    serde_json::from_value(v).unwrap()
+}
+
+fn ghs(codes: &[&str], classes: &[&str]) -> Value {
+    json!({"safety": {"ghs": [{"jurisdiction": "EU", "hazard_classes": classes, "h_codes": codes, "source": "clp"}]},
+           "regulatory": {"classifications": [{"agency": "European Commission", "attribution": "EU CLP Annex VI", "classification": "x", "source_url": "u", "source": "clp"}]}})
+}
+
+fn iarc(group: &str) -> Value {
+    json!({"regulatory": {"listings": {"iarc_group": {"group": group, "volumes": "1", "year": 2020, "source": "iarc"}}}})
+}
+
+fn tier(r: &CompoundRecord, context: &str) -> Option<RiskLevel> {
+    assess(r).get(context).map(|c| c.risk_level)
+}
+
+#[test]
+fn carcinogen_calls_map_to_tiers() {
+    assert_eq!(tier(&record(&[iarc("1")]), "human_adult"), Some(VeryHigh));
+    assert_eq!(tier(&record(&[iarc("2A")]), "human_adult"), Some(High));
+    assert_eq!(tier(&record(&[iarc("2B")]), "human_adult"), Some(Moderate));
+    assert_eq!(tier(&record(&[iarc("3")]), "human_adult"), Some(Low));
+    assert_eq!(
+        tier(&record(&[ghs(&["H350"], &["Carc. 1A"])]), "human_adult"),
+        Some(VeryHigh)
+    );
+    assert_eq!(
+        tier(&record(&[ghs(&["H350"], &["Carc. 1B"])]), "human_adult"),
+        Some(High)
+    );
+}
+
+#[test]
+fn acute_toxicity_by_route() {
+    let r = record(&[ghs(&["H300", "H312", "H332"], &[])]);
+    assert_eq!(tier(&r, "exposure_ingestion"), Some(VeryHigh));
+    assert_eq!(tier(&r, "exposure_dermal"), Some(Moderate));
+    assert_eq!(tier(&r, "exposure_inhalation"), Some(Moderate));
+    assert_eq!(tier(&r, "human_adult"), Some(VeryHigh));
+    // Dogs: the mammalian oral class stands in, at lower confidence.
+    let dog = assess(&r).get("dog").cloned().unwrap();
+    assert_eq!(dog.risk_level, VeryHigh);
+    assert!(dog.confidence < assess(&r).get("exposure_ingestion").unwrap().confidence);
+}
+
+#[test]
+fn local_effects_by_route() {
+    let r = record(&[ghs(&["H314"], &["Skin Corr. 1B"])]);
+    assert_eq!(tier(&r, "exposure_dermal"), Some(High));
+    assert_eq!(tier(&r, "exposure_ocular"), Some(High));
+    assert_eq!(tier(&r, "human_adult"), Some(Moderate));
+    let eye = record(&[ghs(&["H319"], &["Eye Irrit. 2"])]);
+    assert_eq!(tier(&eye, "exposure_ocular"), Some(Moderate));
+    assert_eq!(
+        tier(&eye, "exposure_dermal"),
+        Some(Low),
+        "classified without a skin class"
+    );
+}
+
+#[test]
+fn life_stages_raise_sensitive_hazards_only() {
+    let dev = record(&[ghs(&["H360D"], &["Repr. 1B"])]);
+    assert_eq!(tier(&dev, "human_adult"), Some(High));
+    assert_eq!(tier(&dev, "human_pregnant"), Some(VeryHigh));
+    assert_eq!(tier(&dev, "human_elderly"), Some(High));
+    let lact = record(&[ghs(&["H362"], &["Lact."])]);
+    assert_eq!(tier(&lact, "human_nursing"), Some(High));
+    assert_eq!(tier(&lact, "human_adult"), Some(Moderate));
+}
+
+#[test]
+fn inhalation_needs_the_substance_in_the_air() {
+    let carc = ghs(&["H350"], &["Carc. 1B"]);
+    assert_eq!(
+        tier(&record(std::slice::from_ref(&carc)), "exposure_inhalation"),
+        Some(Moderate)
+    );
+    let volatile = json!({"properties": {"physical_properties": {"boiling_point": {"value": 80.1, "unit": "°C", "source": "crc"}}}});
+    assert_eq!(
+        tier(&record(&[carc, volatile]), "exposure_inhalation"),
+        Some(High)
+    );
+}
+
+#[test]
+fn watch_lists_and_species_and_environment() {
+    let critical = json!({"watch_class": "critical_threat", "watch_basis": {"value": "CWC Schedule 1A", "source": "cwc"}});
+    let r = record(&[critical]);
+    assert_eq!(tier(&r, "human_adult"), Some(Critical));
+    assert_eq!(tier(&r, "dog"), Some(Critical));
+    assert_eq!(tier(&r, "aquatic_life"), None);
+    let xylitol = json!({"safety": {"species": {"dog": [{"finding": "hypoglycaemia", "severity": "very_high", "source": "mvm"}]}}});
+    let r = record(&[xylitol]);
+    assert_eq!(tier(&r, "dog"), Some(VeryHigh));
+    assert_eq!(tier(&r, "cat"), None);
+    let neonic = json!({"use_classes": [{"class": "neonicotinoid", "source": "sel"}]});
+    assert_eq!(tier(&record(&[neonic]), "pollinator"), Some(VeryHigh));
+    let aquatic = record(&[ghs(&["H400", "H410"], &[])]);
+    assert_eq!(tier(&aquatic, "aquatic_life"), Some(VeryHigh));
+    assert_eq!(tier(&aquatic, "environmental"), Some(High));
+}
+
+#[test]
+fn schema_follows_available_data() {
+    assert_eq!(assess(&record(&[])).schema, Schema::V2Research);
+    let species_only = json!({"safety": {"species": {"dog": [{"finding": "x", "source": "m"}]}}});
+    assert_eq!(assess(&record(&[species_only])).schema, Schema::Legacy);
+    assert_eq!(assess(&record(&[ghs(&["H302"], &[])])).schema, Schema::V2);
+}
+
+#[test]
+fn disagreement_is_visible_and_lowers_confidence() {
+    let agree = record(&[
+        iarc("2A"),
+        json!({"regulatory": {"listings": {"prop65": [{"toxicity": "cancer", "listing_mechanism": "LC", "date_listed": "2017-07-07", "source": "p65"}]}}}),
+    ]);
+    let disagree = record(&[
+        iarc("3"),
+        json!({"regulatory": {"listings": {"ntp_roc": {"listing": "known", "edition": "15th", "source": "ntp"}}}}),
+    ]);
+    assert!(assess(&agree).disagreements.is_empty());
+    let a = assess(&disagree);
+    assert_eq!(a.disagreements.len(), 1);
+    assert_eq!(a.disagreements[0].positions.len(), 2);
+    assert_eq!(
+        a.get("human_adult").unwrap().risk_level,
+        VeryHigh,
+        "strongest call decides"
+    );
+}
+
+/// The evidence fragments the property test combines.
+fn fragments() -> Vec<Value> {
+    let mut out: Vec<Value> = [
+        &["H300"][..], &["H302"], &["H311"], &["H331"], &["H314"], &["H318"], &["H319"], &["H317"], &["H334"],
+        &["H340"], &["H341"], &["H350"], &["H351"], &["H360FD"], &["H361d"], &["H362"], &["H372"], &["H373"],
+        &["H400", "H410"], &["H412"], &["H304"], &["H335"],
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, codes)| {
+        json!({"safety": {"ghs": [{"jurisdiction": "EU", "hazard_classes": [format!("c{i}")], "h_codes": codes, "source": format!("clp{i}")}]}})
+    })
+    .collect();
+    // One value per single-valued field: merging two IARC groups would replace, not add.
+    out.push(iarc("2B"));
+    out.push(json!({"regulatory": {"listings": {"ntp_roc": {"listing": "known", "edition": "15th", "source": "ntp"}}}}));
+    out.push(json!({"watch_class": "acute_toxin"}));
+    out.push(json!({"use_classes": [{"class": "neonicotinoid", "source": "s"}, {"class": "everyday_substance", "source": "s"}]}));
+    out.push(json!({"safety": {"species": {"cat": [{"finding": "x", "severity": "very_high", "source": "v"}]}}}));
+    out.push(json!({"regulatory": {"listings": {"eu_svhc": {"reasons": ["PBT (Article 57d)", "Endocrine disrupting properties (Article 57(f) - human health)"], "date_of_inclusion": "2020-01-01", "source": "svhc"}}}}));
+    out.push(json!({"dose_response": [{"kind": "tdi", "value": 0.2, "unit": "ng/kg bw/day", "agency": "EFSA", "source": "efsa"}]}));
+    out.push(json!({"safety": {"exposure_limits": [{"agency": "Ontario Ministry of Labour", "jurisdiction": "CA-ON", "kind": "twa", "value": 0.005, "unit": "mg/m3", "skin": true, "source": "on"}]}}));
+    out
+}
+
+#[test]
+fn adding_evidence_never_lowers_a_tier() {
+    let frags = fragments();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..300 {
+        let base: Vec<Value> = frags.iter().filter(|_| next() % 4 == 0).cloned().collect();
+        let extra = frags[(next() % frags.len() as u64) as usize].clone();
+        let before = assess(&record(&base));
+        let mut more = base.clone();
+        more.push(extra.clone());
+        let after = assess(&record(&more));
+        for c in &before.contexts {
+            let now = after.get(c.context).map(|x| x.risk_level);
+            assert!(
+                now.is_some_and(|t| t >= c.risk_level),
+                "adding {extra} lowered {} from {:?} to {now:?}",
+                c.context,
+                c.risk_level
+            );
+        }
+    }
+}

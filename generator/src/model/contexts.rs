@@ -1,0 +1,130 @@
+//! The exposure contexts (`data/contexts.json`) and how a requested context name resolves.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Context {
+    pub name: String,
+    pub category: String,
+    pub label: String,
+    pub description: String,
+    pub aliases: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Contexts {
+    #[serde(default)]
+    pub description: String,
+    pub default: String,
+    pub contexts: Vec<Context>,
+}
+
+/// Why a requested context was not accepted (a 400).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ContextError {
+    #[error(
+        "malformed context {0:?}: a context is 2 to 40 lowercase letters, digits or underscores, starting with a letter; valid contexts: {1}"
+    )]
+    Malformed(String, String),
+    #[error("unknown context {0:?}; valid contexts: {1}")]
+    Unknown(String, String),
+}
+
+/// SPEC 2.1: `^[a-z][a-z0-9_]{1,39}$`.
+pub fn is_context_name(s: &str) -> bool {
+    let b = s.as_bytes();
+    (2..=40).contains(&b.len())
+        && b[0].is_ascii_lowercase()
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+}
+
+impl Contexts {
+    /// Resolves a name or alias to its context.
+    pub fn resolve(&self, requested: &str) -> Result<&Context, ContextError> {
+        if !is_context_name(requested) {
+            return Err(ContextError::Malformed(requested.to_string(), self.names()));
+        }
+        self.contexts
+            .iter()
+            .find(|c| c.name == requested || c.aliases.iter().any(|a| a == requested))
+            .ok_or_else(|| ContextError::Unknown(requested.to_string(), self.names()))
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Context> {
+        self.contexts.iter().find(|c| c.name == name)
+    }
+
+    fn names(&self) -> String {
+        self.contexts
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contexts() -> Contexts {
+        serde_json::from_str(include_str!("../../../data/contexts.json")).unwrap()
+    }
+
+    #[test]
+    fn names_and_aliases_resolve() {
+        let c = contexts();
+        assert_eq!(c.resolve("human_adult").unwrap().name, "human_adult");
+        assert_eq!(c.resolve("bees").unwrap().name, "pollinator");
+        assert_eq!(c.resolve("pregnancy").unwrap().name, "human_pregnant");
+        assert_eq!(
+            c.resolve("workplace").unwrap().name,
+            "occupational_exposure"
+        );
+    }
+
+    #[test]
+    fn bad_contexts_are_named_with_the_valid_ones() {
+        let c = contexts();
+        let e = c.resolve("Adult").unwrap_err();
+        assert!(matches!(e, ContextError::Malformed(..)));
+        assert!(e.to_string().contains("human_adult, human_child"));
+        assert!(matches!(
+            c.resolve("martian").unwrap_err(),
+            ContextError::Unknown(..)
+        ));
+        assert!(matches!(
+            c.resolve("a").unwrap_err(),
+            ContextError::Malformed(..)
+        ));
+    }
+
+    #[test]
+    fn the_file_has_the_nineteen_contexts_the_rules_know() {
+        let c = contexts();
+        let names: Vec<&str> = c.contexts.iter().map(|c| c.name.as_str()).collect();
+        let known: Vec<&str> = crate::aggregate::rules::CONTEXTS
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        assert_eq!(names, known);
+        let mut all: Vec<&str> = c
+            .contexts
+            .iter()
+            .flat_map(|c| {
+                c.aliases
+                    .iter()
+                    .map(String::as_str)
+                    .chain([c.name.as_str()])
+            })
+            .collect();
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n, "an alias names two contexts");
+        assert!(all.iter().all(|a| is_context_name(a)));
+    }
+}

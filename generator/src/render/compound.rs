@@ -1,0 +1,471 @@
+//! The compound responses (SPEC 4.2): the aggregated record per context, all contexts, the
+//! legacy shape, the raw record, alternatives and the CAS lookup. Wire types live here,
+//! separate from the stored model, so the public JSON does not drift with internals.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{Cache, Rendered};
+use crate::aggregate::{self, Assessment, ContextResult, Disagreement, EvidenceItem, Schema};
+use crate::cas::Cas;
+use crate::ids::CompoundId;
+use crate::load::Dataset;
+use crate::model::record::{CompoundRecord, Listings, Safety};
+use crate::model::vocab::{RiskLevel, WatchClass};
+
+/// Who is asking, for tier-gated fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Public,
+    /// Developer tier or higher.
+    Full,
+}
+
+#[derive(Serialize)]
+struct Links {
+    #[serde(rename = "self")]
+    this: String,
+    raw: String,
+    alternatives: String,
+}
+
+fn links(id: &str) -> Links {
+    Links {
+        this: format!("/api/compound/{id}"),
+        raw: format!("/api/compound/{id}/raw"),
+        alternatives: format!("/api/compound/{id}/alternatives"),
+    }
+}
+
+#[derive(Serialize)]
+struct Confidence {
+    mean: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct RiskProfile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    risk_level: Option<RiskLevel>,
+    confidence: Confidence,
+    /// Tier in every available context.
+    tiers: BTreeMap<&'static str, RiskLevel>,
+}
+
+/// `GET /api/compound/{id}?context=`: the aggregated record for one context.
+#[derive(Serialize)]
+struct Aggregated<'a> {
+    hq_id: &'a str,
+    name: &'a str,
+    cas: &'a str,
+    schema: Schema,
+    context: &'a str,
+    context_label: &'a str,
+    risk_level: RiskLevel,
+    summary: &'a str,
+    risk_profile: RiskProfile,
+    evidence: &'a [EvidenceItem],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    disagreements: &'a [Disagreement],
+    available_contexts: Vec<&'static str>,
+    primary_context: &'static str,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    kind: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    category: Option<&'a str>,
+    #[serde(skip_serializing_if = "WatchClass::is_none")]
+    watch_class: WatchClass,
+    _links: Links,
+}
+
+#[derive(Serialize)]
+struct ContextEntry<'a> {
+    risk_level: RiskLevel,
+    confidence: f64,
+    summary: &'a str,
+    evidence: &'a [EvidenceItem],
+}
+
+/// `GET /api/compound/{id}?all_contexts=true`.
+#[derive(Serialize)]
+struct AllContexts<'a> {
+    hq_id: &'a str,
+    name: &'a str,
+    cas: &'a str,
+    schema: Schema,
+    primary_context: &'static str,
+    available_contexts: Vec<&'static str>,
+    risk_profile: RiskProfile,
+    contexts: BTreeMap<&'static str, ContextEntry<'a>>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    disagreements: &'a [Disagreement],
+    #[serde(skip_serializing_if = "WatchClass::is_none")]
+    watch_class: WatchClass,
+    _links: Links,
+}
+
+/// The legacy shape: raw safety and regulatory data where no aggregation is normalizable.
+#[derive(Serialize)]
+struct Legacy<'a> {
+    hq_id: &'a str,
+    name: &'a str,
+    cas: &'a str,
+    schema: Schema,
+    available_contexts: Vec<&'static str>,
+    safety: &'a Safety,
+    regulatory_listings: &'a Listings,
+    risk_profile: RiskProfile,
+    _links: Links,
+}
+
+/// The 422 body of SPEC 7.
+#[derive(Serialize)]
+struct Unavailable<'a> {
+    error: &'a str,
+    hq_id: &'a str,
+    name: &'a str,
+    message: String,
+    schema: Schema,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    available_contexts: Vec<&'static str>,
+}
+
+/// Finds a compound by a path id, or the 400/404/403 response.
+fn lookup<'d>(dataset: &'d Dataset, id: &str) -> Result<&'d CompoundRecord, Rendered> {
+    if CompoundId::parse(id).is_none() {
+        return Err(Rendered::error(
+            400,
+            format!(
+                "malformed compound id {id:?}: expected hq-c-<org|ino|mix>-<6 digits>, e.g. hq-c-org-000001"
+            ),
+        ));
+    }
+    let record = dataset
+        .compounds
+        .get(id)
+        .ok_or_else(|| Rendered::error(404, format!("compound {id} not found")))?;
+    if record.watch_class == WatchClass::CriticalThreat {
+        return Err(Rendered::error(
+            403,
+            format!(
+                "compound {id} is on the critical-threat watch list (e.g. Chemical Weapons Convention Schedule 1); its record is not served"
+            ),
+        ));
+    }
+    Ok(record)
+}
+
+fn cache_for(record: &CompoundRecord) -> Cache {
+    match record.watch_class {
+        WatchClass::None => Cache::PublicCompound,
+        _ => Cache::Private,
+    }
+}
+
+fn profile(a: &Assessment, context: Option<&ContextResult>) -> RiskProfile {
+    RiskProfile {
+        risk_level: context.map(|c| c.risk_level),
+        confidence: Confidence {
+            mean: a.mean_confidence(),
+            context: context.map(|c| c.confidence),
+        },
+        tiers: a
+            .contexts
+            .iter()
+            .map(|c| (c.context, c.risk_level))
+            .collect(),
+    }
+}
+
+/// `GET /api/compound/{id}` with optional `context` and `all_contexts` (raw query values).
+pub fn compound(
+    dataset: &Dataset,
+    id: &str,
+    context: Option<&str>,
+    all_contexts: Option<&str>,
+) -> Rendered {
+    let record = match lookup(dataset, id) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    let all = match all_contexts {
+        None => false,
+        Some("true") => true,
+        Some(other) => {
+            return Rendered::error(
+                400,
+                format!("all_contexts accepts only true, not {other:?}"),
+            );
+        }
+    };
+    let requested = match context.map(|c| dataset.contexts.resolve(c)) {
+        None => None,
+        Some(Ok(c)) => Some(c),
+        Some(Err(e)) => return Rendered::error(400, e.to_string()),
+    };
+    if all && requested.is_some() {
+        return Rendered::error(400, "use either context or all_contexts=true, not both");
+    }
+    let a = aggregate::assess(record);
+    let unavailable = |message: String| {
+        Rendered::json(
+            422,
+            &Unavailable {
+                error: "aggregated record unavailable",
+                hq_id: &record.hq_id,
+                name: &record.name,
+                message,
+                schema: a.schema,
+                available_contexts: a.available(),
+            },
+            Cache::Private,
+        )
+    };
+    if a.schema == Schema::V2Research {
+        return unavailable(format!(
+            "{} has no evidence any exposure context can be assessed from yet (research record); see /api/compound/{}/raw",
+            record.name, record.hq_id
+        ));
+    }
+    let cache = cache_for(record);
+    let primary = a.primary_context().unwrap_or("human_adult");
+    if a.schema == Schema::Legacy {
+        let body = Legacy {
+            hq_id: &record.hq_id,
+            name: &record.name,
+            cas: &record.cas,
+            schema: Schema::Legacy,
+            available_contexts: a.available(),
+            safety: &record.safety,
+            regulatory_listings: &record.regulatory.listings,
+            risk_profile: profile(&a, requested.and_then(|c| a.get(&c.name))),
+            _links: links(&record.hq_id),
+        };
+        return Rendered::json(200, &body, cache).keyed(&record.hq_id);
+    }
+    if all {
+        let body = AllContexts {
+            hq_id: &record.hq_id,
+            name: &record.name,
+            cas: &record.cas,
+            schema: a.schema,
+            primary_context: primary,
+            available_contexts: a.available(),
+            risk_profile: profile(&a, None),
+            contexts: a
+                .contexts
+                .iter()
+                .map(|c| {
+                    (
+                        c.context,
+                        ContextEntry {
+                            risk_level: c.risk_level,
+                            confidence: c.confidence,
+                            summary: &c.summary,
+                            evidence: &c.evidence,
+                        },
+                    )
+                })
+                .collect(),
+            disagreements: &a.disagreements,
+            watch_class: record.watch_class,
+            _links: links(&record.hq_id),
+        };
+        return Rendered::json(200, &body, cache).keyed(&record.hq_id);
+    }
+    let name = requested.map_or(primary, |c| c.name.as_str());
+    let Some(result) = a.get(name) else {
+        return unavailable(format!(
+            "{} has no evidence for context {name}; available contexts: {}",
+            record.name,
+            a.available().join(", ")
+        ));
+    };
+    let label = dataset
+        .contexts
+        .get(name)
+        .map_or(name, |c| c.label.as_str());
+    let body = Aggregated {
+        hq_id: &record.hq_id,
+        name: &record.name,
+        cas: &record.cas,
+        schema: a.schema,
+        context: result.context,
+        context_label: label,
+        risk_level: result.risk_level,
+        summary: &result.summary,
+        risk_profile: profile(&a, Some(result)),
+        evidence: &result.evidence,
+        disagreements: &a.disagreements,
+        available_contexts: a.available(),
+        primary_context: primary,
+        kind: record.kind.as_deref(),
+        category: record.category.as_deref(),
+        watch_class: record.watch_class,
+        _links: links(&record.hq_id),
+    };
+    Rendered::json(200, &body, cache).keyed(&record.hq_id)
+}
+
+/// `GET /api/compound/{id}/raw`: the stored record (SPEC 2.3), overlays applied.
+pub fn raw(dataset: &Dataset, id: &str) -> Rendered {
+    match lookup(dataset, id) {
+        Ok(r) => Rendered::json(200, r, cache_for(r)).keyed(&r.hq_id),
+        Err(e) => e,
+    }
+}
+
+#[derive(Serialize)]
+struct AlternativeItem<'a> {
+    name: &'a str,
+    effectiveness: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tradeoffs: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relative_cost: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    regulatory_status: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compound_id: Option<Option<String>>,
+}
+
+#[derive(Serialize)]
+struct AlternativesBody<'a> {
+    hq_id: &'a str,
+    name: &'a str,
+    alternatives: Vec<AlternativeItem<'a>>,
+    count: usize,
+    no_substitute_reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mitigation_strategies: Option<Vec<&'a str>>,
+    _tier: &'static str,
+}
+
+/// `GET /api/compound/{id}/alternatives`: basic list for everyone, full data for Developer+.
+pub fn alternatives(dataset: &Dataset, id: &str, access: Access) -> Rendered {
+    let record = match lookup(dataset, id) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    let full = access == Access::Full;
+    let items: Vec<AlternativeItem<'_>> = record
+        .alternatives
+        .iter()
+        .flat_map(|a| a.items.iter())
+        .map(|alt| AlternativeItem {
+            name: &alt.name,
+            effectiveness: alt.effectiveness.as_deref(),
+            tradeoffs: full.then_some(alt.tradeoffs.as_deref()),
+            relative_cost: full.then_some(alt.relative_cost.as_deref()),
+            regulatory_status: full.then_some(alt.regulatory_status.as_deref()),
+            compound_id: full.then(|| {
+                alt.cas
+                    .as_deref()
+                    .and_then(|c| dataset.by_cas(c))
+                    .map(|r| r.hq_id.clone())
+            }),
+        })
+        .collect();
+    let body = AlternativesBody {
+        hq_id: &record.hq_id,
+        name: &record.name,
+        count: items.len(),
+        alternatives: items,
+        no_substitute_reason: record
+            .alternatives
+            .as_ref()
+            .and_then(|a| a.no_substitute_reason.as_ref())
+            .map(|r| r.value.as_str()),
+        mitigation_strategies: full.then(|| {
+            record
+                .alternatives
+                .iter()
+                .flat_map(|a| a.mitigation_strategies.iter())
+                .map(|m| m.value.as_str())
+                .collect()
+        }),
+        _tier: if full { "full" } else { "basic" },
+    };
+    Rendered::json(200, &body, cache_for(record)).keyed(&record.hq_id)
+}
+
+#[derive(Serialize)]
+struct CasBody<'a> {
+    hq_id: &'a str,
+    name: &'a str,
+    cas: &'a str,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    kind: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    category: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    molecular_formula: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pubchem_cid: Option<u64>,
+    compound_url: String,
+}
+
+/// `GET /api/compound/cas/{cas}?redirect=&context=`.
+pub fn by_cas(
+    dataset: &Dataset,
+    cas: &str,
+    redirect: Option<&str>,
+    context: Option<&str>,
+) -> Rendered {
+    let cas = match Cas::parse(cas) {
+        Ok(c) => c,
+        Err(e) => return Rendered::error(400, format!("malformed CAS number: {e}")),
+    };
+    let redirect = match redirect {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => {
+            return Rendered::error(
+                400,
+                format!("redirect accepts true or false, not {other:?}"),
+            );
+        }
+    };
+    let context = match context.map(|c| dataset.contexts.resolve(c)) {
+        None => None,
+        Some(Ok(c)) => Some(c.name.as_str()),
+        Some(Err(e)) => return Rendered::error(400, e.to_string()),
+    };
+    let Some(id) = dataset.ids.get(&cas).map(ToString::to_string) else {
+        return Rendered::error(404, format!("no compound with CAS {cas}"));
+    };
+    let record = match lookup(dataset, &id) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    let target = match context {
+        Some(c) => format!("/api/compound/{id}?context={c}"),
+        None => format!("/api/compound/{id}"),
+    };
+    if redirect {
+        let mut r = Rendered::json(
+            302,
+            &serde_json::json!({"location": target}),
+            cache_for(record),
+        );
+        r.location = Some(target);
+        return r.keyed(&record.hq_id);
+    }
+    let body = CasBody {
+        hq_id: &record.hq_id,
+        name: &record.name,
+        cas: &record.cas,
+        kind: record.kind.as_deref(),
+        category: record.category.as_deref(),
+        molecular_formula: record
+            .properties
+            .chemical_properties
+            .molecular_formula
+            .as_deref(),
+        pubchem_cid: record.crossrefs.pubchem_cid,
+        compound_url: target,
+    };
+    Rendered::json(200, &body, cache_for(record)).keyed(&record.hq_id)
+}

@@ -1,0 +1,74 @@
+//! Response rendering: one pure function per response, from the dataset to bytes plus the
+//! status and cache policy. The static build and the runtime call the same functions, so a
+//! public URL answers with the same bytes from either.
+
+pub mod compound;
+
+use serde::Serialize;
+
+/// How a response may be cached (SPEC 8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cache {
+    /// Public single-compound response: shared max-age 3600, stale-while-revalidate 7200.
+    PublicCompound,
+    /// Watched compounds and every error: private, max-age 3600.
+    Private,
+}
+
+impl Cache {
+    pub fn header(self) -> &'static str {
+        match self {
+            Cache::PublicCompound => {
+                "public, max-age=3600, s-maxage=3600, stale-while-revalidate=7200"
+            }
+            Cache::Private => "private, max-age=3600",
+        }
+    }
+}
+
+/// A rendered response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub status: u16,
+    pub body: Vec<u8>,
+    pub cache: Cache,
+    /// `Location` of a redirect.
+    pub location: Option<String>,
+    /// Surrogate key for CDN purges (one per compound).
+    pub surrogate_key: Option<String>,
+}
+
+impl Rendered {
+    /// A JSON body; output is compact and deterministic (struct field order).
+    pub fn json<T: Serialize>(status: u16, value: &T, cache: Cache) -> Rendered {
+        let mut body = serde_json::to_vec(value).expect("response types serialize");
+        body.push(b'\n');
+        Rendered {
+            status,
+            body,
+            cache,
+            location: None,
+            surrogate_key: None,
+        }
+    }
+
+    /// The JSON error body of SPEC 7, never publicly cached.
+    pub fn error(status: u16, message: impl Into<String>) -> Rendered {
+        #[derive(Serialize)]
+        struct Body {
+            error: String,
+        }
+        Rendered::json(
+            status,
+            &Body {
+                error: message.into(),
+            },
+            Cache::Private,
+        )
+    }
+
+    pub fn keyed(mut self, key: impl Into<String>) -> Rendered {
+        self.surrogate_key = Some(key.into());
+        self
+    }
+}
