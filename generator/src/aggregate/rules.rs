@@ -58,7 +58,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "watch_lists",
-        text: "Chemical Weapons Convention Schedule 1 agents and other critical threats are critical; curated acute toxins are very high, for people and animals alike.",
+        text: "Chemical Weapons Convention Schedule 1 agents and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count.",
     },
     Rule {
         id: "low_concern",
@@ -197,7 +197,9 @@ pub fn findings<'s>(context: &str, signals: &'s [Signal], exposure: Exposure) ->
             (c, H::Carcinogen)
                 if human || c == "exposure_ingestion" || c == "occupational_exposure" =>
             {
-                add("carcinogenicity", by_strength3(s.strength), s, 1.0)
+                // "Not classifiable" is weak evidence of low concern: half the trust.
+                let factor = if s.strength == 0 { 0.5 } else { 1.0 };
+                add("carcinogenicity", by_strength3(s.strength), s, factor)
             }
             (
                 "exposure_inhalation",
