@@ -126,4 +126,17 @@ fn full_responses() {
         "bpa_alternatives_basic",
         json(compound::alternatives(d, &id("80-05-7"), Access::Public))
     );
+    insta::assert_json_snapshot!(
+        "tce_alternatives_full",
+        json(compound::alternatives(d, &id("79-01-6"), Access::Full))
+    );
+    insta::assert_json_snapshot!(
+        "glyphosate_disagreement",
+        json(compound::compound(
+            d,
+            &id("1071-83-6"),
+            Some("human_adult"),
+            None
+        ))
+    );
 }

@@ -512,6 +512,25 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
             );
         }
     }
+    for p in &r.safety.cancer_positions {
+        use crate::model::record::CancerCall;
+        let strength = match p.call {
+            CancerCall::Known => 3,
+            CancerCall::Probable => 2,
+            CancerCall::Possible => 1,
+            CancerCall::NotClassifiable | CancerCall::NotLikely => 0,
+        };
+        out.push(
+            Signal::new(
+                Hazard::Carcinogen,
+                strength,
+                format!("{}: {}", p.agency, p.position),
+                &p.source,
+                0.9,
+            )
+            .by(&p.agency, p.year),
+        );
+    }
     if let Some(osha) = &l.osha_carcinogen
         && osha.value
     {

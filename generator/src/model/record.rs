@@ -196,6 +196,10 @@ pub struct Safety {
     pub ghs: Vec<GhsClassification>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carcinogenicity: Option<Carcinogenicity>,
+    /// Agencies' carcinogenicity conclusions beyond the listings (curated), e.g. an agency
+    /// concluding a substance is not likely to be carcinogenic.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cancer_positions: Vec<CancerPosition>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub endocrine_disruption: Vec<EndocrineNote>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -238,6 +242,29 @@ pub struct Carcinogenicity {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cancer_sites: Vec<String>,
     pub source: String,
+}
+
+/// One agency's carcinogenicity conclusion, in its own words, with the call it amounts to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CancerPosition {
+    pub agency: String,
+    pub position: String,
+    pub call: CancerCall,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
+    pub source: String,
+}
+
+/// Carcinogenicity calls on one scale across agencies' vocabularies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CancerCall {
+    Known,
+    Probable,
+    Possible,
+    NotClassifiable,
+    NotLikely,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
