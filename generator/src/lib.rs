@@ -3,6 +3,7 @@
 
 pub mod aggregate;
 pub mod cas;
+pub mod graph;
 pub mod ids;
 pub mod ingest;
 pub mod load;
@@ -12,6 +13,7 @@ pub mod output;
 pub mod render;
 pub mod stats;
 pub mod validate;
+pub mod validate_entities;
 
 /// The service version reported by `GET /api` and `GET /api/health` (SPEC 9).
 pub const SERVICE_VERSION: &str = "1.7.0";

@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::ids::IdRegistry;
 use crate::ingest::catalog::Catalog;
 use crate::merge::{merge, order_by_source, referenced_sources};
+use crate::model::material::{Material, Product};
 use crate::model::record::{CompoundRecord, SourceRef};
 
 /// One problem in the dataset: where (file and JSON path) and what.
@@ -105,6 +106,10 @@ pub struct Dataset {
     /// The directory the dataset was loaded from.
     pub dir: PathBuf,
     pub contexts: crate::model::contexts::Contexts,
+    /// Materials by id, and the file each came from.
+    pub materials: BTreeMap<String, Material>,
+    /// Products by id.
+    pub products: BTreeMap<String, Product>,
 }
 
 impl Dataset {
@@ -189,6 +194,50 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
                 dataset.compounds.insert(id, record);
             }
             Err(p) => problems.push(p),
+        }
+    }
+    for (dir, is_material) in [("materials", true), ("products", false)] {
+        for path in json_files(&data_dir.join(dir)) {
+            let file = shown(&path);
+            let bytes = std::fs::read(&path).unwrap_or_default();
+            hasher.update(file.as_bytes());
+            hasher.update(&bytes);
+            let stem = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default()
+                .to_string();
+            if is_material {
+                match read_json::<Material>(&path) {
+                    Ok(m) => {
+                        dataset.files.insert(m.id.clone(), file.clone());
+                        if m.id != stem {
+                            problems.push(Problem::new(
+                                &file,
+                                "id",
+                                format!("{} is stored in a file named {stem:?}", m.id),
+                            ));
+                        }
+                        dataset.materials.insert(m.id.clone(), m);
+                    }
+                    Err(p) => problems.push(p),
+                }
+            } else {
+                match read_json::<Product>(&path) {
+                    Ok(p) => {
+                        dataset.files.insert(p.id.clone(), file.clone());
+                        if p.id != stem {
+                            problems.push(Problem::new(
+                                &file,
+                                "id",
+                                format!("{} is stored in a file named {stem:?}", p.id),
+                            ));
+                        }
+                        dataset.products.insert(p.id.clone(), p);
+                    }
+                    Err(p) => problems.push(p),
+                }
+            }
         }
     }
     dataset.fingerprint = hasher

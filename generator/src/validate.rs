@@ -30,6 +30,7 @@ pub fn validate(dataset: &Dataset) -> Vec<Problem> {
     }
     check_registry(dataset, &mut problems);
     check_curated(dataset, &mut problems);
+    crate::validate_entities::validate(dataset, &mut problems);
     problems.sort();
     problems
 }
@@ -241,7 +242,8 @@ fn check_sources(r: &CompoundRecord, out: &mut Sink<'_>) {
     }
 }
 
-fn collect_refs(value: &Value, path: String, out: &mut Vec<(String, String)>) {
+/// (JSON path, source id) of every source reference in the tree, except the `sources` list.
+pub(crate) fn collect_refs(value: &Value, path: String, out: &mut Vec<(String, String)>) {
     match value {
         Value::Object(map) => {
             for (k, v) in map {

@@ -4,6 +4,7 @@
 
 pub mod rules;
 pub mod signals;
+pub mod synthesis;
 
 use serde::Serialize;
 

@@ -361,6 +361,54 @@ pub const CATEGORIES: &[&str] = &[
     "warfare",
 ];
 
+/// Material family codes (the middle part of a material id), documented in data/README.md.
+pub const MATERIAL_FAMILIES: &[&str] = &[
+    "adh", "cer", "coa", "com", "foa", "met", "min", "oth", "ply", "rub", "tex", "woo",
+];
+
+/// Product tier codes (SPEC 2.1), upper case as the spec writes them.
+pub const PRODUCT_TIERS: &[&str] = &["BDY", "CHD", "FOD", "HOM", "OUT", "PET", "SPE", "WER"];
+
+/// Roles of a compound in a material or product.
+pub const COMPONENT_ROLES: &[&str] = &[
+    "active_ingredient",
+    "alloying_element",
+    "antioxidant",
+    "base_polymer",
+    "catalyst_residue",
+    "coating",
+    "colorant",
+    "contaminant",
+    "crosslinker",
+    "emulsifier",
+    "fiber",
+    "filler",
+    "flame_retardant",
+    "fragrance",
+    "metal",
+    "mineral",
+    "monomer_residue",
+    "other",
+    "pigment",
+    "plasticizer",
+    "preservative",
+    "processing_aid",
+    "propellant",
+    "solvent",
+    "stabilizer",
+    "surfactant",
+    "sweetener",
+    "uv_filter",
+];
+
+/// Exposure vocabularies of products.
+pub const EXPOSURE_ROUTES: &[&str] = &["dermal", "ingestion", "inhalation", "ocular"];
+pub const EXPOSURE_USERS: &[&str] = &[
+    "adults", "children", "infants", "pets", "pregnant", "workers",
+];
+pub const EXPOSURE_DURATIONS: &[&str] = &["continuous", "momentary", "prolonged", "short"];
+pub const EXPOSURE_FREQUENCIES: &[&str] = &["continuous", "daily", "occasional", "weekly"];
+
 /// GHS pictogram codes.
 pub const PICTOGRAMS: &[&str] = &[
     "GHS01", "GHS02", "GHS03", "GHS04", "GHS05", "GHS06", "GHS07", "GHS08", "GHS09",
@@ -433,7 +481,18 @@ mod tests {
 
     #[test]
     fn vocabularies_are_sorted_and_unique() {
-        for list in [USE_CLASSES, CATEGORIES, PICTOGRAMS] {
+        for list in [
+            USE_CLASSES,
+            CATEGORIES,
+            PICTOGRAMS,
+            MATERIAL_FAMILIES,
+            PRODUCT_TIERS,
+            COMPONENT_ROLES,
+            EXPOSURE_ROUTES,
+            EXPOSURE_USERS,
+            EXPOSURE_DURATIONS,
+            EXPOSURE_FREQUENCIES,
+        ] {
             assert!(list.windows(2).all(|w| w[0] < w[1]));
         }
     }

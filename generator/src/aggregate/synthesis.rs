@@ -1,0 +1,257 @@
+//! Product risk synthesis: a product's tier from the tiers of its compounds in the contexts
+//! its exposure names, adjusted by route, duration and frequency multipliers. The multipliers
+//! are calibrated heuristics, not regulatory consensus, and the response says so.
+
+use serde::Serialize;
+
+use super::assess;
+use crate::load::Dataset;
+use crate::model::material::Product;
+use crate::model::vocab::RiskLevel;
+
+pub const METHOD: &str = "max_adjusted_compound_tier";
+pub const VERSION: &str = "1.0";
+pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score. The multipliers are calibrated heuristics, not regulatory consensus.";
+
+/// Product risk levels (SPEC 2.6), lowest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProductRisk {
+    Negligible,
+    Low,
+    Moderate,
+    ModerateToHigh,
+    High,
+    Severe,
+    Extreme,
+}
+
+impl ProductRisk {
+    pub const ALL: [ProductRisk; 7] = [
+        ProductRisk::Negligible,
+        ProductRisk::Low,
+        ProductRisk::Moderate,
+        ProductRisk::ModerateToHigh,
+        ProductRisk::High,
+        ProductRisk::Severe,
+        ProductRisk::Extreme,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProductRisk::Negligible => "negligible",
+            ProductRisk::Low => "low",
+            ProductRisk::Moderate => "moderate",
+            ProductRisk::ModerateToHigh => "moderate_to_high",
+            ProductRisk::High => "high",
+            ProductRisk::Severe => "severe",
+            ProductRisk::Extreme => "extreme",
+        }
+    }
+
+    /// Score bands: at or above the threshold.
+    fn from_score(score: f64) -> ProductRisk {
+        match score {
+            s if s >= 4.6 => ProductRisk::Extreme,
+            s if s >= 3.8 => ProductRisk::Severe,
+            s if s >= 3.0 => ProductRisk::High,
+            s if s >= 2.5 => ProductRisk::ModerateToHigh,
+            s if s >= 1.8 => ProductRisk::Moderate,
+            s if s >= 1.0 => ProductRisk::Low,
+            _ => ProductRisk::Negligible,
+        }
+    }
+}
+
+fn tier_score(t: RiskLevel) -> f64 {
+    match t {
+        RiskLevel::Low => 1.0,
+        RiskLevel::Moderate => 2.0,
+        RiskLevel::High => 3.0,
+        RiskLevel::VeryHigh => 4.0,
+        RiskLevel::Critical => 5.0,
+    }
+}
+
+/// Route factor: the largest over the product's routes.
+pub fn route_factor(routes: &[String]) -> f64 {
+    routes
+        .iter()
+        .map(|r| match r.as_str() {
+            "ingestion" | "inhalation" => 1.0,
+            "dermal" => 0.8,
+            "ocular" => 0.6,
+            _ => 0.5,
+        })
+        .fold(0.5, f64::max)
+}
+
+pub fn duration_factor(d: &str) -> f64 {
+    match d {
+        "momentary" => 0.6,
+        "short" => 0.8,
+        "continuous" => 1.1,
+        _ => 1.0,
+    }
+}
+
+pub fn frequency_factor(f: &str) -> f64 {
+    match f {
+        "occasional" => 0.7,
+        "weekly" => 0.85,
+        "continuous" => 1.1,
+        _ => 1.0,
+    }
+}
+
+/// The contexts a product's exposure names, most specific first.
+pub fn contexts_for(product: &Product) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for u in &product.exposure.users {
+        out.extend(match u.as_str() {
+            "adults" => &["human_adult"][..],
+            "children" => &["human_child"],
+            "infants" => &["human_infant"],
+            "pregnant" => &["human_pregnant"],
+            "workers" => &["occupational_exposure"],
+            "pets" => &["dog", "cat"],
+            _ => &[],
+        });
+    }
+    for r in &product.exposure.routes {
+        out.extend(match r.as_str() {
+            "dermal" => &["exposure_dermal"][..],
+            "ingestion" => &["exposure_ingestion"],
+            "inhalation" => &["exposure_inhalation"],
+            "ocular" => &["exposure_ocular"],
+            _ => &[],
+        });
+    }
+    out.dedup();
+    out
+}
+
+/// One compound's contribution (`compound_traces`, Developer+ only).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Trace {
+    pub compound_id: String,
+    pub name: String,
+    pub cas: String,
+    pub role: String,
+    pub context_used: Option<&'static str>,
+    pub tier: Option<RiskLevel>,
+    pub confidence: Option<f64>,
+    pub adjusted_score: f64,
+    /// The product's contexts had no answer for this compound: its primary context was used.
+    pub fallback: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Synthesis {
+    pub risk_level: Option<ProductRisk>,
+    pub score: f64,
+    pub contexts: Vec<&'static str>,
+    pub multipliers: Multipliers,
+    pub compounds_assessed: usize,
+    pub synthesis_method: &'static str,
+    pub synthesis_version: &'static str,
+    pub methodology_note: &'static str,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Multipliers {
+    pub route: f64,
+    pub duration: f64,
+    pub frequency: f64,
+}
+
+/// Synthesises a product's risk; returns the synthesis and each compound's trace.
+pub fn synthesize(dataset: &Dataset, product: &Product) -> (Synthesis, Vec<Trace>) {
+    let contexts = contexts_for(product);
+    let m = Multipliers {
+        route: route_factor(&product.exposure.routes),
+        duration: duration_factor(&product.exposure.duration),
+        frequency: frequency_factor(&product.exposure.frequency),
+    };
+    let factor = m.route * m.duration * m.frequency;
+    let mut traces = Vec::new();
+    for c in &product.composition {
+        let Some(record) = dataset.by_cas(&c.cas) else {
+            continue;
+        };
+        let a = assess(record);
+        let best = contexts.iter().filter_map(|ctx| a.get(ctx)).max_by(|x, y| {
+            x.risk_level
+                .cmp(&y.risk_level)
+                .then(x.confidence.total_cmp(&y.confidence))
+        });
+        let (used, fallback) = match best {
+            Some(r) => (Some(r), false),
+            None => (a.primary_context().and_then(|p| a.get(p)), true),
+        };
+        let score = used.map_or(0.0, |r| round2(tier_score(r.risk_level) * factor));
+        traces.push(Trace {
+            compound_id: record.hq_id.clone(),
+            name: record.name.clone(),
+            cas: record.cas.clone(),
+            role: c.role.clone(),
+            context_used: used.map(|r| r.context),
+            tier: used.map(|r| r.risk_level),
+            confidence: used.map(|r| r.confidence),
+            adjusted_score: score,
+            fallback,
+        });
+    }
+    let score = traces.iter().map(|t| t.adjusted_score).fold(0.0, f64::max);
+    let synthesis = Synthesis {
+        risk_level: (!traces.is_empty()).then(|| ProductRisk::from_score(score)),
+        score,
+        contexts,
+        multipliers: m,
+        compounds_assessed: traces.len(),
+        synthesis_method: METHOD,
+        synthesis_version: VERSION,
+        methodology_note: METHODOLOGY_NOTE,
+    };
+    (synthesis, traces)
+}
+
+fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_bands_are_ordered_and_cover_the_scale() {
+        let levels: Vec<ProductRisk> = [0.5, 1.0, 1.8, 2.5, 3.0, 3.8, 4.6, 5.5]
+            .iter()
+            .map(|s| ProductRisk::from_score(*s))
+            .collect();
+        assert!(levels.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(levels[0], ProductRisk::Negligible);
+        assert_eq!(levels[7], ProductRisk::Extreme);
+    }
+
+    #[test]
+    fn multipliers() {
+        assert_eq!(route_factor(&["dermal".into(), "ingestion".into()]), 1.0);
+        assert_eq!(route_factor(&["ocular".into()]), 0.6);
+        assert!(duration_factor("momentary") < duration_factor("prolonged"));
+        assert!(frequency_factor("occasional") < frequency_factor("daily"));
+    }
+
+    #[test]
+    fn a_very_high_compound_in_daily_prolonged_ingestion_is_severe() {
+        // 4 (very high) x 1.0 x 1.0 x 1.0 = 4.0 -> severe; occasional short skin contact drops
+        // the same compound to 4 x 0.8 x 0.8 x 0.7 = 1.79 -> low.
+        assert_eq!(ProductRisk::from_score(4.0), ProductRisk::Severe);
+        let casual = 4.0
+            * route_factor(&["dermal".into()])
+            * duration_factor("short")
+            * frequency_factor("occasional");
+        assert_eq!(ProductRisk::from_score(casual), ProductRisk::Low);
+    }
+}

@@ -1,0 +1,177 @@
+//! Stored materials (`data/materials/<id>.json`, SPEC 2.5) and products
+//! (`data/products/<id>.json`, SPEC 2.6). Compounds are referenced by CAS and materials by
+//! slug, so curators never copy ids by hand; the loader resolves both and `check` reports any
+//! reference that does not resolve.
+
+use serde::{Deserialize, Serialize};
+
+use super::record::SourceRef;
+
+/// A compound in a material or product, with its role and typical share where known.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Component {
+    pub cas: String,
+    pub name: String,
+    /// e.g. base_polymer, monomer_residue, plasticizer, flame_retardant, pigment, catalyst
+    /// residue, contaminant, active_ingredient, preservative, fragrance, solvent.
+    pub role: String,
+    /// As the source states it ("10-40 % w/w", "up to 0.1 %"); absent when not stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub typical_share: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Composition {
+    #[serde(default)]
+    pub base: Vec<Component>,
+    #[serde(default)]
+    pub additives: Vec<Component>,
+    #[serde(default)]
+    pub contaminants: Vec<Component>,
+}
+
+/// A sourced statement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Statement {
+    pub text: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Behavior {
+    #[serde(default)]
+    pub leaching: Vec<Statement>,
+    #[serde(default)]
+    pub degradation: Vec<Statement>,
+    #[serde(default)]
+    pub offgassing: Vec<Statement>,
+    #[serde(default)]
+    pub thermal: Vec<Statement>,
+}
+
+/// A material recommended instead, by slug when the dataset has it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaterialAlternative {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slug: Option<String>,
+    pub reason: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntityMeta {
+    pub created: String,
+    pub last_reviewed: String,
+    pub version: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Material {
+    pub id: String,
+    pub slug: String,
+    pub name: String,
+    /// Family code: the id's middle part (see data/README.md).
+    pub family: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub synonyms: Vec<String>,
+    pub description: Statement,
+    pub composition: Composition,
+    #[serde(default)]
+    pub behavior: Behavior,
+    pub safety_summary: Statement,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<MaterialAlternative>,
+    pub sources: Vec<SourceRef>,
+    pub meta: EntityMeta,
+}
+
+/// A material in a product: by slug, with why it is there or why it matters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaterialUse {
+    pub slug: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProductMaterials {
+    #[serde(default)]
+    pub common: Vec<MaterialUse>,
+    #[serde(default)]
+    pub concerning: Vec<MaterialUse>,
+    #[serde(default)]
+    pub preferred: Vec<MaterialUse>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exposure {
+    /// dermal, inhalation, ingestion, ocular.
+    pub routes: Vec<String>,
+    /// adults, children, infants, pregnant, workers, pets.
+    pub users: Vec<String>,
+    /// momentary, short, prolonged, continuous.
+    pub duration: String,
+    /// occasional, weekly, daily, continuous.
+    pub frequency: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Regulation {
+    /// US, EU, CA, UK, AU, International...
+    pub jurisdiction: String,
+    pub instrument: String,
+    pub requirement: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Product {
+    pub id: String,
+    pub name: String,
+    /// Tier code (SPEC 2.1): CHD, BDY, FOD, HOM, OUT, PET, WER, SPE.
+    pub tier: String,
+    pub categories: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub common_names: Vec<String>,
+    pub description: Statement,
+    #[serde(default)]
+    pub composition: Vec<Component>,
+    #[serde(default)]
+    pub materials: ProductMaterials,
+    pub hazard_summary: Statement,
+    pub exposure: Exposure,
+    #[serde(default)]
+    pub regulatory_status: Vec<Regulation>,
+    #[serde(default)]
+    pub handling: Vec<Statement>,
+    #[serde(default)]
+    pub lifecycle: Vec<Statement>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub brand_examples: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub brand_examples_disclaimer: Option<String>,
+    pub sources: Vec<SourceRef>,
+    pub meta: EntityMeta,
+}
