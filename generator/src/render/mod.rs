@@ -3,6 +3,8 @@
 //! public URL answers with the same bytes from either.
 
 pub mod compound;
+pub mod entities;
+pub mod relationships;
 
 use serde::Serialize;
 

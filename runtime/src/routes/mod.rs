@@ -1,6 +1,7 @@
 //! The route tree. Every endpoint answers under both `/api/...` and `/api/v1/...`.
 
 mod compound;
+mod entities;
 mod health;
 
 use std::sync::Arc;
@@ -27,7 +28,9 @@ pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
     let with_state = warp::any().map(move || state.clone());
     api.and(
         health::route(with_state.clone())
-            .or(compound::routes(with_state))
+            .or(compound::routes(with_state.clone()))
+            .unify()
+            .or(entities::routes(with_state))
             .unify(),
     )
     .recover(recover)

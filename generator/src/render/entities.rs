@@ -1,0 +1,234 @@
+//! Material and product responses (SPEC 4.3): references resolved to ids and names, the
+//! product's risk synthesis, and `compound_traces` for Developer tier and above only.
+
+use serde::Serialize;
+
+use super::compound::Access;
+use super::{Cache, Rendered};
+use crate::aggregate::synthesis::{self, Synthesis, Trace};
+use crate::load::Dataset;
+use crate::model::material::{
+    Behavior, Component, EntityMeta, Exposure, Material, MaterialUse, Regulation, Statement,
+};
+use crate::model::record::SourceRef;
+
+/// A component with its compound id resolved.
+#[derive(Serialize)]
+struct ComponentOut<'a> {
+    compound_id: Option<&'a str>,
+    name: &'a str,
+    cas: &'a str,
+    role: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    typical_share: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
+    source: &'a str,
+}
+
+fn components<'a>(dataset: &'a Dataset, list: &'a [Component]) -> Vec<ComponentOut<'a>> {
+    list.iter()
+        .map(|c| ComponentOut {
+            compound_id: dataset.by_cas(&c.cas).map(|r| r.hq_id.as_str()),
+            name: &c.name,
+            cas: &c.cas,
+            role: &c.role,
+            typical_share: c.typical_share.as_deref(),
+            note: c.note.as_deref(),
+            source: &c.source,
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct CompositionOut<'a> {
+    base: Vec<ComponentOut<'a>>,
+    additives: Vec<ComponentOut<'a>>,
+    contaminants: Vec<ComponentOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct MaterialRef<'a> {
+    material_id: Option<&'a str>,
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    role: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    source: &'a str,
+}
+
+fn material_by_slug<'a>(dataset: &'a Dataset, slug: &str) -> Option<&'a Material> {
+    dataset.materials.values().find(|m| m.slug == slug)
+}
+
+#[derive(Serialize)]
+struct MaterialOut<'a> {
+    id: &'a str,
+    name: &'a str,
+    slug: &'a str,
+    family: &'a str,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    synonyms: &'a [String],
+    description: &'a Statement,
+    composition: CompositionOut<'a>,
+    behavior: &'a Behavior,
+    safety_summary: &'a Statement,
+    alternatives: Vec<MaterialRef<'a>>,
+    sources: &'a [SourceRef],
+    meta: &'a EntityMeta,
+}
+
+fn check_id(id: &str, letter: char, what: &str) -> Result<(), Rendered> {
+    let ok = id.len() == 15
+        && id.starts_with(&format!("hq-{letter}-"))
+        && id[5..8].bytes().all(|b| b.is_ascii_lowercase())
+        && &id[8..9] == "-"
+        && id[9..].bytes().all(|b| b.is_ascii_digit());
+    if ok {
+        Ok(())
+    } else {
+        Err(Rendered::error(400, format!("malformed {what} id {id:?}: expected hq-{letter}-<3 letters>-<6 digits>")))
+    }
+}
+
+/// `GET /api/material/{id}`.
+pub fn material(dataset: &Dataset, id: &str) -> Rendered {
+    if let Err(e) = check_id(id, 'm', "material") {
+        return e;
+    }
+    let Some(m) = dataset.materials.get(id) else {
+        return Rendered::error(404, format!("material {id} not found"));
+    };
+    let body = MaterialOut {
+        id: &m.id,
+        name: &m.name,
+        slug: &m.slug,
+        family: &m.family,
+        synonyms: &m.synonyms,
+        description: &m.description,
+        composition: CompositionOut {
+            base: components(dataset, &m.composition.base),
+            additives: components(dataset, &m.composition.additives),
+            contaminants: components(dataset, &m.composition.contaminants),
+        },
+        behavior: &m.behavior,
+        safety_summary: &m.safety_summary,
+        alternatives: m
+            .alternatives
+            .iter()
+            .map(|a| MaterialRef {
+                material_id: a.slug.as_deref().and_then(|s| material_by_slug(dataset, s)).map(|m| m.id.as_str()),
+                name: &a.name,
+                role: None,
+                reason: Some(&a.reason),
+                source: &a.source,
+            })
+            .collect(),
+        sources: &m.sources,
+        meta: &m.meta,
+    };
+    Rendered::json(200, &body, Cache::PublicCompound).keyed(&m.id)
+}
+
+#[derive(Serialize)]
+struct MaterialsOut<'a> {
+    common: Vec<MaterialRef<'a>>,
+    concerning: Vec<MaterialRef<'a>>,
+    preferred: Vec<MaterialRef<'a>>,
+}
+
+#[derive(Serialize)]
+struct ProductOut<'a> {
+    id: &'a str,
+    name: &'a str,
+    tier: &'a str,
+    risk_level: Option<&'static str>,
+    categories: &'a [String],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    tags: &'a [String],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    common_names: &'a [String],
+    description: &'a Statement,
+    composition: Vec<ComponentOut<'a>>,
+    materials: MaterialsOut<'a>,
+    hazard_summary: &'a Statement,
+    exposure: &'a Exposure,
+    regulatory_status: &'a [Regulation],
+    handling: &'a [Statement],
+    lifecycle: &'a [Statement],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    brand_examples: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    brand_examples_disclaimer: Option<&'a str>,
+    synthesis: Synthesis,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compound_traces: Option<Vec<Trace>>,
+    sources: &'a [SourceRef],
+    meta: &'a EntityMeta,
+}
+
+fn uses<'a>(dataset: &'a Dataset, list: &'a [MaterialUse]) -> Vec<MaterialRef<'a>> {
+    list.iter()
+        .map(|u| {
+            let m = material_by_slug(dataset, &u.slug);
+            MaterialRef {
+                material_id: m.map(|m| m.id.as_str()),
+                name: m.map_or(u.slug.as_str(), |m| m.name.as_str()),
+                role: u.role.as_deref(),
+                reason: u.reason.as_deref(),
+                source: &u.source,
+            }
+        })
+        .collect()
+}
+
+/// `GET /api/product/{id}`: the profile; `compound_traces` only with `Access::Full`.
+pub fn product(dataset: &Dataset, id: &str, access: Access) -> Rendered {
+    if let Err(e) = check_id(id, 'p', "product") {
+        return e;
+    }
+    let Some(p) = dataset.products.get(id) else {
+        return Rendered::error(404, format!("product {id} not found"));
+    };
+    let (synthesis, traces) = synthesis::synthesize(dataset, p);
+    let body = ProductOut {
+        id: &p.id,
+        name: &p.name,
+        tier: &p.tier,
+        risk_level: synthesis.risk_level.map(|r| r.as_str()),
+        categories: &p.categories,
+        tags: &p.tags,
+        common_names: &p.common_names,
+        description: &p.description,
+        composition: components(dataset, &p.composition),
+        materials: MaterialsOut {
+            common: uses(dataset, &p.materials.common),
+            concerning: uses(dataset, &p.materials.concerning),
+            preferred: uses(dataset, &p.materials.preferred),
+        },
+        hazard_summary: &p.hazard_summary,
+        exposure: &p.exposure,
+        regulatory_status: &p.regulatory_status,
+        handling: &p.handling,
+        lifecycle: &p.lifecycle,
+        brand_examples: &p.brand_examples,
+        brand_examples_disclaimer: p.brand_examples_disclaimer.as_deref(),
+        synthesis,
+        compound_traces: (access == Access::Full).then_some(traces),
+        sources: &p.sources,
+        meta: &p.meta,
+    };
+    Rendered::json(200, &body, Cache::PublicCompound).keyed(&p.id)
+}
+
+/// `GET /api/product/{id}/raw`: the stored product, without shaping or tier gating.
+pub fn product_raw(dataset: &Dataset, id: &str) -> Rendered {
+    if let Err(e) = check_id(id, 'p', "product") {
+        return e;
+    }
+    match dataset.products.get(id) {
+        Some(p) => Rendered::json(200, p, Cache::PublicCompound).keyed(&p.id),
+        None => Rendered::error(404, format!("product {id} not found")),
+    }
+}
