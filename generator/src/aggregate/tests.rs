@@ -208,3 +208,96 @@ fn adding_evidence_never_lowers_a_tier() {
         }
     }
 }
+
+#[test]
+fn potency_bands() {
+    let tdi = |value: f64, unit: &str| json!({"dose_response": [{"kind": "tdi", "value": value, "unit": unit, "agency": "EFSA", "source": "efsa"}]});
+    // 0.2 ng/kg bw/day = 2e-7 mg/kg bw/day: the highest band.
+    assert_eq!(
+        tier(&record(&[tdi(0.2, "ng/kg bw/day")]), "exposure_ingestion"),
+        Some(High)
+    );
+    assert_eq!(
+        tier(&record(&[tdi(4.0, "µg/kg bw/day")]), "exposure_ingestion"),
+        Some(Moderate)
+    );
+    assert_eq!(
+        tier(&record(&[tdi(0.5, "mg/kg bw/day")]), "exposure_ingestion"),
+        Some(Low)
+    );
+    // A weekly intake is divided by 7: 4.4 ng/kg bw/week is below 1e-4 mg/kg bw/day.
+    assert_eq!(
+        tier(&record(&[tdi(4.4, "ng/kg bw/week")]), "human_adult"),
+        Some(High)
+    );
+    let oel = |value: f64, unit: &str| {
+        json!({"safety": {"exposure_limits": [{"agency": "Ontario Ministry of Labour", "jurisdiction": "CA-ON", "kind": "twa", "value": value, "unit": unit, "source": "on"}]},
+               "properties": {"chemical_properties": {"molecular_weight": 78.11, "source": "p"}}})
+    };
+    assert_eq!(
+        tier(&record(&[oel(0.005, "mg/m3")]), "occupational_exposure"),
+        Some(VeryHigh)
+    );
+    assert_eq!(
+        tier(&record(&[oel(0.5, "mg/m3")]), "occupational_exposure"),
+        Some(Moderate)
+    );
+    // 0.5 ppm of a substance of MW 78.11 is 1.6 mg/m3: low.
+    assert_eq!(
+        tier(&record(&[oel(0.5, "ppm")]), "occupational_exposure"),
+        Some(Low)
+    );
+}
+
+#[test]
+fn sensitisers_organ_toxicity_and_endocrine() {
+    let resp = record(&[ghs(&["H334"], &["Resp. Sens. 1"])]);
+    assert_eq!(tier(&resp, "exposure_inhalation"), Some(High));
+    assert_eq!(tier(&resp, "human_adult"), Some(Moderate));
+    let skin = record(&[ghs(&["H317"], &["Skin Sens. 1"])]);
+    assert_eq!(tier(&skin, "exposure_dermal"), Some(Moderate));
+    let organ = record(&[ghs(&["H372"], &["STOT RE 1"])]);
+    assert_eq!(tier(&organ, "human_adult"), Some(High));
+    assert_eq!(tier(&organ, "human_elderly"), Some(VeryHigh));
+    let ed = record(&[
+        json!({"regulatory": {"listings": {"eu_svhc": {"reasons": ["Endocrine disrupting properties (Article 57(f) - human health)"], "date_of_inclusion": "2017-01-12", "source": "svhc"}}}}),
+    ]);
+    assert_eq!(tier(&ed, "human_adult"), Some(Moderate));
+    assert_eq!(tier(&ed, "human_teen"), Some(High));
+    assert_eq!(tier(&ed, "human_elderly"), Some(Moderate));
+}
+
+#[test]
+fn skin_absorption_gates_systemic_hazards() {
+    let carc = ghs(&["H350"], &["Carc. 1B"]);
+    assert_eq!(
+        tier(&record(std::slice::from_ref(&carc)), "exposure_dermal"),
+        Some(Low)
+    );
+    let notation = json!({"safety": {"exposure_limits": [{"agency": "Ontario Ministry of Labour", "jurisdiction": "CA-ON", "kind": "twa", "value": 1.0, "unit": "mg/m3", "skin": true, "source": "on"}]}});
+    assert_eq!(
+        tier(&record(&[carc, notation]), "exposure_dermal"),
+        Some(High)
+    );
+}
+
+#[test]
+fn wildlife_and_environment() {
+    let rodenticide =
+        record(&[json!({"use_classes": [{"class": "rodenticide", "source": "sel"}]})]);
+    assert_eq!(tier(&rodenticide, "terrestrial_wildlife"), Some(VeryHigh));
+    assert_eq!(tier(&rodenticide, "dog"), Some(High));
+    let gwp = record(&[
+        json!({"properties": {"environmental_fate": {"gwp_100yr": {"value": 1530.0, "unit": "CO2-eq (100 yr)", "source": "ipcc"}}}}),
+    ]);
+    assert_eq!(tier(&gwp, "environmental"), Some(High));
+    let pbt = record(&[
+        json!({"regulatory": {"listings": {"eu_svhc": {"reasons": ["vPvB (Article 57e)"], "date_of_inclusion": "2020-01-01", "source": "svhc"}}}}),
+    ]);
+    assert_eq!(tier(&pbt, "environmental"), Some(VeryHigh));
+    assert_eq!(
+        tier(&pbt, "human_nursing"),
+        None,
+        "PBT alone says nothing of human hazard classes"
+    );
+}

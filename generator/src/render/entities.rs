@@ -88,7 +88,10 @@ fn check_id(id: &str, letter: char, what: &str) -> Result<(), Rendered> {
     if ok {
         Ok(())
     } else {
-        Err(Rendered::error(400, format!("malformed {what} id {id:?}: expected hq-{letter}-<3 letters>-<6 digits>")))
+        Err(Rendered::error(
+            400,
+            format!("malformed {what} id {id:?}: expected hq-{letter}-<3 letters>-<6 digits>"),
+        ))
     }
 }
 
@@ -118,7 +121,11 @@ pub fn material(dataset: &Dataset, id: &str) -> Rendered {
             .alternatives
             .iter()
             .map(|a| MaterialRef {
-                material_id: a.slug.as_deref().and_then(|s| material_by_slug(dataset, s)).map(|m| m.id.as_str()),
+                material_id: a
+                    .slug
+                    .as_deref()
+                    .and_then(|s| material_by_slug(dataset, s))
+                    .map(|m| m.id.as_str()),
                 name: &a.name,
                 role: None,
                 reason: Some(&a.reason),

@@ -24,7 +24,9 @@ pub fn is_entity_id(id: &str) -> bool {
         Some(n) if second.len() == 3 && second.bytes().all(|b| b.is_ascii_lowercase()) => n,
         Some(_) => return false,
     };
-    parts.next().is_none() && (4..=6).contains(&number.len()) && number.bytes().all(|b| b.is_ascii_digit())
+    parts.next().is_none()
+        && (4..=6).contains(&number.len())
+        && number.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn rel_type(value: Option<&str>) -> Result<Option<NodeType>, Rendered> {
@@ -33,15 +35,23 @@ fn rel_type(value: Option<&str>) -> Result<Option<NodeType>, Rendered> {
         Some("compound") => Ok(Some(NodeType::Compound)),
         Some("material") => Ok(Some(NodeType::Material)),
         Some("product") => Ok(Some(NodeType::Product)),
-        Some(other) => Err(Rendered::error(400, format!("rel_type must be compound, material or product, not {other:?}"))),
+        Some(other) => Err(Rendered::error(
+            400,
+            format!("rel_type must be compound, material or product, not {other:?}"),
+        )),
     }
 }
 
 fn start<'g>(graph: &'g Graph, id: &str) -> Result<(&'g str, NodeType), Rendered> {
     if !is_entity_id(id) {
-        return Err(Rendered::error(400, format!("malformed entity id {id:?}: expected a compound, material or product id")));
+        return Err(Rendered::error(
+            400,
+            format!("malformed entity id {id:?}: expected a compound, material or product id"),
+        ));
     }
-    graph.node(id).ok_or_else(|| Rendered::error(404, format!("{id} not found")))
+    graph
+        .node(id)
+        .ok_or_else(|| Rendered::error(404, format!("{id} not found")))
 }
 
 #[derive(Serialize)]
@@ -83,8 +93,14 @@ pub fn relationships(graph: &Graph, id: &str, rel: Option<&str>) -> Rendered {
     let mut out = Relationships::default();
     let mut total = 0;
     for link in graph.neighbours(id) {
-        let other = if link.source == id { &link.target } else { &link.source };
-        let Some((other_name, other_kind)) = graph.node(other) else { continue };
+        let other = if link.source == id {
+            &link.target
+        } else {
+            &link.source
+        };
+        let Some((other_name, other_kind)) = graph.node(other) else {
+            continue;
+        };
         if only.is_some_and(|t| t != other_kind) {
             continue;
         }
@@ -101,7 +117,13 @@ pub fn relationships(graph: &Graph, id: &str, rel: Option<&str>) -> Rendered {
             NodeType::Product => out.products.push(item),
         }
     }
-    let body = RelationshipsBody { id, name, kind, relationships: out, total_edges: total };
+    let body = RelationshipsBody {
+        id,
+        name,
+        kind,
+        relationships: out,
+        total_edges: total,
+    };
     Rendered::json(200, &body, Cache::Private)
 }
 
@@ -130,7 +152,13 @@ pub fn graph(graph: &Graph, id: &str, depth: Option<&str>, rel: Option<&str>) ->
         Ok(n) => n,
         Err(e) => return e,
     };
-    let body = GraphBody { id, name, kind, depth, graph: graph.traverse(id, depth, only) };
+    let body = GraphBody {
+        id,
+        name,
+        kind,
+        depth,
+        graph: graph.traverse(id, depth, only),
+    };
     Rendered::json(200, &body, Cache::Private)
 }
 
@@ -142,7 +170,14 @@ struct StatsBody<'a> {
 
 /// `GET /api/relationships/stats`; `generated` is when the graph was built.
 pub fn stats(graph: &Graph, generated: &str) -> Rendered {
-    Rendered::json(200, &StatsBody { generated, stats: graph.stats() }, Cache::Private)
+    Rendered::json(
+        200,
+        &StatsBody {
+            generated,
+            stats: graph.stats(),
+        },
+        Cache::Private,
+    )
 }
 
 #[cfg(test)]
@@ -151,10 +186,22 @@ mod tests {
 
     #[test]
     fn entity_ids() {
-        for ok in ["hq-c-org-000001", "hq-m-ply-000123", "hq-p-hom-0001", "hq-c-12345"] {
+        for ok in [
+            "hq-c-org-000001",
+            "hq-m-ply-000123",
+            "hq-p-hom-0001",
+            "hq-c-12345",
+        ] {
             assert!(is_entity_id(ok), "{ok}");
         }
-        for bad in ["hq-x-org-000001", "hq-c-org-001", "hq-c-ORG-000001", "hq-c-org-0000001", "c-org-000001", "hq-c-org-000001-1"] {
+        for bad in [
+            "hq-x-org-000001",
+            "hq-c-org-001",
+            "hq-c-ORG-000001",
+            "hq-c-org-0000001",
+            "c-org-000001",
+            "hq-c-org-000001-1",
+        ] {
             assert!(!is_entity_id(bad), "{bad}");
         }
     }
@@ -165,6 +212,9 @@ mod tests {
         assert_eq!(graph(&g, "hq-c-org-000001", Some("4"), None).status, 400);
         assert_eq!(graph(&g, "nope", None, None).status, 400);
         assert_eq!(graph(&g, "hq-c-org-000001", None, None).status, 404);
-        assert_eq!(relationships(&g, "hq-c-org-000001", Some("thing")).status, 400);
+        assert_eq!(
+            relationships(&g, "hq-c-org-000001", Some("thing")).status,
+            400
+        );
     }
 }
