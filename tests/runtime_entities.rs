@@ -11,18 +11,33 @@ use support::{get, start, state};
 async fn every_product_and_material_answers_with_the_rendered_bytes() {
     let base = start().await;
     let d = &state().dataset;
-    assert!(!d.products.is_empty() && !d.materials.is_empty(), "the dataset has products and materials");
+    assert!(
+        !d.products.is_empty() && !d.materials.is_empty(),
+        "the dataset has products and materials"
+    );
     for id in d.products.keys().take(40) {
         let want = entities::product(d, id, Access::Public);
-        let res = reqwest::get(format!("{base}/api/product/{id}")).await.unwrap();
+        let res = reqwest::get(format!("{base}/api/product/{id}"))
+            .await
+            .unwrap();
         assert_eq!(res.status(), 200);
-        assert_eq!(res.bytes().await.unwrap().as_ref(), want.body.as_slice(), "{id}");
+        assert_eq!(
+            res.bytes().await.unwrap().as_ref(),
+            want.body.as_slice(),
+            "{id}"
+        );
     }
     for id in d.materials.keys().take(40) {
         let want = entities::material(d, id);
-        let res = reqwest::get(format!("{base}/api/material/{id}")).await.unwrap();
+        let res = reqwest::get(format!("{base}/api/material/{id}"))
+            .await
+            .unwrap();
         assert_eq!(res.status(), 200);
-        assert_eq!(res.bytes().await.unwrap().as_ref(), want.body.as_slice(), "{id}");
+        assert_eq!(
+            res.bytes().await.unwrap().as_ref(),
+            want.body.as_slice(),
+            "{id}"
+        );
     }
 }
 
@@ -30,18 +45,40 @@ async fn every_product_and_material_answers_with_the_rendered_bytes() {
 async fn product_profile_shape_and_gating() {
     let base = start().await;
     let d = &state().dataset;
-    let (id, _) = d.products.iter().find(|(_, p)| !p.composition.is_empty()).expect("a product with a composition");
+    let (id, _) = d
+        .products
+        .iter()
+        .find(|(_, p)| !p.composition.is_empty())
+        .expect("a product with a composition");
     let (status, h, body) = get(&format!("{base}/api/product/{id}")).await;
     assert_eq!(status, 200);
     assert_eq!(h["surrogate-key"], id.as_str());
     let s = &body["synthesis"];
     assert_eq!(s["synthesis_method"], "max_adjusted_compound_tier");
-    assert!(s["methodology_note"].as_str().unwrap().contains("not regulatory consensus"));
-    assert!(body.get("compound_traces").is_none(), "traces are for Developer+ only");
-    assert!(body["composition"].as_array().unwrap().iter().all(|c| c["compound_id"].is_string()));
+    assert!(
+        s["methodology_note"]
+            .as_str()
+            .unwrap()
+            .contains("not regulatory consensus")
+    );
+    assert!(
+        body.get("compound_traces").is_none(),
+        "traces are for Developer+ only"
+    );
+    assert!(
+        body["composition"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["compound_id"].is_string())
+    );
     let full = entities::product(d, id, Access::Full);
     let full: serde_json::Value = serde_json::from_slice(&full.body).unwrap();
-    assert!(full["compound_traces"].as_array().is_some_and(|t| !t.is_empty()));
+    assert!(
+        full["compound_traces"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty())
+    );
     let (status, _, raw) = get(&format!("{base}/api/product/{id}/raw")).await;
     assert_eq!(status, 200);
     assert_eq!(raw["id"], id.as_str());

@@ -352,6 +352,14 @@ fn set_exact_mass(value: &mut Value, source: &str, table: &exact_mass::IsotopeTa
         .pointer("/properties/chemical_properties/molecular_formula")
         .and_then(Value::as_str)
         .and_then(|f| table.exact_mass(f));
+    // Both blocks exist in every stored record; creating them here keeps a rerun identical.
+    if let Some(obj) = value.as_object_mut() {
+        obj.entry("identity").or_insert_with(|| json!({}));
+        let props = obj.entry("properties").or_insert_with(|| json!({}));
+        if let Some(props) = props.as_object_mut() {
+            props.entry("chemical_properties").or_insert_with(|| json!({}));
+        }
+    }
     for pointer in ["/identity", "/properties/chemical_properties"] {
         let Some(block) = value.pointer_mut(pointer).and_then(Value::as_object_mut) else {
             continue;
