@@ -357,7 +357,9 @@ fn set_exact_mass(value: &mut Value, source: &str, table: &exact_mass::IsotopeTa
         obj.entry("identity").or_insert_with(|| json!({}));
         let props = obj.entry("properties").or_insert_with(|| json!({}));
         if let Some(props) = props.as_object_mut() {
-            props.entry("chemical_properties").or_insert_with(|| json!({}));
+            props
+                .entry("chemical_properties")
+                .or_insert_with(|| json!({}));
         }
     }
     for pointer in ["/identity", "/properties/chemical_properties"] {

@@ -48,31 +48,44 @@ pub fn selection_source_ref() -> SourceRef {
 }
 
 pub fn read_selection(path: &Path) -> Result<Vec<Selected>, SelectionError> {
-    let shown = path.display().to_string();
+    match read_optional(path)? {
+        Some(text) => parse_selection(&text, &path.display().to_string()),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The file's text, or `None` if it does not exist (a dataset need not curate anything).
+fn read_optional(path: &Path) -> Result<Option<String>, SelectionError> {
     match std::fs::read_to_string(path) {
-        Ok(text) => parse_selection(&text, &shown),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(SelectionError {
-            path: shown,
+            path: path.display().to_string(),
             line: 0,
             message: e.to_string(),
         }),
     }
 }
 
+/// Data rows of a curated TSV: the line number and trimmed columns of every line after the
+/// header that is neither blank nor a `#` comment.
+fn rows(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
+    text.lines()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| (i + 1, l.split('\t').map(str::trim).collect()))
+}
+
 /// Parses `cas<TAB>name<TAB>group<TAB>note` rows after a header; `#` starts a comment line.
 pub fn parse_selection(text: &str, path: &str) -> Result<Vec<Selected>, SelectionError> {
     let mut out: Vec<Selected> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if i == 0 || line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (line, cols) in rows(text) {
         let err = |message: String| SelectionError {
             path: path.to_string(),
-            line: i + 1,
+            line,
             message,
         };
-        let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
         let cas = Cas::parse(cols[0]).map_err(|e| err(e.to_string()))?;
         let name = cols.get(1).copied().unwrap_or_default();
         let group = cols.get(2).copied().unwrap_or_default();
@@ -98,33 +111,20 @@ pub fn parse_selection(text: &str, path: &str) -> Result<Vec<Selected>, Selectio
 /// `data/curated/kinds.tsv`: the id kind of compounds no identifier table gives a formula for
 /// (`cas<TAB>kind<TAB>basis`). Used only when a CAS is first given an id.
 pub fn read_kinds(path: &Path) -> Result<BTreeMap<Cas, CompoundKind>, SelectionError> {
-    let shown = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => {
-            return Err(SelectionError {
-                path: shown,
-                line: 0,
-                message: e.to_string(),
-            });
-        }
-    };
-    parse_kinds(&text, &shown)
+    match read_optional(path)? {
+        Some(text) => parse_kinds(&text, &path.display().to_string()),
+        None => Ok(BTreeMap::new()),
+    }
 }
 
 pub fn parse_kinds(text: &str, path: &str) -> Result<BTreeMap<Cas, CompoundKind>, SelectionError> {
     let mut out = BTreeMap::new();
-    for (i, line) in text.lines().enumerate() {
-        if i == 0 || line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (line, cols) in rows(text) {
         let err = |message: String| SelectionError {
             path: path.to_string(),
-            line: i + 1,
+            line,
             message,
         };
-        let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
         let cas = Cas::parse(cols[0]).map_err(|e| err(e.to_string()))?;
         let kind = match cols.get(1).copied() {
             Some("org") => CompoundKind::Org,
