@@ -110,6 +110,8 @@ pub struct Dataset {
     pub materials: BTreeMap<String, Material>,
     /// Products by id.
     pub products: BTreeMap<String, Product>,
+    /// `materials/index.tsv`: the material id registry (id -> slug); ids are never reused.
+    pub material_index: BTreeMap<String, String>,
 }
 
 impl Dataset {
@@ -194,6 +196,16 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
                 dataset.compounds.insert(id, record);
             }
             Err(p) => problems.push(p),
+        }
+    }
+    if let Ok(text) = std::fs::read_to_string(data_dir.join("materials/index.tsv")) {
+        for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+            let cols: Vec<&str> = line.split('\t').collect();
+            if let [id, slug, ..] = cols[..] {
+                dataset
+                    .material_index
+                    .insert(id.to_string(), slug.to_string());
+            }
         }
     }
     for (dir, is_material) in [("materials", true), ("products", false)] {

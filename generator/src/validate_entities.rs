@@ -97,6 +97,17 @@ fn material(m: &Material, dataset: &Dataset, out: &mut Sink<'_>) {
         ),
         Some(_) => {}
     }
+    match dataset.material_index.get(&m.id) {
+        None => out.push(
+            "id",
+            format!("{} is not registered in materials/index.tsv", m.id),
+        ),
+        Some(slug) if *slug != m.slug => out.push(
+            "slug",
+            format!("materials/index.tsv registers {} with slug {slug:?}", m.id),
+        ),
+        Some(_) => {}
+    }
     if !MATERIAL_FAMILIES.contains(&m.family.as_str()) {
         out.push(
             "family",
