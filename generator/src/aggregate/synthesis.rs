@@ -52,7 +52,7 @@ impl ProductRisk {
     /// Score bands: at or above the threshold.
     fn from_score(score: f64) -> ProductRisk {
         match score {
-            s if s >= 4.6 => ProductRisk::Extreme,
+            s if s >= 4.9 => ProductRisk::Extreme,
             s if s >= 3.8 => ProductRisk::Severe,
             s if s >= 3.0 => ProductRisk::High,
             s if s >= 2.5 => ProductRisk::ModerateToHigh,
@@ -226,7 +226,7 @@ mod tests {
 
     #[test]
     fn score_bands_are_ordered_and_cover_the_scale() {
-        let levels: Vec<ProductRisk> = [0.5, 1.0, 1.8, 2.5, 3.0, 3.8, 4.6, 5.5]
+        let levels: Vec<ProductRisk> = [0.5, 1.0, 1.8, 2.5, 3.0, 3.8, 4.9, 5.5]
             .iter()
             .map(|s| ProductRisk::from_score(*s))
             .collect();
