@@ -1,4 +1,5 @@
-//! Prints each product's synthesised risk level: `cargo run --example product_risks`.
+//! Prints each product's synthesised risk level and the graph's size:
+//! `cargo run --release --example product_risks`.
 fn main() {
     let (dataset, _) = saferef_generator::load::load(std::path::Path::new("data")).unwrap();
     let mut counts = std::collections::BTreeMap::new();
@@ -21,4 +22,6 @@ fn main() {
     for ((tier, level), n) in counts {
         eprintln!("{tier} {level}: {n}");
     }
+    let stats = saferef_generator::graph::Graph::build(&dataset).stats();
+    eprintln!("graph: {stats:?}");
 }
