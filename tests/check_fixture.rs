@@ -27,6 +27,14 @@ fn broken_dataset_reports_every_problem_and_fails() {
             .to_string()
     };
     let curated = dir.join("curated/overlay.json").display().to_string();
+    let material = dir
+        .join("materials/hq-m-ply-000001.json")
+        .display()
+        .to_string();
+    let product = dir
+        .join("products/hq-p-hom-000001.json")
+        .display()
+        .to_string();
     let expected = [
         // malformed id
         format!(
@@ -55,6 +63,15 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "{}: regulatory.classifications[1].agency: unknown agency \"Ministry of Magic\"",
             compound("hq-c-org-000001")
         ),
+        format!(
+            "{material}: composition.additives[0].cas: dangling reference: CAS 117-81-7 (DEHP) is not in the compound corpus"
+        ),
+        format!(
+            "{product}: materials.common[0].slug: dangling reference: no material with slug \"pvc-rigid\""
+        ),
+        format!("{product}: tier: tier \"CHD\" differs from the id's \"hom\""),
+        format!("{product}: brand_examples_disclaimer: required when brand_examples is not empty"),
+        format!("{product}: exposure.routes[0]: unknown route \"skin\""),
         // unknown vocabulary values
         format!(
             "{}: use_classes[0].class: unknown use class \"candy\"",
@@ -92,7 +109,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "missing problem:\n  {line}\nin output:\n{stdout}"
         );
     }
-    assert_eq!(stdout.lines().count(), 17, "{stdout}");
+    assert_eq!(stdout.lines().count(), 22, "{stdout}");
 }
 
 #[test]

@@ -208,50 +208,22 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
             }
         }
     }
-    for (dir, is_material) in [("materials", true), ("products", false)] {
-        for path in json_files(&data_dir.join(dir)) {
-            let file = shown(&path);
-            let bytes = std::fs::read(&path).unwrap_or_default();
-            hasher.update(file.as_bytes());
-            hasher.update(&bytes);
-            let stem = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or_default()
-                .to_string();
-            if is_material {
-                match read_json::<Material>(&path) {
-                    Ok(m) => {
-                        dataset.files.insert(m.id.clone(), file.clone());
-                        if m.id != stem {
-                            problems.push(Problem::new(
-                                &file,
-                                "id",
-                                format!("{} is stored in a file named {stem:?}", m.id),
-                            ));
-                        }
-                        dataset.materials.insert(m.id.clone(), m);
-                    }
-                    Err(p) => problems.push(p),
-                }
-            } else {
-                match read_json::<Product>(&path) {
-                    Ok(p) => {
-                        dataset.files.insert(p.id.clone(), file.clone());
-                        if p.id != stem {
-                            problems.push(Problem::new(
-                                &file,
-                                "id",
-                                format!("{} is stored in a file named {stem:?}", p.id),
-                            ));
-                        }
-                        dataset.products.insert(p.id.clone(), p);
-                    }
-                    Err(p) => problems.push(p),
-                }
-            }
-        }
-    }
+    let mut entity_files = BTreeMap::new();
+    dataset.materials = load_entities(
+        &data_dir.join("materials"),
+        |m: &Material| &m.id,
+        &mut entity_files,
+        &mut hasher,
+        &mut problems,
+    );
+    dataset.products = load_entities(
+        &data_dir.join("products"),
+        |p: &Product| &p.id,
+        &mut entity_files,
+        &mut hasher,
+        &mut problems,
+    );
+    dataset.files.extend(entity_files);
     dataset.fingerprint = hasher
         .finalize()
         .iter()
@@ -263,6 +235,54 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
 
 /// A loaded compound: id, file, record, and the SHA-256 of the file's bytes.
 type Loaded = (String, String, CompoundRecord, [u8; 32]);
+
+/// Loads every `*.json` entity of a folder in parallel: by id, each checked against its file
+/// name, the bytes hashed into the dataset fingerprint in path order.
+fn load_entities<T: for<'de> Deserialize<'de> + Send>(
+    dir: &Path,
+    id_of: fn(&T) -> &String,
+    files: &mut BTreeMap<String, String>,
+    hasher: &mut Sha256,
+    problems: &mut Vec<Problem>,
+) -> BTreeMap<String, T> {
+    let parsed: Vec<(String, Vec<u8>, Result<T, Problem>)> = json_files(dir)
+        .par_iter()
+        .map(|path| {
+            let file = path.display().to_string();
+            let bytes = std::fs::read(path).unwrap_or_default();
+            let entity = parse_json::<T>(&file, &bytes);
+            let entity = entity.and_then(|e| {
+                let stem = path
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .unwrap_or_default();
+                if id_of(&e) == stem {
+                    Ok(e)
+                } else {
+                    Err(Problem::new(
+                        &file,
+                        "id",
+                        format!("{} is stored in a file named {stem:?}", id_of(&e)),
+                    ))
+                }
+            });
+            (file, bytes, entity)
+        })
+        .collect();
+    let mut out = BTreeMap::new();
+    for (file, bytes, entity) in parsed {
+        hasher.update(file.as_bytes());
+        hasher.update(&bytes);
+        match entity {
+            Ok(e) => {
+                files.insert(id_of(&e).clone(), file);
+                out.insert(id_of(&e).clone(), e);
+            }
+            Err(p) => problems.push(p),
+        }
+    }
+    out
+}
 
 type Overlays<'a> = BTreeMap<&'a str, Vec<(&'a str, &'a CuratedFile, &'a CuratedEntry)>>;
 
@@ -370,12 +390,17 @@ pub fn deserialize(value: &Value) -> Result<CompoundRecord, (String, String)> {
 
 fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, Problem> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Problem::new(&file, "", e.to_string()))?;
-    let de = &mut serde_json::Deserializer::from_str(&text);
+    let bytes = std::fs::read(path).map_err(|e| Problem::new(&file, "", e.to_string()))?;
+    parse_json(&file, &bytes)
+}
+
+/// Deserializes JSON bytes, reporting the JSON path of the first field that does not fit.
+fn parse_json<T: for<'de> Deserialize<'de>>(file: &str, bytes: &[u8]) -> Result<T, Problem> {
+    let de = &mut serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let p = e.path().to_string();
         Problem::new(
-            &file,
+            file,
             if p == "." { String::new() } else { p },
             e.inner().to_string(),
         )
