@@ -118,3 +118,25 @@ fn the_binary_starts_and_answers() {
     assert_eq!(status, 200);
     assert_eq!(body["commit"], "abc123");
 }
+
+#[tokio::test]
+async fn root_lists_endpoints_and_dataset_totals() {
+    let base = start().await;
+    let d = &support::state().dataset;
+    for path in ["/api", "/api/v1"] {
+        let (status, headers, body) = get(&format!("{base}{path}")).await;
+        assert_eq!(status, 200, "{path}");
+        assert_eq!(headers["cache-control"], "public, max-age=7200");
+        assert_eq!(body["version"], "1.7.0");
+        assert_eq!(body["api_schema_version"], 1);
+        assert_eq!(body["versioned_base"], "/api/v1/");
+        assert_eq!(body["endpoints"]["compound"], "/api/compound/{id}");
+        let e = &body["data_enrichment"];
+        assert_eq!(e["total_compounds"], d.compounds.len());
+        assert_eq!(e["total_materials"], d.materials.len());
+        assert_eq!(e["total_products"], d.products.len());
+        assert_eq!(e["regulatory_agencies"], d.agencies.len());
+        assert_eq!(e["built_at"], "2026-11-21T00:00:00Z");
+        assert!(e["found_in_categories"].as_u64().unwrap() > 10);
+    }
+}

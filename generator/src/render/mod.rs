@@ -5,6 +5,7 @@
 pub mod compound;
 pub mod entities;
 pub mod relationships;
+pub mod root;
 
 use serde::Serialize;
 
@@ -15,6 +16,8 @@ pub enum Cache {
     PublicCompound,
     /// Watched compounds and every error: private, max-age 3600.
     Private,
+    /// Reference data (root, documents): public for 2 hours.
+    Reference,
 }
 
 impl Cache {
@@ -24,6 +27,7 @@ impl Cache {
                 "public, max-age=3600, s-maxage=3600, stale-while-revalidate=7200"
             }
             Cache::Private => "private, max-age=3600",
+            Cache::Reference => "public, max-age=7200",
         }
     }
 }

@@ -26,8 +26,18 @@ pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
             .untuple_one(),
     );
     let with_state = warp::any().map(move || state.clone());
+    let root = warp::path::end()
+        .and(warp::get())
+        .and(with_state.clone())
+        .map(|s: Arc<AppState>| {
+            reply(saferef_generator::render::root::root(
+                &s.dataset,
+                &s.loaded_at,
+            ))
+        });
     api.and(
-        health::route(with_state.clone())
+        root.or(health::route(with_state.clone()))
+            .unify()
             .or(compound::routes(with_state.clone()))
             .unify()
             .or(entities::routes(with_state))

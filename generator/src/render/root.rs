@@ -1,0 +1,117 @@
+//! `GET /api` (SPEC 4.1): the service, its endpoints and the dataset's totals.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::{Cache, Rendered};
+use crate::load::Dataset;
+
+#[derive(Serialize)]
+struct Enrichment<'a> {
+    total_compounds: usize,
+    total_materials: usize,
+    total_products: usize,
+    cas_numbers: usize,
+    found_in_categories: usize,
+    regulatory_agencies: usize,
+    built_at: &'a str,
+}
+
+#[derive(Serialize)]
+struct Root<'a> {
+    name: &'static str,
+    version: &'static str,
+    description: &'static str,
+    tagline: &'static str,
+    platform: &'static str,
+    endpoints: BTreeMap<&'static str, &'static str>,
+    versioned_base: &'static str,
+    api_schema_version: u32,
+    openapi: &'static str,
+    postman: &'static str,
+    documentation: &'static str,
+    data_enrichment: Enrichment<'a>,
+}
+
+/// The endpoint map: name -> path template (SPEC 4.1 and the root's list of further paths).
+const ENDPOINTS: &[(&str, &str)] = &[
+    ("root", "/api"),
+    ("health", "/api/health"),
+    ("freshness", "/api/freshness"),
+    ("contexts", "/api/contexts"),
+    ("openapi", "/api/openapi"),
+    ("release_notes", "/api/release-notes"),
+    ("disclaimer", "/api/disclaimer"),
+    ("terms", "/api/terms"),
+    ("privacy", "/api/privacy"),
+    ("compound", "/api/compound/{id}"),
+    ("compound_raw", "/api/compound/{id}/raw"),
+    ("compound_alternatives", "/api/compound/{id}/alternatives"),
+    ("compound_by_cas", "/api/compound/cas/{cas}"),
+    ("compounds", "/api/compounds"),
+    ("compounds_batch", "/api/compounds/batch"),
+    ("compounds_compare", "/api/compounds/compare"),
+    ("materials", "/api/materials"),
+    ("material", "/api/material/{id}"),
+    ("products", "/api/products"),
+    ("product", "/api/product/{id}"),
+    ("product_raw", "/api/product/{id}/raw"),
+    ("regulatory", "/api/regulatory/{id}"),
+    ("regulatory_agencies", "/api/regulatory/agencies"),
+    ("regulatory_by_agency", "/api/regulatory/by-agency/{agency}"),
+    ("found_in", "/api/found-in/{id}"),
+    ("found_in_categories", "/api/found-in/categories"),
+    (
+        "found_in_by_category",
+        "/api/found-in/by-category/{category}",
+    ),
+    ("regulatory_status", "/api/regulatory-status"),
+    ("relationships", "/api/relationships/{id}"),
+    ("relationships_graph", "/api/relationships/{id}/graph"),
+    ("relationships_stats", "/api/relationships/stats"),
+    ("badge", "/api/badge/{id}"),
+    ("search", "/api/search"),
+    ("export", "/api/export"),
+    ("keys_trial", "/api/keys/trial"),
+    ("keys_rotate", "/api/keys/rotate"),
+    ("docs", "/api/docs"),
+    ("playground", "/api/playground"),
+    ("examples", "/api/examples"),
+    ("watchlist", "/api/watchlist"),
+    ("changelog", "/api/changelog"),
+    ("dashboard", "/api/dashboard"),
+    ("compliance", "/api/compliance"),
+];
+
+/// `GET /api`; `built_at` is when the dataset was built or loaded (RFC 3339).
+pub fn root(dataset: &Dataset, built_at: &str) -> Rendered {
+    let categories: BTreeSet<&str> = dataset
+        .compounds
+        .values()
+        .flat_map(|r| r.found_in.iter().map(|f| f.category.as_str()))
+        .collect();
+    let body = Root {
+        name: "saferef",
+        version: crate::SERVICE_VERSION,
+        description: "Chemical and product safety reference: published regulatory and scientific classifications of compounds, materials and consumer products, aggregated per exposure context.",
+        tagline: "Reference data, not professional advice.",
+        platform: "saferef",
+        endpoints: ENDPOINTS.iter().copied().collect(),
+        versioned_base: "/api/v1/",
+        api_schema_version: 1,
+        openapi: "/api/openapi",
+        postman: "/api/openapi?format=postman",
+        documentation: "/api/docs",
+        data_enrichment: Enrichment {
+            total_compounds: dataset.compounds.len(),
+            total_materials: dataset.materials.len(),
+            total_products: dataset.products.len(),
+            cas_numbers: dataset.ids.len(),
+            found_in_categories: categories.len(),
+            regulatory_agencies: dataset.agencies.len(),
+            built_at,
+        },
+    };
+    Rendered::json(200, &body, Cache::Reference)
+}
