@@ -11,6 +11,7 @@ pub mod merge;
 pub mod model;
 pub mod output;
 pub mod render;
+pub mod site;
 pub mod stats;
 pub mod validate;
 pub mod validate_entities;

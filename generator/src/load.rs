@@ -115,6 +115,28 @@ pub struct Dataset {
 }
 
 impl Dataset {
+    /// The dataset's release time: the newest review date of any record, at midnight UTC.
+    /// Derived from the data, so the responses that report it stay deterministic.
+    pub fn release_date(&self) -> String {
+        let newest = self
+            .compounds
+            .values()
+            .map(|r| r.meta.last_reviewed.as_str())
+            .chain(
+                self.materials
+                    .values()
+                    .map(|m| m.meta.last_reviewed.as_str()),
+            )
+            .chain(
+                self.products
+                    .values()
+                    .map(|p| p.meta.last_reviewed.as_str()),
+            )
+            .max()
+            .unwrap_or("1970-01-01");
+        format!("{newest}T00:00:00Z")
+    }
+
     pub fn by_cas(&self, cas: &str) -> Option<&CompoundRecord> {
         let cas = crate::cas::Cas::parse(cas).ok()?;
         self.compounds.get(&self.ids.get(&cas)?.to_string())

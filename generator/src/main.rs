@@ -26,6 +26,17 @@ enum Command {
         #[arg(long)]
         stats: bool,
     },
+    /// Write every public response into a CDN-ready tree, with _redirects, _headers and a
+    /// manifest.
+    Build {
+        #[arg(long, default_value = "data")]
+        data: PathBuf,
+        #[arg(long, default_value = "site")]
+        out: PathBuf,
+        /// Origin of the runtime that answers what the tree does not (e.g. https://api.example).
+        #[arg(long, env = "SAFEREF_RUNTIME_ORIGIN")]
+        runtime_origin: Option<String>,
+    },
     /// Create or refresh data/compounds/ from public source tables.
     Ingest {
         /// A directory holding tables at the catalogue's paths (data/sources.json); repeat
@@ -53,6 +64,11 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Check { data, stats } => check(&data, stats),
+        Command::Build {
+            data,
+            out,
+            runtime_origin,
+        } => build(&data, out, runtime_origin),
         Command::Ingest {
             sources,
             data,
@@ -83,6 +99,34 @@ fn check(data: &std::path::Path, stats: bool) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+fn build(
+    data: &std::path::Path,
+    out: PathBuf,
+    runtime_origin: Option<String>,
+) -> anyhow::Result<ExitCode> {
+    let (dataset, mut problems) = saferef_generator::load::load(data)?;
+    problems.extend(saferef_generator::validate::validate(&dataset));
+    if !problems.is_empty() {
+        for p in &problems {
+            eprintln!("{p}");
+        }
+        anyhow::bail!(
+            "{} problems in {}: run check and fix them before building",
+            problems.len(),
+            data.display()
+        );
+    }
+    saferef_generator::site::build(
+        &dataset,
+        &saferef_generator::site::BuildOptions {
+            out,
+            runtime_origin,
+            built_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        },
+    )?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn ingest(sources: Vec<PathBuf>, data: PathBuf, date: Option<String>) -> anyhow::Result<ExitCode> {

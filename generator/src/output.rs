@@ -20,11 +20,9 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
         path.extension().and_then(|e| e.to_str()).unwrap_or(""),
         std::process::id()
     ));
-    {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-    }
+    // No fsync: the rename is atomic for readers and for a crash of this process, and every
+    // file written here can be regenerated (data/ by ingest, site/ by build).
+    std::fs::File::create(&tmp)?.write_all(bytes)?;
     std::fs::rename(&tmp, path)?;
     Ok(true)
 }

@@ -25,8 +25,6 @@ pub struct AppState {
     /// Token for admin-only checks (`SAFEREF_ADMIN_TOKEN`); admin checks refuse all without it.
     pub admin_token: Option<String>,
     pub started: Instant,
-    /// When the dataset was loaded (RFC 3339), reported as `built_at` by `GET /api`.
-    pub loaded_at: String,
 }
 
 /// Serves the API on `listener` until `shutdown` resolves. Tests bind `127.0.0.1:0`.

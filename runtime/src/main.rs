@@ -52,7 +52,6 @@ fn run(settings: Settings) -> anyhow::Result<()> {
         commit: settings.commit.clone(),
         admin_token: settings.admin_token.clone(),
         started,
-        loaded_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
     });
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {

@@ -25,7 +25,6 @@ pub fn state() -> Arc<AppState> {
                 commit: "test-commit".into(),
                 admin_token: Some("admin-secret".into()),
                 started: Instant::now(),
-                loaded_at: "2026-11-21T00:00:00Z".into(),
             })
         })
         .clone()

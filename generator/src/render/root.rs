@@ -84,7 +84,8 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("compliance", "/api/compliance"),
 ];
 
-/// `GET /api`; `built_at` is when the dataset was built or loaded (RFC 3339).
+/// `GET /api`; `built_at` is the dataset's release time (`Dataset::release_date`), so the
+/// static file and the runtime answer the same bytes.
 pub fn root(dataset: &Dataset, built_at: &str) -> Rendered {
     let categories: BTreeSet<&str> = dataset
         .compounds

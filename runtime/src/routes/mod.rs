@@ -32,7 +32,7 @@ pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .map(|s: Arc<AppState>| {
             reply(saferef_generator::render::root::root(
                 &s.dataset,
-                &s.loaded_at,
+                &s.dataset.release_date(),
             ))
         });
     api.and(

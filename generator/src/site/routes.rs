@@ -1,0 +1,206 @@
+//! The route table: every public URL the static tree answers (a path, and the one query
+//! parameter the spec enumerates for it), the file that holds its bytes, and its response.
+//! The build writes the files and renders `_redirects` and `_headers` from this table alone.
+
+use rayon::prelude::*;
+
+use crate::aggregate::rules::CONTEXTS;
+use crate::load::Dataset;
+use crate::render::compound::{self, Access};
+use crate::render::{Rendered, entities, root};
+
+/// One public URL and its precomputed response.
+#[derive(Debug, Clone)]
+pub struct Route {
+    /// Which URL pattern this is (a `PATTERNS` name).
+    pub pattern: &'static str,
+    /// URL path, e.g. `/api/compound/hq-c-org-000001`.
+    pub path: String,
+    /// The query parameter this variant answers, e.g. `("context", "dog")`.
+    pub query: Option<(&'static str, String)>,
+    /// File under the site root, e.g. `api/compound/hq-c-org-000001/context/dog.json`.
+    pub file: String,
+    pub rendered: Rendered,
+}
+
+/// URL patterns as `_redirects` writes them: (name, path, query, file). `:id` and `:cas`
+/// are the entity placeholders; `{context}` is expanded to each of the 19 context names (not
+/// a placeholder, so aliases and unknown values fall through to the runtime).
+pub const PATTERNS: &[(&str, &str, Option<&str>, &str)] = &[
+    (
+        "compound_context",
+        "/api/compound/:id",
+        Some("context={context}"),
+        "/api/compound/:id/context/{context}.json",
+    ),
+    (
+        "compound_all",
+        "/api/compound/:id",
+        Some("all_contexts=true"),
+        "/api/compound/:id/all_contexts.json",
+    ),
+    (
+        "compound_raw",
+        "/api/compound/:id/raw",
+        None,
+        "/api/compound/:id/raw.json",
+    ),
+    (
+        "compound_alternatives",
+        "/api/compound/:id/alternatives",
+        None,
+        "/api/compound/:id/alternatives.json",
+    ),
+    (
+        "compound_cas",
+        "/api/compound/cas/:cas",
+        None,
+        "/api/compound/cas/:cas.json",
+    ),
+    (
+        "compound",
+        "/api/compound/:id",
+        None,
+        "/api/compound/:id.json",
+    ),
+    (
+        "material",
+        "/api/material/:id",
+        None,
+        "/api/material/:id.json",
+    ),
+    (
+        "product_raw",
+        "/api/product/:id/raw",
+        None,
+        "/api/product/:id/raw.json",
+    ),
+    ("product", "/api/product/:id", None, "/api/product/:id.json"),
+    ("root", "/api", None, "/api/index.json"),
+];
+
+fn route(
+    pattern: &'static str,
+    path: String,
+    query: Option<(&'static str, String)>,
+    file: String,
+    rendered: Rendered,
+) -> Route {
+    Route {
+        pattern,
+        path,
+        query,
+        file,
+        rendered,
+    }
+}
+
+/// Every public route of the dataset, rendered in parallel, in a stable order.
+pub fn routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
+    let ids: Vec<&String> = dataset.compounds.keys().collect();
+    let mut out: Vec<Route> = ids
+        .par_iter()
+        .flat_map_iter(|id| compound_routes(dataset, id))
+        .collect();
+    out.extend(dataset.compounds.values().map(|r| {
+        route(
+            "compound_cas",
+            format!("/api/compound/cas/{}", r.cas),
+            None,
+            format!("api/compound/cas/{}.json", r.cas),
+            compound::by_cas(dataset, &r.cas, None, None),
+        )
+    }));
+    let materials: Vec<&String> = dataset.materials.keys().collect();
+    out.extend(
+        materials
+            .par_iter()
+            .map(|id| {
+                route(
+                    "material",
+                    format!("/api/material/{id}"),
+                    None,
+                    format!("api/material/{id}.json"),
+                    entities::material(dataset, id),
+                )
+            })
+            .collect::<Vec<_>>(),
+    );
+    let products: Vec<&String> = dataset.products.keys().collect();
+    out.extend(
+        products
+            .par_iter()
+            .flat_map_iter(|id| {
+                [
+                    route(
+                        "product",
+                        format!("/api/product/{id}"),
+                        None,
+                        format!("api/product/{id}.json"),
+                        entities::product(dataset, id, Access::Public),
+                    ),
+                    route(
+                        "product_raw",
+                        format!("/api/product/{id}/raw"),
+                        None,
+                        format!("api/product/{id}/raw.json"),
+                        entities::product_raw(dataset, id),
+                    ),
+                ]
+            })
+            .collect::<Vec<_>>(),
+    );
+    out.push(route(
+        "root",
+        "/api".into(),
+        None,
+        "api/index.json".into(),
+        root::root(dataset, built_at),
+    ));
+    out
+}
+
+fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
+    let base = format!("/api/compound/{id}");
+    let dir = format!("api/compound/{id}");
+    let mut out = vec![
+        route(
+            "compound",
+            base.clone(),
+            None,
+            format!("{dir}.json"),
+            compound::compound(dataset, id, None, None),
+        ),
+        route(
+            "compound_all",
+            base.clone(),
+            Some(("all_contexts", "true".into())),
+            format!("{dir}/all_contexts.json"),
+            compound::compound(dataset, id, None, Some("true")),
+        ),
+        route(
+            "compound_raw",
+            format!("{base}/raw"),
+            None,
+            format!("{dir}/raw.json"),
+            compound::raw(dataset, id),
+        ),
+        route(
+            "compound_alternatives",
+            format!("{base}/alternatives"),
+            None,
+            format!("{dir}/alternatives.json"),
+            compound::alternatives(dataset, id, Access::Public),
+        ),
+    ];
+    for (context, _) in CONTEXTS {
+        out.push(route(
+            "compound_context",
+            base.clone(),
+            Some(("context", context.to_string())),
+            format!("{dir}/context/{context}.json"),
+            compound::compound(dataset, id, Some(context), None),
+        ));
+    }
+    out
+}
