@@ -209,3 +209,38 @@ async fn bad_input_is_a_json_4xx() {
         .unwrap();
     assert_eq!(res.status(), 405);
 }
+
+#[tokio::test]
+async fn badges() {
+    let base = start().await;
+    let d = &state().dataset;
+    let benzene = id("71-43-2");
+    let res = reqwest::get(format!("{base}/api/badge/{benzene}?style=pill&label=a%3Cb"))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "image/svg+xml");
+    assert_eq!(res.headers()["cache-control"], "public, max-age=86400");
+    let body = res.text().await.unwrap();
+    let want =
+        saferef_generator::render::badge::badge(d, &benzene, None, Some("pill"), Some("a<b"));
+    assert_eq!(body.as_bytes(), want.body.as_slice());
+    assert!(body.contains("very high") && body.contains("a&#60;b") && !body.contains("a<b"));
+    let res = reqwest::get(format!("{base}/api/badge/hq-c-org-999999"))
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 404);
+    assert_eq!(res.headers()["content-type"], "image/svg+xml");
+    assert!(res.text().await.unwrap().contains("not found"));
+    for (path, needle) in [
+        ("/api/badge/nope", "malformed"),
+        (
+            &format!("/api/badge/{benzene}?style=round") as &str,
+            "unknown style",
+        ),
+    ] {
+        let (status, _, body) = get(&format!("{base}{path}")).await;
+        assert_eq!(status, 400);
+        assert!(body["error"].as_str().unwrap().contains(needle), "{body}");
+    }
+}

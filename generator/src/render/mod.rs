@@ -2,6 +2,8 @@
 //! status and cache policy. The static build and the runtime call the same functions, so a
 //! public URL answers with the same bytes from either.
 
+pub mod badge;
+mod badge_metrics;
 pub mod compound;
 pub mod entities;
 pub mod relationships;
@@ -18,6 +20,8 @@ pub enum Cache {
     Private,
     /// Reference data (root, documents): public for 2 hours.
     Reference,
+    /// Badges: public for 24 hours.
+    Badge,
 }
 
 impl Cache {
@@ -28,6 +32,7 @@ impl Cache {
             }
             Cache::Private => "private, max-age=3600",
             Cache::Reference => "public, max-age=7200",
+            Cache::Badge => "public, max-age=86400",
         }
     }
 }
@@ -42,6 +47,7 @@ pub struct Rendered {
     pub location: Option<String>,
     /// Surrogate key for CDN purges (one per compound).
     pub surrogate_key: Option<String>,
+    pub content_type: &'static str,
 }
 
 impl Rendered {
@@ -55,6 +61,7 @@ impl Rendered {
             cache,
             location: None,
             surrogate_key: None,
+            content_type: "application/json",
         }
     }
 

@@ -1,5 +1,6 @@
 //! The route tree. Every endpoint answers under both `/api/...` and `/api/v1/...`.
 
+mod badge;
 mod compound;
 mod entities;
 mod health;
@@ -40,7 +41,9 @@ pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
             .unify()
             .or(compound::routes(with_state.clone()))
             .unify()
-            .or(entities::routes(with_state))
+            .or(entities::routes(with_state.clone()))
+            .unify()
+            .or(badge::route(with_state))
             .unify(),
     )
     .recover(recover)
@@ -87,7 +90,7 @@ pub fn reply(r: Rendered) -> Response {
     let mut res = Response::new(r.body.into());
     *res.status_mut() = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let h = res.headers_mut();
-    h.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(r.content_type));
     let cache = if r.status < 400 {
         r.cache.header()
     } else {
