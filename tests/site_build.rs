@@ -58,9 +58,10 @@ fn the_tree_is_the_render_functions_applied_ahead_of_time() {
     let out = tempfile::tempdir().unwrap();
     let first = build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     // Formaldehyde, benzene and BPA (the listed agents of the fixture tables) x (default, all
-    // contexts, raw, alternatives, 19 contexts) + 3 CAS lookups + root + _redirects + _headers.
+    // contexts, raw, alternatives, 19 contexts, 19 x 3 badges) + 3 CAS lookups + root + the
+    // not-found badge + _redirects + _headers.
     assert_eq!(d.compounds.len(), 3);
-    assert_eq!(first.files, 3 * 23 + 3 + 1 + 2);
+    assert_eq!(first.files, 3 * (23 + 57) + 3 + 1 + 1 + 2);
     assert_eq!(first.written, first.files);
     for r in routes(&d, &d.release_date()) {
         let bytes = std::fs::read(out.path().join(&r.file)).unwrap();
@@ -117,7 +118,27 @@ fn redirects_keep_statuses_and_fall_through_to_the_runtime() {
             .trim_end()
             .ends_with("/api/* https://runtime.example/api/:splat 200")
     );
+    assert!(
+        redirects.contains("/api/badge/:id context=dog style=pill /api/badge/:id/dog/pill.svg 200")
+    );
+    assert!(redirects.contains("/api/badge/:id /api/badge/:id/human_adult/flat.svg 200"));
+    let label = redirects
+        .find("/api/badge/* label=:label https://runtime.example/api/badge/:splat 200")
+        .unwrap();
+    assert!(
+        label < redirects.find("/api/badge/:id context=").unwrap(),
+        "custom labels go to the runtime first"
+    );
+    let svg = std::fs::read_to_string(
+        out.path()
+            .join(format!("api/badge/{benzene}/human_adult/flat.svg")),
+    )
+    .unwrap();
+    assert!(svg.contains("very high"));
     let headers = std::fs::read_to_string(out.path().join("_headers")).unwrap();
+    assert!(headers.contains(
+        "/api/badge/*\n  Content-Type: image/svg+xml\n  Cache-Control: public, max-age=86400\n"
+    ));
     assert!(headers.contains(&format!(
         "/api/compound/{benzene}*\n  Netlify-Cache-Tag: {benzene}\n"
     )));

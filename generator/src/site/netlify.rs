@@ -14,6 +14,7 @@ use crate::aggregate::rules::CONTEXTS;
 use crate::load::Dataset;
 use crate::model::vocab::WatchClass;
 use crate::render::Cache;
+use crate::render::badge::Style;
 
 /// The `_redirects` text and its number of rules.
 pub fn redirects(
@@ -31,7 +32,7 @@ pub fn redirects(
         let query = r
             .query
             .as_ref()
-            .map(|(k, v)| format!(" {k}={v}"))
+            .map(|q| format!(" {q}"))
             .unwrap_or_default();
         let _ = writeln!(out, "{}{query} /{} {}", r.path, r.file, r.rendered.status);
         rules += 1;
@@ -53,28 +54,27 @@ pub fn redirects(
         );
         rules += 2;
     }
+    if let Some(origin) = runtime_origin {
+        out.push_str("\n# Badges with a custom label are drawn by the runtime.\n");
+        let _ = writeln!(
+            out,
+            "/api/badge/* label=:label {}/api/badge/:splat 200",
+            origin.trim_end_matches('/')
+        );
+        rules += 1;
+    }
     out.push_str("\n# Precomputed responses.\n");
     for (_, path, query, file) in PATTERNS {
-        match query {
-            Some(q) if q.contains("{context}") => {
-                for (context, _) in CONTEXTS {
-                    let _ = writeln!(
-                        out,
-                        "{path} {} {} 200",
-                        q.replace("{context}", context),
-                        file.replace("{context}", context)
-                    );
-                    rules += 1;
+        for (q, f) in expand(*query, file) {
+            match q {
+                Some(q) => {
+                    let _ = writeln!(out, "{path} {q} {f} 200");
+                }
+                None => {
+                    let _ = writeln!(out, "{path} {f} 200");
                 }
             }
-            Some(q) => {
-                let _ = writeln!(out, "{path} {q} {file} 200");
-                rules += 1;
-            }
-            None => {
-                let _ = writeln!(out, "{path} {file} 200");
-                rules += 1;
-            }
+            rules += 1;
         }
     }
     match runtime_origin {
@@ -85,6 +85,32 @@ pub fn redirects(
         None => out.push_str("\n# No runtime origin was given (--runtime-origin): other requests get the CDN's 404.\n"),
     }
     (out, rules)
+}
+
+/// Expands `{context}` and `{style}` in a pattern's query and file into every named value
+/// (named, not placeholders, so aliases and unknown values fall through to the runtime).
+fn expand(query: Option<&str>, file: &str) -> Vec<(Option<String>, String)> {
+    let Some(q) = query else {
+        return vec![(None, file.to_string())];
+    };
+    let contexts: Vec<&str> = if q.contains("{context}") {
+        CONTEXTS.iter().map(|(c, _)| *c).collect()
+    } else {
+        vec![""]
+    };
+    let styles: Vec<&str> = if q.contains("{style}") {
+        Style::ALL.iter().map(|s| s.name()).collect()
+    } else {
+        vec![""]
+    };
+    let mut out = Vec::new();
+    for c in &contexts {
+        for s in &styles {
+            let fill = |t: &str| t.replace("{context}", c).replace("{style}", s);
+            out.push((Some(fill(q)), fill(file)));
+        }
+    }
+    out
 }
 
 /// The `_headers` text: JSON everywhere under /api, SPEC 8 cache policies, and a cache tag
@@ -100,6 +126,11 @@ pub fn headers(dataset: &Dataset) -> String {
         out,
         "/api/index.json\n  Cache-Control: {}\n",
         Cache::Reference.header()
+    );
+    let _ = write!(
+        out,
+        "/api/badge/*\n  Content-Type: image/svg+xml\n  Cache-Control: {}\n",
+        Cache::Badge.header()
     );
     for r in dataset.compounds.values() {
         let id = &r.hq_id;

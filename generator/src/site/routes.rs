@@ -6,6 +6,7 @@ use rayon::prelude::*;
 
 use crate::aggregate::rules::CONTEXTS;
 use crate::load::Dataset;
+use crate::render::badge::{self, Style};
 use crate::render::compound::{self, Access};
 use crate::render::{Rendered, entities, root};
 
@@ -16,8 +17,8 @@ pub struct Route {
     pub pattern: &'static str,
     /// URL path, e.g. `/api/compound/hq-c-org-000001`.
     pub path: String,
-    /// The query parameter this variant answers, e.g. `("context", "dog")`.
-    pub query: Option<(&'static str, String)>,
+    /// The query this variant answers, e.g. `context=dog` or `context=dog style=pill`.
+    pub query: Option<String>,
     /// File under the site root, e.g. `api/compound/hq-c-org-000001/context/dog.json`.
     pub file: String,
     pub rendered: Rendered,
@@ -77,12 +78,36 @@ pub const PATTERNS: &[(&str, &str, Option<&str>, &str)] = &[
     ),
     ("product", "/api/product/:id", None, "/api/product/:id.json"),
     ("root", "/api", None, "/api/index.json"),
+    (
+        "badge_context_style",
+        "/api/badge/:id",
+        Some("context={context} style={style}"),
+        "/api/badge/:id/{context}/{style}.svg",
+    ),
+    (
+        "badge_context",
+        "/api/badge/:id",
+        Some("context={context}"),
+        "/api/badge/:id/{context}/flat.svg",
+    ),
+    (
+        "badge_style",
+        "/api/badge/:id",
+        Some("style={style}"),
+        "/api/badge/:id/human_adult/{style}.svg",
+    ),
+    (
+        "badge",
+        "/api/badge/:id",
+        None,
+        "/api/badge/:id/human_adult/flat.svg",
+    ),
 ];
 
 fn route(
     pattern: &'static str,
     path: String,
-    query: Option<(&'static str, String)>,
+    query: Option<String>,
     file: String,
     rendered: Rendered,
 ) -> Route {
@@ -157,6 +182,14 @@ pub fn routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
         "api/index.json".into(),
         root::root(dataset, built_at),
     ));
+    // The gray badge a CDN can serve for ids it does not know.
+    out.push(route(
+        "badge_not_found",
+        "/api/badge/not-found".into(),
+        None,
+        "api/badge/not-found.svg".into(),
+        badge::badge(dataset, "hq-c-org-000000", None, None, None),
+    ));
     out
 }
 
@@ -174,7 +207,7 @@ fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
         route(
             "compound_all",
             base.clone(),
-            Some(("all_contexts", "true".into())),
+            Some("all_contexts=true".into()),
             format!("{dir}/all_contexts.json"),
             compound::compound(dataset, id, None, Some("true")),
         ),
@@ -194,10 +227,19 @@ fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
         ),
     ];
     for (context, _) in CONTEXTS {
+        for style in Style::ALL {
+            out.push(route(
+                "badge_context_style",
+                format!("/api/badge/{id}"),
+                Some(format!("context={context} style={}", style.name())),
+                format!("api/badge/{id}/{context}/{}.svg", style.name()),
+                badge::badge(dataset, id, Some(context), Some(style.name()), None),
+            ));
+        }
         out.push(route(
             "compound_context",
             base.clone(),
-            Some(("context", context.to_string())),
+            Some(format!("context={context}")),
             format!("{dir}/context/{context}.json"),
             compound::compound(dataset, id, Some(context), None),
         ));
