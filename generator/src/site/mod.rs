@@ -7,6 +7,7 @@ pub mod routes;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -51,6 +52,11 @@ struct Manifest<'a> {
 pub fn build(dataset: &Dataset, opts: &BuildOptions) -> anyhow::Result<BuildReport> {
     let started = Instant::now();
     let routes = routes::routes(dataset, &dataset.release_date());
+    eprintln!(
+        "build: rendered {} responses in {:.2}s",
+        routes.len(),
+        started.elapsed().as_secs_f64()
+    );
     let mut files: Vec<(String, Vec<u8>)> = routes
         .iter()
         .map(|r| (r.file.clone(), r.rendered.body.clone()))
@@ -58,10 +64,13 @@ pub fn build(dataset: &Dataset, opts: &BuildOptions) -> anyhow::Result<BuildRepo
     let (redirects, rules) = netlify::redirects(&routes, dataset, opts.runtime_origin.as_deref());
     files.push(("_redirects".into(), redirects.into_bytes()));
     files.push(("_headers".into(), netlify::headers(dataset).into_bytes()));
+    let progress = progress_bar(files.len() as u64);
     let written: Vec<bool> = files
         .par_iter()
+        .progress_with(progress.clone())
         .map(|(file, bytes)| write_if_changed(&opts.out.join(file), bytes))
         .collect::<std::io::Result<_>>()?;
+    progress.finish_and_clear();
     let manifest = Manifest {
         dataset_version: &dataset.fingerprint,
         built_at: &opts.built_at,
@@ -90,6 +99,19 @@ pub fn build(dataset: &Dataset, opts: &BuildOptions) -> anyhow::Result<BuildRepo
     };
     print_summary(&opts.out, &report, started);
     Ok(report)
+}
+
+/// A bar with counts and rate on a terminal; hidden otherwise (the stage lines say enough).
+fn progress_bar(len: u64) -> ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("writing {bar:40} {pos}/{len} files, {per_sec}, {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
 }
 
 /// The summary line of a build.
