@@ -140,3 +140,18 @@ async fn root_lists_endpoints_and_dataset_totals() {
         assert!(e["found_in_categories"].as_u64().unwrap() > 10);
     }
 }
+
+#[tokio::test]
+async fn openapi_document_and_postman_collection() {
+    let base = start().await;
+    let (status, h, doc) = get(&format!("{base}/api/openapi")).await;
+    assert_eq!(status, 200);
+    assert_eq!(h["cache-control"], "public, max-age=7200");
+    assert_eq!(doc["openapi"], "3.1.0");
+    let (status, _, pm) = get(&format!("{base}/api/openapi?format=postman")).await;
+    assert_eq!(status, 200);
+    assert!(pm["item"].as_array().unwrap().len() > 5);
+    let (status, _, err) = get(&format!("{base}/api/openapi?format=yaml")).await;
+    assert_eq!(status, 400);
+    assert!(err["error"].as_str().unwrap().contains("postman"));
+}

@@ -59,9 +59,9 @@ fn the_tree_is_the_render_functions_applied_ahead_of_time() {
     let first = build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     // Formaldehyde, benzene and BPA (the listed agents of the fixture tables) x (default, all
     // contexts, raw, alternatives, 19 contexts, 19 x 3 badges) + 3 CAS lookups + root + the
-    // not-found badge + _redirects + _headers.
+    // not-found badge + the OpenAPI document and its Postman form + _redirects + _headers.
     assert_eq!(d.compounds.len(), 3);
-    assert_eq!(first.files, 3 * (23 + 57) + 3 + 1 + 1 + 2);
+    assert_eq!(first.files, 3 * (23 + 57) + 3 + 1 + 1 + 2 + 2);
     assert_eq!(first.written, first.files);
     for r in routes(&d, &d.release_date()) {
         let bytes = std::fs::read(out.path().join(&r.file)).unwrap();

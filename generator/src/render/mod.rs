@@ -6,6 +6,7 @@ pub mod badge;
 mod badge_metrics;
 pub mod compound;
 pub mod entities;
+pub mod openapi;
 pub mod relationships;
 pub mod root;
 

@@ -129,6 +129,11 @@ pub fn headers(dataset: &Dataset) -> String {
     );
     let _ = write!(
         out,
+        "/api/openapi/*\n  Cache-Control: {}\n",
+        Cache::Reference.header()
+    );
+    let _ = write!(
+        out,
         "/api/badge/*\n  Content-Type: image/svg+xml\n  Cache-Control: {}\n",
         Cache::Badge.header()
     );

@@ -8,7 +8,7 @@ use crate::aggregate::rules::CONTEXTS;
 use crate::load::Dataset;
 use crate::render::badge::{self, Style};
 use crate::render::compound::{self, Access};
-use crate::render::{Rendered, entities, root};
+use crate::render::{Rendered, entities, openapi, root};
 
 /// One public URL and its precomputed response.
 #[derive(Debug, Clone)]
@@ -78,6 +78,13 @@ pub const PATTERNS: &[(&str, &str, Option<&str>, &str)] = &[
     ),
     ("product", "/api/product/:id", None, "/api/product/:id.json"),
     ("root", "/api", None, "/api/index.json"),
+    (
+        "openapi_postman",
+        "/api/openapi",
+        Some("format=postman"),
+        "/api/openapi/postman.json",
+    ),
+    ("openapi", "/api/openapi", None, "/api/openapi/index.json"),
     (
         "badge_context_style",
         "/api/badge/:id",
@@ -181,6 +188,20 @@ pub fn routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
         None,
         "api/index.json".into(),
         root::root(dataset, built_at),
+    ));
+    out.push(route(
+        "openapi",
+        "/api/openapi".into(),
+        None,
+        "api/openapi/index.json".into(),
+        openapi::openapi(None),
+    ));
+    out.push(route(
+        "openapi_postman",
+        "/api/openapi".into(),
+        Some("format=postman".into()),
+        "api/openapi/postman.json".into(),
+        openapi::openapi(Some("postman")),
     ));
     // The gray badge a CDN can serve for ids it does not know.
     out.push(route(

@@ -36,8 +36,17 @@ pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
                 &s.dataset.release_date(),
             ))
         });
+    let openapi = warp::path!("openapi")
+        .and(warp::get())
+        .and(query())
+        .map(|q: Query| match q {
+            Ok(q) => reply(saferef_generator::render::openapi::openapi(q.get("format"))),
+            Err(e) => reply(e),
+        });
     api.and(
         root.or(health::route(with_state.clone()))
+            .unify()
+            .or(openapi)
             .unify()
             .or(compound::routes(with_state.clone()))
             .unify()
