@@ -15,28 +15,24 @@ async fn every_product_and_material_answers_with_the_rendered_bytes() {
         !d.products.is_empty() && !d.materials.is_empty(),
         "the dataset has products and materials"
     );
-    for id in d.products.keys().take(40) {
-        let want = entities::product(d, id, Access::Public);
-        let res = reqwest::get(format!("{base}/api/product/{id}"))
-            .await
-            .unwrap();
-        assert_eq!(res.status(), 200);
+    let products = d.products.keys().take(40).map(|id| {
+        (
+            format!("/api/product/{id}"),
+            entities::product(d, id, Access::Public),
+        )
+    });
+    let materials = d
+        .materials
+        .keys()
+        .take(40)
+        .map(|id| (format!("/api/material/{id}"), entities::material(d, id)));
+    for (path, want) in products.chain(materials) {
+        let res = reqwest::get(format!("{base}{path}")).await.unwrap();
+        assert_eq!(res.status(), 200, "{path}");
         assert_eq!(
             res.bytes().await.unwrap().as_ref(),
             want.body.as_slice(),
-            "{id}"
-        );
-    }
-    for id in d.materials.keys().take(40) {
-        let want = entities::material(d, id);
-        let res = reqwest::get(format!("{base}/api/material/{id}"))
-            .await
-            .unwrap();
-        assert_eq!(res.status(), 200);
-        assert_eq!(
-            res.bytes().await.unwrap().as_ref(),
-            want.body.as_slice(),
-            "{id}"
+            "{path}"
         );
     }
 }
