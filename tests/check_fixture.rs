@@ -35,6 +35,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
         .join("products/hq-p-hom-000001.json")
         .display()
         .to_string();
+    let dir = dir.display().to_string();
     let expected = [
         // malformed id
         format!(
@@ -102,6 +103,14 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "{}: regulatory.classifications[1].source: source \"nowhere\" is not defined in sources[]",
             compound("hq-c-org-000001")
         ),
+        // documents and release notes
+        format!(
+            "{dir}/documents/disclaimer.md: envelope_notice: front matter has no `envelope_notice`"
+        ),
+        format!("{dir}/documents/terms.md: updated: not a YYYY-MM-DD date"),
+        format!("{dir}/documents/privacy.md: does not start with a `---` front-matter block"),
+        format!("{dir}/documents/privacy.md: missing: GET /api/privacy serves it"),
+        format!("{dir}/release-notes/2026-11-21.md: version: front matter has no `version`"),
     ];
     for line in &expected {
         assert!(
@@ -109,7 +118,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "missing problem:\n  {line}\nin output:\n{stdout}"
         );
     }
-    assert_eq!(stdout.lines().count(), 22, "{stdout}");
+    assert_eq!(stdout.lines().count(), 27, "{stdout}");
 }
 
 #[test]

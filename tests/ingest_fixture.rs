@@ -21,6 +21,9 @@ fn data_dir() -> tempfile::TempDir {
     }
     std::fs::create_dir_all(dir.path().join("compounds")).unwrap();
     std::fs::create_dir_all(dir.path().join("curated")).unwrap();
+    for folder in ["documents", "release-notes"] {
+        copy_tree(&repo().join("data").join(folder), &dir.path().join(folder));
+    }
     std::fs::write(
         dir.path().join("curated/selection.tsv"),
         "cas\tname\tgroup\tnote\n7732-18-5\tWater\teveryday_substance\t\n64-17-5\tEthanol\tsolvent\t\n",

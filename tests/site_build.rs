@@ -1,12 +1,14 @@
 //! `saferef-generate build` on a small dataset (the ingest fixture): every route's file holds
 //! the render function's bytes, two builds are byte-identical but for the manifest's time, an
-//! unchanged rebuild writes nothing, and `_redirects` keeps statuses and falls through.
+//! unchanged rebuild writes nothing, a one-compound change rewrites only what it changes, and
+//! the CDN's reading of `_redirects` and `_headers` answers every route as the runtime would.
 
 use std::path::{Path, PathBuf};
 
 use saferef_generator::ingest::{IngestOptions, run};
 use saferef_generator::load::{Dataset, load};
-use saferef_generator::site::{BuildOptions, build, routes::routes};
+use saferef_generator::site::cdn::{Resolution, StaticSite};
+use saferef_generator::site::{BuildOptions, build, header_lines, routes::routes};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -17,6 +19,13 @@ fn dataset() -> (tempfile::TempDir, Dataset) {
     let dir = tempfile::tempdir().unwrap();
     for f in ["sources.json", "agencies.json", "contexts.json"] {
         std::fs::copy(repo().join("data").join(f), dir.path().join(f)).unwrap();
+    }
+    for folder in ["documents", "release-notes"] {
+        std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+        for e in std::fs::read_dir(repo().join("data").join(folder)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), dir.path().join(folder).join(e.file_name())).unwrap();
+        }
     }
     std::fs::create_dir_all(dir.path().join("compounds")).unwrap();
     run(&IngestOptions {
@@ -35,6 +44,7 @@ fn opts(out: &Path, at: &str) -> BuildOptions {
         out: out.to_path_buf(),
         runtime_origin: Some("https://runtime.example".into()),
         built_at: at.into(),
+        full: false,
     }
 }
 
@@ -59,9 +69,11 @@ fn the_tree_is_the_render_functions_applied_ahead_of_time() {
     let first = build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     // Formaldehyde, benzene and BPA (the listed agents of the fixture tables) x (default, all
     // contexts, raw, alternatives, 19 contexts, 19 x 3 badges) + 3 CAS lookups + root + the
-    // not-found badge + the OpenAPI document and its Postman form + _redirects + _headers.
+    // not-found badge + the OpenAPI document and its Postman form + 3 documents and the
+    // release notes, each in HTML and JSON + the static 404 + _redirects + _headers + the
+    // dataset snapshot.
     assert_eq!(d.compounds.len(), 3);
-    assert_eq!(first.files, 3 * (23 + 57) + 3 + 1 + 1 + 2 + 2);
+    assert_eq!(first.files, 3 * (23 + 57) + 3 + 1 + 1 + 2 + 8 + 1 + 3);
     assert_eq!(first.written, first.files);
     for r in routes(&d, &d.release_date()) {
         let bytes = std::fs::read(out.path().join(&r.file)).unwrap();
@@ -88,59 +100,166 @@ fn the_tree_is_the_render_functions_applied_ahead_of_time() {
 }
 
 #[test]
-fn redirects_keep_statuses_and_fall_through_to_the_runtime() {
+fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
+    let (_data, mut d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let before = routes(&d, &d.release_date());
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    d.compounds.get_mut(&benzene).unwrap().name = "Benzene (renamed)".into();
+    let after = routes(&d, &d.release_date());
+    let changed: Vec<&str> = before
+        .iter()
+        .zip(&after)
+        .filter(|(a, b)| a.rendered.body != b.rendered.body)
+        .map(|(_, b)| b.file.as_str())
+        .collect();
+    assert!(changed.len() > 20, "{changed:?}");
+    assert!(
+        changed
+            .iter()
+            .all(|f| f.contains(&benzene) || f.ends_with("cas/71-43-2.json")),
+        "{changed:?}"
+    );
+    let report = build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
+    // Its responses, and the dataset snapshot.
+    assert_eq!(report.written, changed.len() + 1);
+    assert_eq!(report.removed, 0);
+
+    // A compound that leaves the dataset leaves the tree.
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    d.compounds.remove(&bpa);
+    let report = build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
+    assert_eq!(report.removed, 23 + 57 + 1);
+    assert!(!out.path().join(format!("api/compound/{bpa}.json")).exists());
+    assert!(
+        !out.path()
+            .join(format!("api/badge/{bpa}"))
+            .join("human_adult/flat.svg")
+            .exists()
+    );
+}
+
+#[test]
+fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
+    let (_data, d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let site = StaticSite::open(out.path()).unwrap();
+    let all = routes(&d, &d.release_date());
+    for r in all
+        .iter()
+        .filter(|r| !["not_found", "badge_not_found"].contains(&r.pattern))
+    {
+        let query: Vec<(String, String)> = r
+            .query
+            .iter()
+            .flat_map(|q| q.split(' '))
+            .filter_map(|c| c.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let resolved = site.resolve(&r.path, &query);
+        if r.rendered.status != 200 {
+            assert_eq!(resolved, Resolution::Runtime, "{} {:?}", r.path, r.query);
+            continue;
+        }
+        let Resolution::File {
+            file,
+            status,
+            headers,
+        } = resolved
+        else {
+            panic!("{} {:?}: {resolved:?}", r.path, r.query)
+        };
+        assert_eq!((file.as_str(), status), (r.file.as_str(), 200));
+        let mut expected: Vec<(String, String)> =
+            vec![("content-type".into(), r.rendered.content_type.to_string())];
+        expected.extend(
+            header_lines(&r.rendered)
+                .into_iter()
+                .map(|(n, v)| (n.to_ascii_lowercase(), v)),
+        );
+        assert_eq!(headers, expected, "{} {:?}", r.path, r.query);
+    }
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let q = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        site.resolve(
+            "/api/compound/cas/71-43-2",
+            &q(&[("redirect", "true"), ("context", "dog")])
+        ),
+        Resolution::Redirect {
+            status: 302,
+            location: format!("/api/compound/{benzene}?context=dog")
+        }
+    );
+    // Aliases, custom labels, unknown ids and the build's own data are the runtime's.
+    let compound = format!("/api/compound/{benzene}");
+    let badge = format!("/api/badge/{benzene}");
+    for (path, query) in [
+        (compound.as_str(), q(&[("context", "adult")])),
+        (badge.as_str(), q(&[("context", "dog"), ("label", "x")])),
+        ("/api/compound/hq-c-org-999999", vec![]),
+        ("/api/compound/not-an-id/raw", vec![]),
+        ("/_data/dataset.json.zst", vec![]),
+        ("/api/compounds", vec![]),
+    ] {
+        assert_eq!(
+            site.resolve(path, &query),
+            Resolution::Runtime,
+            "{path} {query:?}"
+        );
+    }
+}
+
+#[test]
+fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
     let (_data, d) = dataset();
     let out = tempfile::tempdir().unwrap();
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     let redirects = std::fs::read_to_string(out.path().join("_redirects")).unwrap();
     let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
-    // Benzene has no pollinator evidence: the precomputed 422 keeps its status, before the
-    // generic context rule.
+    // Benzene has no pollinator evidence: its 422 is the runtime's, before the generic rule.
     let status_rule = format!(
-        "/api/compound/{benzene} context=pollinator /api/compound/{benzene}/context/pollinator.json 422"
+        "/api/compound/{benzene} context=pollinator https://runtime.example/api/compound/{benzene} 200"
     );
     let generic =
         "/api/compound/:id context=pollinator /api/compound/:id/context/pollinator.json 200";
-    let (s, g) = (
-        redirects.find(&status_rule).unwrap(),
-        redirects.find(generic).unwrap(),
-    );
-    assert!(s < g);
+    assert!(redirects.find(&status_rule).unwrap() < redirects.find(generic).unwrap());
     assert!(redirects.contains(&format!(
         "/api/compound/cas/71-43-2 redirect=true /api/compound/{benzene} 302"
     )));
-    assert!(
-        !redirects.contains("context=:context /api/compound/:id"),
-        "aliases are not rewritten: the runtime resolves them"
-    );
     assert!(
         redirects
             .trim_end()
             .ends_with("/api/* https://runtime.example/api/:splat 200")
     );
-    assert!(
-        redirects.contains("/api/badge/:id context=dog style=pill /api/badge/:id/dog/pill.svg 200")
-    );
-    assert!(redirects.contains("/api/badge/:id /api/badge/:id/human_adult/flat.svg 200"));
     let label = redirects
-        .find("/api/badge/* label=:label https://runtime.example/api/badge/:splat 200")
+        .find("/api/badge/:id label=:value https://runtime.example/api/badge/:id 200")
         .unwrap();
-    assert!(
-        label < redirects.find("/api/badge/:id context=").unwrap(),
-        "custom labels go to the runtime first"
-    );
-    let svg = std::fs::read_to_string(
-        out.path()
-            .join(format!("api/badge/{benzene}/human_adult/flat.svg")),
-    )
-    .unwrap();
-    assert!(svg.contains("very high"));
+    assert!(label < redirects.find("/api/badge/:id context=").unwrap());
     let headers = std::fs::read_to_string(out.path().join("_headers")).unwrap();
-    assert!(headers.contains(
-        "/api/badge/*\n  Content-Type: image/svg+xml\n  Cache-Control: public, max-age=86400\n"
-    ));
     assert!(headers.contains(&format!(
-        "/api/compound/{benzene}*\n  Netlify-Cache-Tag: {benzene}\n"
+        "/api/badge/{benzene}\n  Cache-Control: public, max-age=86400\n  Surrogate-Key: {benzene}\n"
     )));
-    assert!(headers.starts_with("# Generated"));
+    assert!(headers.contains(&format!(
+        "/api/compound/{benzene}\n  Cache-Control: public, max-age=3600, s-maxage=3600, stale-while-revalidate=7200\n  Vary: X-API-Key, X-Marketplace-Subscription\n"
+    )));
+
+    // Without a runtime, a preview: statuses kept, a static 404 at the end.
+    let preview = tempfile::tempdir().unwrap();
+    let mut o = opts(preview.path(), "2026-11-21T10:00:00Z");
+    o.runtime_origin = None;
+    build(&d, &o).unwrap();
+    let redirects = std::fs::read_to_string(preview.path().join("_redirects")).unwrap();
+    assert!(redirects.contains(&format!(
+        "/api/compound/{benzene} context=pollinator /api/compound/{benzene}/context/pollinator.json 422"
+    )));
+    assert!(redirects.trim_end().ends_with("/api/* /api/404.json 404"));
+    assert!(!redirects.contains("https://"));
 }

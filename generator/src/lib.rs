@@ -12,8 +12,10 @@ pub mod model;
 pub mod output;
 pub mod render;
 pub mod site;
+pub mod snapshot;
 pub mod stats;
 pub mod validate;
+pub mod validate_documents;
 pub mod validate_entities;
 
 /// The service version reported by `GET /api` and `GET /api/health` (SPEC 9).

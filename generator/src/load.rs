@@ -7,13 +7,14 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::ids::IdRegistry;
 use crate::ingest::catalog::Catalog;
 use crate::merge::{merge, order_by_source, referenced_sources};
+use crate::model::documents::MarkdownFile;
 use crate::model::material::{Material, Product};
 use crate::model::record::{CompoundRecord, SourceRef};
 
@@ -51,7 +52,7 @@ impl fmt::Display for Problem {
 }
 
 /// An agency of record and the attribution strings that name it (`data/agencies.json`).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Agency {
     pub id: String,
@@ -112,6 +113,12 @@ pub struct Dataset {
     pub products: BTreeMap<String, Product>,
     /// `materials/index.tsv`: the material id registry (id -> slug); ids are never reused.
     pub material_index: BTreeMap<String, String>,
+    /// `documents/*.md` by name (disclaimer, terms, privacy).
+    pub documents: BTreeMap<String, MarkdownFile>,
+    /// `release-notes/*.md`, newest first.
+    pub release_notes: Vec<MarkdownFile>,
+    /// minijinja templates by file name, from `templates/` beside `data/` when it exists.
+    pub templates: BTreeMap<String, String>,
 }
 
 impl Dataset {
@@ -246,6 +253,7 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
         &mut problems,
     );
     dataset.files.extend(entity_files);
+    load_documents(data_dir, &mut dataset, &mut hasher, &mut problems);
     dataset.fingerprint = hasher
         .finalize()
         .iter()
@@ -253,6 +261,86 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
         .map(|b| format!("{b:02x}"))
         .collect();
     Ok((dataset, problems))
+}
+
+/// Reads `documents/`, `release-notes/` and the minijinja templates beside `data/`.
+fn load_documents(
+    data_dir: &Path,
+    dataset: &mut Dataset,
+    hasher: &mut Sha256,
+    problems: &mut Vec<Problem>,
+) {
+    let mut read_markdown = |dir: &str| -> Vec<MarkdownFile> {
+        let folder = data_dir.join(dir);
+        // A missing folder is `check`'s to report (validate_documents), once per document.
+        if !folder.is_dir() {
+            return Vec::new();
+        }
+        let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&folder)
+            .min_depth(1)
+            .max_depth(1)
+            .into_iter()
+            .filter_map(Result::ok)
+            .map(walkdir::DirEntry::into_path)
+            .filter(|p| p.extension().is_some_and(|e| e == "md"))
+            .collect();
+        files.sort();
+        let mut out = Vec::new();
+        for path in files {
+            let shown = path.display().to_string();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            hasher.update(shown.as_bytes());
+            hasher.update(text.as_bytes());
+            match MarkdownFile::parse(&format!("data/{dir}/{name}"), &text) {
+                Ok(f) => out.push(f),
+                Err(m) => problems.push(Problem::new(shown, "", m)),
+            }
+        }
+        out
+    };
+    let documents = read_markdown("documents");
+    let mut notes = read_markdown("release-notes");
+    for doc in documents {
+        let name = doc
+            .source_file
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(".md")
+            .to_string();
+        dataset.documents.insert(name, doc);
+    }
+    notes.sort_by(|a, b| b.front.get("date").cmp(&a.front.get("date")));
+    dataset.release_notes = notes;
+    if let Some(dir) = data_dir.parent().map(|p| p.join("templates"))
+        && dir.is_dir()
+    {
+        for entry in walkdir::WalkDir::new(&dir)
+            .min_depth(1)
+            .max_depth(1)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "j2"))
+        {
+            let name = entry.file_name().to_string_lossy().to_string();
+            match std::fs::read_to_string(entry.path()) {
+                Ok(text) => {
+                    hasher.update(name.as_bytes());
+                    hasher.update(text.as_bytes());
+                    dataset.templates.insert(name, text);
+                }
+                Err(e) => problems.push(Problem::new(
+                    entry.path().display().to_string(),
+                    "",
+                    e.to_string(),
+                )),
+            }
+        }
+    }
 }
 
 /// A loaded compound: id, file, record, and the SHA-256 of the file's bytes.

@@ -36,6 +36,13 @@ enum Command {
         /// Origin of the runtime that answers what the tree does not (e.g. https://api.example).
         #[arg(long, env = "SAFEREF_RUNTIME_ORIGIN")]
         runtime_origin: Option<String>,
+        /// Compare every file on disk with its new bytes instead of trusting the previous
+        /// manifest (after site/ was edited by hand, or files went missing).
+        #[arg(long)]
+        full: bool,
+        /// Benchmarks only: clone every entity N-1 times under new ids (1 to 9).
+        #[arg(long, default_value_t = 1, hide = true)]
+        scale: usize,
     },
     /// Create or refresh data/compounds/ from public source tables.
     Ingest {
@@ -68,7 +75,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             data,
             out,
             runtime_origin,
-        } => build(&data, out, runtime_origin),
+            full,
+            scale,
+        } => build(&data, out, runtime_origin, full, scale),
         Command::Ingest {
             sources,
             data,
@@ -105,7 +114,10 @@ fn build(
     data: &std::path::Path,
     out: PathBuf,
     runtime_origin: Option<String>,
+    full: bool,
+    scale: usize,
 ) -> anyhow::Result<ExitCode> {
+    let started = std::time::Instant::now();
     let (dataset, mut problems) = saferef_generator::load::load(data)?;
     problems.extend(saferef_generator::validate::validate(&dataset));
     if !problems.is_empty() {
@@ -118,11 +130,18 @@ fn build(
             data.display()
         );
     }
+    eprintln!(
+        "build: loaded and checked {} compounds in {:.2}s",
+        dataset.compounds.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let dataset = saferef_generator::site::scale::scaled(dataset, scale)?;
     saferef_generator::site::build(
         &dataset,
         &saferef_generator::site::BuildOptions {
             out,
             runtime_origin,
+            full,
             built_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         },
     )?;

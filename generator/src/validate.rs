@@ -31,6 +31,7 @@ pub fn validate(dataset: &Dataset) -> Vec<Problem> {
     check_registry(dataset, &mut problems);
     check_curated(dataset, &mut problems);
     crate::validate_entities::validate(dataset, &mut problems);
+    crate::validate_documents::validate(dataset, &mut problems);
     problems.sort();
     problems
 }

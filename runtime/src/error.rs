@@ -4,9 +4,9 @@
 
 use std::convert::Infallible;
 
-use serde::Serialize;
+use saferef_generator::render::Rendered;
 use warp::http::StatusCode;
-use warp::reply::{Reply, Response};
+use warp::reply::Response;
 
 /// An error a handler returns; `recover` turns it (and warp's own rejections) into a reply.
 #[derive(Debug)]
@@ -33,21 +33,9 @@ impl ApiError {
 
 impl warp::reject::Reject for ApiError {}
 
-#[derive(Serialize)]
-struct ErrorBody<'a> {
-    error: &'a str,
-}
-
-/// The JSON error reply: private, never stored by a shared cache.
+/// The JSON error reply of SPEC 7: private, never stored by a shared cache.
 pub fn error_reply(status: StatusCode, message: &str) -> Response {
-    let mut res =
-        warp::reply::with_status(warp::reply::json(&ErrorBody { error: message }), status)
-            .into_response();
-    res.headers_mut().insert(
-        warp::http::header::CACHE_CONTROL,
-        warp::http::HeaderValue::from_static("private, no-store"),
-    );
-    res
+    crate::routes::reply(Rendered::error(status.as_u16(), message))
 }
 
 /// Maps every rejection to the JSON error body.
@@ -55,7 +43,7 @@ pub async fn recover(rejection: warp::Rejection) -> Result<Response, Infallible>
     let (status, message) = if let Some(e) = rejection.find::<ApiError>() {
         (e.status, e.message.clone())
     } else if rejection.is_not_found() {
-        (StatusCode::NOT_FOUND, "not found".to_string())
+        return Ok(crate::routes::reply(saferef_generator::render::not_found()));
     } else if let Some(e) = rejection.find::<warp::reject::InvalidQuery>() {
         (
             StatusCode::BAD_REQUEST,

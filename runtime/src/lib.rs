@@ -6,12 +6,14 @@
 pub mod error;
 pub mod routes;
 pub mod settings;
+pub mod startup;
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
 use saferef_generator::load::Dataset;
+use saferef_generator::site::cdn::StaticSite;
 
 /// Everything a request handler may read. Shared behind an `Arc` and never mutated after
 /// start, so handlers need no locks.
@@ -25,6 +27,8 @@ pub struct AppState {
     /// Token for admin-only checks (`SAFEREF_ADMIN_TOKEN`); admin checks refuse all without it.
     pub admin_token: Option<String>,
     pub started: Instant,
+    /// The static tree served as the CDN would serve it, when one was built.
+    pub site: Option<StaticSite>,
 }
 
 /// Serves the API on `listener` until `shutdown` resolves. Tests bind `127.0.0.1:0`.

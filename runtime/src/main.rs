@@ -28,30 +28,22 @@ fn main() -> ExitCode {
 
 fn run(settings: Settings) -> anyhow::Result<()> {
     let started = Instant::now();
-    let (dataset, mut problems) = saferef_generator::load::load(&settings.data)?;
-    problems.extend(saferef_generator::validate::validate(&dataset));
-    for p in problems.iter().take(20) {
-        tracing::warn!("dataset problem: {p}");
-    }
-    if problems.len() > 20 {
-        tracing::warn!(
-            "... and {} more (run saferef-generate check)",
-            problems.len() - 20
-        );
-    }
+    let loaded = saferef_runtime::startup::load(&settings.data, &settings.site)?;
     tracing::info!(
-        compounds = dataset.compounds.len(),
-        problems = problems.len(),
-        dataset_version = %dataset.fingerprint,
+        compounds = loaded.dataset.compounds.len(),
+        problems = loaded.problems,
+        dataset_version = %loaded.dataset.fingerprint,
+        static_site = loaded.site.is_some(),
         "dataset loaded in {:.2}s",
         started.elapsed().as_secs_f64()
     );
     let state = Arc::new(AppState {
-        dataset,
-        dataset_problems: problems.len(),
+        dataset: loaded.dataset,
+        dataset_problems: loaded.problems,
         commit: settings.commit.clone(),
         admin_token: settings.admin_token.clone(),
         started,
+        site: loaded.site,
     });
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async move {

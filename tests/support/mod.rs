@@ -1,5 +1,6 @@
 //! Shared set-up of the runtime tests: the committed dataset loaded once, and the service
 //! started on an ephemeral loopback port.
+#![allow(dead_code, reason = "each test binary uses part of the support module")]
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
@@ -25,6 +26,7 @@ pub fn state() -> Arc<AppState> {
                 commit: "test-commit".into(),
                 admin_token: Some("admin-secret".into()),
                 started: Instant::now(),
+                site: None,
             })
         })
         .clone()

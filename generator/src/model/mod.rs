@@ -1,6 +1,7 @@
 //! The dataset model: the stored record types, their vocabularies, and the loaded dataset.
 
 pub mod contexts;
+pub mod documents;
 pub mod material;
 pub mod record;
 pub mod vocab;

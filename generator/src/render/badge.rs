@@ -6,7 +6,7 @@ use askama::Template;
 
 use super::badge_metrics::WIDTHS;
 use super::{Cache, Rendered};
-use crate::aggregate::{Schema, assess};
+use crate::aggregate::{Assessment, Schema, assess};
 use crate::ids::CompoundId;
 use crate::load::Dataset;
 use crate::model::vocab::{RiskLevel, WatchClass};
@@ -114,10 +114,7 @@ fn respond(status: u16, svg: String) -> Rendered {
     } else {
         Cache::Private
     };
-    let mut r = Rendered::json(status, &(), cache);
-    r.body = svg.into_bytes();
-    r.content_type = "image/svg+xml";
-    r
+    Rendered::bytes(status, svg.into_bytes(), "image/svg+xml", cache)
 }
 
 /// `GET /api/badge/{id}?context=&style=&label=` (raw query values). A malformed id, context or
@@ -128,6 +125,18 @@ pub fn badge(
     context: Option<&str>,
     style: Option<&str>,
     label: Option<&str>,
+) -> Rendered {
+    badge_assessed(dataset, id, context, style, label, None)
+}
+
+/// `badge` with the compound's assessment already made (the build draws 57 badges from one).
+pub fn badge_assessed(
+    dataset: &Dataset,
+    id: &str,
+    context: Option<&str>,
+    style: Option<&str>,
+    label: Option<&str>,
+    assessed: Option<&Assessment>,
 ) -> Rendered {
     if CompoundId::parse(id).is_none() {
         return Rendered::error(
@@ -161,7 +170,14 @@ pub fn badge(
     if record.watch_class == WatchClass::CriticalThreat {
         return respond(403, svg(&label, "not available", GRAY, style));
     }
-    let a = assess(record);
+    let owned;
+    let a = match assessed {
+        Some(a) => a,
+        None => {
+            owned = assess(record);
+            &owned
+        }
+    };
     let result = (a.schema != Schema::V2Research)
         .then(|| a.get(context))
         .flatten();

@@ -186,6 +186,18 @@ pub fn compound(
     context: Option<&str>,
     all_contexts: Option<&str>,
 ) -> Rendered {
+    compound_assessed(dataset, id, context, all_contexts, None)
+}
+
+/// `compound` with the record's assessment already made (the build renders 21 responses of
+/// each compound from one assessment).
+pub fn compound_assessed(
+    dataset: &Dataset,
+    id: &str,
+    context: Option<&str>,
+    all_contexts: Option<&str>,
+    assessed: Option<&Assessment>,
+) -> Rendered {
     let record = match lookup(dataset, id) {
         Ok(r) => r,
         Err(e) => return e,
@@ -208,7 +220,14 @@ pub fn compound(
     if all && requested.is_some() {
         return Rendered::error(400, "use either context or all_contexts=true, not both");
     }
-    let a = aggregate::assess(record);
+    let owned;
+    let a = match assessed {
+        Some(a) => a,
+        None => {
+            owned = aggregate::assess(record);
+            &owned
+        }
+    };
     let unavailable = |message: String| {
         Rendered::json(
             422,
@@ -240,7 +259,7 @@ pub fn compound(
             available_contexts: a.available(),
             safety: &record.safety,
             regulatory_listings: &record.regulatory.listings,
-            risk_profile: profile(&a, requested.and_then(|c| a.get(&c.name))),
+            risk_profile: profile(a, requested.and_then(|c| a.get(&c.name))),
             _links: links(&record.hq_id),
         };
         return Rendered::json(200, &body, cache).keyed(&record.hq_id);
@@ -253,7 +272,7 @@ pub fn compound(
             schema: a.schema,
             primary_context: primary,
             available_contexts: a.available(),
-            risk_profile: profile(&a, None),
+            risk_profile: profile(a, None),
             contexts: a
                 .contexts
                 .iter()
@@ -296,7 +315,7 @@ pub fn compound(
         context_label: label,
         risk_level: result.risk_level,
         summary: &result.summary,
-        risk_profile: profile(&a, Some(result)),
+        risk_profile: profile(a, Some(result)),
         evidence: &result.evidence,
         disagreements: &a.disagreements,
         available_contexts: a.available(),

@@ -5,12 +5,25 @@
 pub mod badge;
 mod badge_metrics;
 pub mod compound;
+pub mod documents;
 pub mod entities;
 pub mod openapi;
 pub mod relationships;
 pub mod root;
 
 use serde::Serialize;
+
+/// The body of a request no endpoint or entity answers (the runtime's 404 and the static
+/// tree's `api/404.json`).
+pub fn not_found() -> Rendered {
+    Rendered::error(
+        404,
+        "not found: no endpoint or entity at this address (GET /api lists the endpoints)",
+    )
+}
+
+/// `Vary` of public compound responses (SPEC 8): the key and the marketplace subscription.
+pub const VARY: &str = "X-API-Key, X-Marketplace-Subscription";
 
 /// How a response may be cached (SPEC 8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +76,18 @@ impl Rendered {
             location: None,
             surrogate_key: None,
             content_type: "application/json",
+        }
+    }
+
+    /// A body that is not JSON (SVG, HTML).
+    pub fn bytes(status: u16, body: Vec<u8>, content_type: &'static str, cache: Cache) -> Rendered {
+        Rendered {
+            status,
+            body,
+            cache,
+            location: None,
+            surrogate_key: None,
+            content_type,
         }
     }
 

@@ -8,6 +8,7 @@ use crate::aggregate::rules::CONTEXTS;
 use crate::load::Dataset;
 use crate::render::badge::{self, Style};
 use crate::render::compound::{self, Access};
+use crate::render::documents::{self, DOCUMENTS};
 use crate::render::{Rendered, entities, openapi, root};
 
 /// One public URL and its precomputed response.
@@ -25,8 +26,9 @@ pub struct Route {
 }
 
 /// URL patterns as `_redirects` writes them: (name, path, query, file). `:id` and `:cas`
-/// are the entity placeholders; `{context}` is expanded to each of the 19 context names (not
-/// a placeholder, so aliases and unknown values fall through to the runtime).
+/// are the entity placeholders; `{context}`, `{style}` and `{document}` are expanded to every
+/// value the spec enumerates (named, not placeholders, so aliases and unknown values fall
+/// through to the runtime). Query variants of a path come before its plain form.
 pub const PATTERNS: &[(&str, &str, Option<&str>, &str)] = &[
     (
         "compound_context",
@@ -78,6 +80,30 @@ pub const PATTERNS: &[(&str, &str, Option<&str>, &str)] = &[
     ),
     ("product", "/api/product/:id", None, "/api/product/:id.json"),
     ("root", "/api", None, "/api/index.json"),
+    (
+        "release_notes_json",
+        "/api/release-notes",
+        Some("format=json"),
+        "/api/release-notes/index.json",
+    ),
+    (
+        "release_notes",
+        "/api/release-notes",
+        None,
+        "/api/release-notes/index.html",
+    ),
+    (
+        "document_json",
+        "/api/{document}",
+        Some("format=json"),
+        "/api/{document}/index.json",
+    ),
+    (
+        "document",
+        "/api/{document}",
+        None,
+        "/api/{document}/index.html",
+    ),
     (
         "openapi_postman",
         "/api/openapi",
@@ -203,6 +229,44 @@ pub fn routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
         "api/openapi/postman.json".into(),
         openapi::openapi(Some("postman")),
     ));
+    for name in DOCUMENTS {
+        out.push(route(
+            "document_json",
+            format!("/api/{name}"),
+            Some("format=json".into()),
+            format!("api/{name}/index.json"),
+            documents::document(dataset, name, Some("json")),
+        ));
+        out.push(route(
+            "document",
+            format!("/api/{name}"),
+            None,
+            format!("api/{name}/index.html"),
+            documents::document(dataset, name, None),
+        ));
+    }
+    out.push(route(
+        "release_notes_json",
+        "/api/release-notes".into(),
+        Some("format=json".into()),
+        "api/release-notes/index.json".into(),
+        documents::release_notes(dataset, Some("json")),
+    ));
+    out.push(route(
+        "release_notes",
+        "/api/release-notes".into(),
+        None,
+        "api/release-notes/index.html".into(),
+        documents::release_notes(dataset, None),
+    ));
+    // The static 404 body of a tree served without a runtime (the runtime's own, byte for byte).
+    out.push(route(
+        "not_found",
+        "/api/404.json".into(),
+        None,
+        "api/404.json".into(),
+        crate::render::not_found(),
+    ));
     // The gray badge a CDN can serve for ids it does not know.
     out.push(route(
         "badge_not_found",
@@ -215,6 +279,8 @@ pub fn routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
 }
 
 fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
+    let assessed = dataset.compounds.get(id).map(crate::aggregate::assess);
+    let a = assessed.as_ref();
     let base = format!("/api/compound/{id}");
     let dir = format!("api/compound/{id}");
     let mut out = vec![
@@ -223,14 +289,14 @@ fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
             base.clone(),
             None,
             format!("{dir}.json"),
-            compound::compound(dataset, id, None, None),
+            compound::compound_assessed(dataset, id, None, None, a),
         ),
         route(
             "compound_all",
             base.clone(),
             Some("all_contexts=true".into()),
             format!("{dir}/all_contexts.json"),
-            compound::compound(dataset, id, None, Some("true")),
+            compound::compound_assessed(dataset, id, None, Some("true"), a),
         ),
         route(
             "compound_raw",
@@ -254,7 +320,7 @@ fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
                 format!("/api/badge/{id}"),
                 Some(format!("context={context} style={}", style.name())),
                 format!("api/badge/{id}/{context}/{}.svg", style.name()),
-                badge::badge(dataset, id, Some(context), Some(style.name()), None),
+                badge::badge_assessed(dataset, id, Some(context), Some(style.name()), None, a),
             ));
         }
         out.push(route(
@@ -262,7 +328,7 @@ fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
             base.clone(),
             Some(format!("context={context}")),
             format!("{dir}/context/{context}.json"),
-            compound::compound(dataset, id, Some(context), None),
+            compound::compound_assessed(dataset, id, Some(context), None, a),
         ));
     }
     out

@@ -2,16 +2,19 @@
 
 mod badge;
 mod compound;
+mod documents;
 mod entities;
 mod health;
+mod static_site;
 
 use std::sync::Arc;
 
 use saferef_generator::render::{Cache, Rendered};
+use saferef_generator::site::header_lines;
 use warp::Filter;
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
-use warp::http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue, LOCATION, VARY};
+use warp::http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderName, HeaderValue, LOCATION};
 use warp::reply::Response;
 
 use crate::AppState;
@@ -26,6 +29,7 @@ pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
             .unify()
             .untuple_one(),
     );
+    let static_site = static_site::route(state.clone());
     let with_state = warp::any().map(move || state.clone());
     let root = warp::path::end()
         .and(warp::get())
@@ -43,7 +47,7 @@ pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
             Ok(q) => reply(saferef_generator::render::openapi::openapi(q.get("format"))),
             Err(e) => reply(e),
         });
-    api.and(
+    let dynamic = api.and(
         root.or(health::route(with_state.clone()))
             .unify()
             .or(openapi)
@@ -52,12 +56,48 @@ pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
             .unify()
             .or(entities::routes(with_state.clone()))
             .unify()
-            .or(badge::route(with_state))
+            .or(badge::route(with_state.clone()))
+            .unify()
+            .or(documents::routes(with_state))
             .unify(),
-    )
-    .recover(recover)
-    .unify()
-    .boxed()
+    );
+    warp::header::optional::<String>("if-none-match")
+        .and(static_site.or(dynamic).unify().recover(recover).unify())
+        .map(not_modified)
+        .boxed()
+}
+
+/// A strong ETag from the body's SHA-256 (the same bytes from file or render, the same tag).
+pub fn etag(body: &[u8]) -> HeaderValue {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(body);
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex is a valid header value")
+}
+
+/// 304 when the client already holds the response's ETag.
+fn not_modified(if_none_match: Option<String>, res: Response) -> Response {
+    let matches = match (if_none_match, res.headers().get("etag")) {
+        (Some(inm), Some(tag)) => {
+            let tag = tag.to_str().unwrap_or_default();
+            inm.trim() == "*"
+                || inm
+                    .split(',')
+                    .any(|t| t.trim().trim_start_matches("W/") == tag)
+        }
+        _ => false,
+    };
+    if !matches || !res.status().is_success() {
+        return res;
+    }
+    let mut out = Response::new(Vec::new().into());
+    *out.status_mut() = StatusCode::NOT_MODIFIED;
+    for name in ["etag", "cache-control", "vary"] {
+        if let Some(v) = res.headers().get(name) {
+            out.headers_mut().insert(name, v.clone());
+        }
+    }
+    out
 }
 
 /// Query parameters by name; a repeated parameter is a 400 rather than a silent pick.
@@ -94,29 +134,33 @@ pub fn query() -> impl Filter<Extract = (Query,), Error = std::convert::Infallib
         })
 }
 
-/// A rendered response as an HTTP response, with the SPEC 8 cache headers.
+/// A rendered response as an HTTP response, with the SPEC 8 cache headers: for a 200 the
+/// very lines the build writes into `_headers`, so a URL answers alike from file or render.
 pub fn reply(r: Rendered) -> Response {
+    let tag = etag(&r.body);
+    let lines = header_lines(&r);
     let mut res = Response::new(r.body.into());
     *res.status_mut() = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let h = res.headers_mut();
     h.insert(CONTENT_TYPE, HeaderValue::from_static(r.content_type));
-    let cache = if r.status < 400 {
-        r.cache.header()
+    if r.status < 400 {
+        for (name, value) in lines {
+            if let (Ok(n), Ok(v)) = (
+                HeaderName::from_bytes(name.as_bytes()),
+                HeaderValue::from_str(&value),
+            ) {
+                h.insert(n, v);
+            }
+        }
     } else {
-        Cache::Private.header()
-    };
-    h.insert(CACHE_CONTROL, HeaderValue::from_static(cache));
-    if r.status < 400 && r.cache == Cache::PublicCompound {
         h.insert(
-            VARY,
-            HeaderValue::from_static("X-API-Key, X-Marketplace-Subscription"),
+            CACHE_CONTROL,
+            HeaderValue::from_static(Cache::Private.header()),
         );
-    }
-    if let Some(key) = r.surrogate_key.and_then(|k| HeaderValue::from_str(&k).ok()) {
-        h.insert("surrogate-key", key);
     }
     if let Some(loc) = r.location.and_then(|l| HeaderValue::from_str(&l).ok()) {
         h.insert(LOCATION, loc);
     }
+    h.insert("etag", tag);
     res
 }
