@@ -15,6 +15,7 @@ pub mod site;
 pub mod snapshot;
 pub mod stats;
 pub mod validate;
+pub mod validate_aliases;
 pub mod validate_documents;
 pub mod validate_entities;
 

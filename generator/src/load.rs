@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::ids::IdRegistry;
 use crate::ingest::catalog::Catalog;
 use crate::merge::{merge, order_by_source, referenced_sources};
+use crate::model::aliases::{Alias, AliasFile};
 use crate::model::documents::MarkdownFile;
 use crate::model::material::{Material, Product};
 use crate::model::record::{CompoundRecord, SourceRef};
@@ -107,6 +108,8 @@ pub struct Dataset {
     /// The directory the dataset was loaded from.
     pub dir: PathBuf,
     pub contexts: crate::model::contexts::Contexts,
+    /// `aliases.json`: search abbreviations (SPEC 4.9); none when the file is absent.
+    pub aliases: Vec<Alias>,
     /// Materials by id, and the file each came from.
     pub materials: BTreeMap<String, Material>,
     /// Products by id.
@@ -183,6 +186,14 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
         Ok(c) => dataset.contexts = c,
         Err(p) => problems.push(p),
     }
+    // Optional: a dataset without curated aliases (a test corpus) simply has none.
+    let aliases_path = data_dir.join("aliases.json");
+    if aliases_path.is_file() {
+        match read_json::<AliasFile>(&aliases_path) {
+            Ok(f) => dataset.aliases = f.aliases,
+            Err(p) => problems.push(p),
+        }
+    }
     match Catalog::read(&data_dir.join("sources.json")) {
         Ok(c) => dataset.catalog = Some(c),
         Err(e) => problems.push(Problem::new(
@@ -203,7 +214,7 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
     let rank = move |s: &str| catalog.as_ref().map_or(0, |c| c.rank(s));
     let mut hasher = Sha256::new();
     for (path, _) in &dataset.curated {
-        hasher.update(path.as_bytes());
+        hasher.update(relative(path, data_dir));
         hasher.update(std::fs::read(path).unwrap_or_default());
     }
     let loaded: Vec<Result<Loaded, Problem>> = json_files(&compounds_dir)
@@ -213,7 +224,7 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
     for item in loaded {
         match item {
             Ok((id, file, record, digest)) => {
-                hasher.update(file.as_bytes());
+                hasher.update(relative(&file, data_dir));
                 hasher.update(digest);
                 if let Some(first) = dataset.files.insert(id.clone(), file.clone()) {
                     problems.push(Problem::new(
@@ -293,7 +304,7 @@ fn load_documents(
                 .and_then(|n| n.to_str())
                 .unwrap_or_default();
             let text = std::fs::read_to_string(&path).unwrap_or_default();
-            hasher.update(shown.as_bytes());
+            hasher.update(relative(&shown, data_dir));
             hasher.update(text.as_bytes());
             match MarkdownFile::parse(&format!("data/{dir}/{name}"), &text) {
                 Ok(f) => out.push(f),
@@ -343,6 +354,17 @@ fn load_documents(
     }
 }
 
+/// A file's path below the data directory, so the fingerprint does not depend on where the
+/// dataset is.
+fn relative<'a>(file: &'a str, data_dir: &Path) -> &'a [u8] {
+    Path::new(file)
+        .strip_prefix(data_dir)
+        .ok()
+        .and_then(Path::to_str)
+        .unwrap_or(file)
+        .as_bytes()
+}
+
 /// A loaded compound: id, file, record, and the SHA-256 of the file's bytes.
 type Loaded = (String, String, CompoundRecord, [u8; 32]);
 
@@ -381,7 +403,7 @@ fn load_entities<T: for<'de> Deserialize<'de> + Send>(
         .collect();
     let mut out = BTreeMap::new();
     for (file, bytes, entity) in parsed {
-        hasher.update(file.as_bytes());
+        hasher.update(relative(&file, dir.parent().unwrap_or(dir)));
         hasher.update(&bytes);
         match entity {
             Ok(e) => {

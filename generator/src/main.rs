@@ -40,7 +40,7 @@ enum Command {
         /// manifest (after site/ was edited by hand, or files went missing).
         #[arg(long)]
         full: bool,
-        /// Benchmarks only: clone every entity N-1 times under new ids (1 to 9).
+        /// Benchmarks only: clone every entity N-1 times under new ids (1 to 10).
         #[arg(long, default_value_t = 1, hide = true)]
         scale: usize,
     },

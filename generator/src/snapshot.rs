@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ids::IdRegistry;
 use crate::load::{Agency, Dataset};
+use crate::model::aliases::Alias;
 use crate::model::contexts::Contexts;
 use crate::model::documents::MarkdownFile;
 use crate::model::material::{Material, Product};
@@ -18,7 +19,7 @@ use crate::model::record::CompoundRecord;
 pub const PATH: &str = "_data/dataset.json.zst";
 
 /// Bumped when the snapshot's shape changes; an older snapshot is rebuilt, not misread.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 #[derive(Serialize, Deserialize)]
 struct Snapshot {
@@ -28,6 +29,9 @@ struct Snapshot {
     ids: String,
     agencies: Vec<Agency>,
     contexts: Contexts,
+    // Defaulted so a format-1 snapshot still parses and is refused by its format number.
+    #[serde(default)]
+    aliases: Vec<Alias>,
     compounds: Vec<CompoundRecord>,
     materials: Vec<Material>,
     products: Vec<Product>,
@@ -46,6 +50,7 @@ pub fn encode(dataset: &Dataset) -> anyhow::Result<Vec<u8>> {
         ids: dataset.ids.to_tsv(),
         agencies: dataset.agencies.clone(),
         contexts: dataset.contexts.clone(),
+        aliases: dataset.aliases.clone(),
         compounds: dataset.compounds.values().cloned().collect(),
         materials: dataset.materials.values().cloned().collect(),
         products: dataset.products.values().cloned().collect(),
@@ -85,6 +90,7 @@ pub fn read(path: &Path) -> anyhow::Result<Dataset> {
         fingerprint: s.fingerprint,
         dir: path.to_path_buf(),
         contexts: s.contexts,
+        aliases: s.aliases,
         materials: s.materials.into_iter().map(|m| (m.id.clone(), m)).collect(),
         products: s.products.into_iter().map(|p| (p.id.clone(), p)).collect(),
         material_index: s.material_index,

@@ -1,22 +1,44 @@
 //! saferef-runtime: the HTTP service. It loads the dataset once, keeps it immutable in
-//! memory, and answers the keyed and parameterized endpoints (for now: health).
+//! memory, serves the static tree as the CDN would, and answers the keyed and parameterized
+//! endpoints, with keys, tiers and quotas kept in the store.
 //!
 //! **Architecture invariant:** the runtime never writes to `data/` or `site/`.
 
-pub mod error;
+pub mod caller;
+pub mod freshness;
+pub mod keys;
+pub mod quota;
 pub mod routes;
 pub mod settings;
 pub mod startup;
+pub mod store;
+pub mod tier;
 
 use std::future::Future;
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
+use saferef_generator::graph::Graph;
 use saferef_generator::load::Dataset;
+use saferef_generator::render::lists::RiskIndex;
+use saferef_generator::render::search::SearchIndex;
 use saferef_generator::site::cdn::StaticSite;
 
-/// Everything a request handler may read. Shared behind an `Arc` and never mutated after
-/// start, so handlers need no locks.
+use crate::store::Store;
+
+/// Settings the request path reads (from flags and environment).
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// `SAFEREF_MARKETPLACE_PROXY_SECRET`: gateway requests carrying it are bucketed per
+    /// subscriber; without it every request is bucketed per key or IP.
+    pub marketplace_secret: Option<String>,
+    /// `SAFEREF_TRUSTED_PROXY_HEADER` (e.g. `X-Forwarded-For`): read the client IP from this
+    /// header's last hop; only set it behind a proxy that writes it.
+    pub trusted_proxy_header: Option<String>,
+}
+
+/// Everything a request handler may read. Shared behind an `Arc`; the dataset, tree and
+/// indexes are immutable, so handlers take no locks (the one `Mutex` caches a health check).
 #[derive(Debug)]
 pub struct AppState {
     pub dataset: Dataset,
@@ -29,6 +51,72 @@ pub struct AppState {
     pub started: Instant,
     /// The static tree served as the CDN would serve it, when one was built.
     pub site: Option<StaticSite>,
+    pub store: Store,
+    pub config: Config,
+    /// The compound–material–product graph (SPEC 4.7), built once.
+    pub graph: Graph,
+    /// Every compound's tiers and every product's risk, for list filters, built once.
+    pub risk_index: RiskIndex,
+    /// Normalized names, identifiers and aliases for `GET /api/search`, built once.
+    pub search_index: SearchIndex,
+    /// When the served tree was built (its manifest), if one is served.
+    pub built_at: Option<String>,
+    /// The freshness summary computed at start from the served build (SPEC 4.1.1 `build`).
+    pub freshness: Option<freshness::Summary>,
+    /// Last integrity verdict and when it was made (SPEC 4.1: cached 60 s). A `Mutex`
+    /// because the check is rare and the guard is never held across an await.
+    integrity: Mutex<Option<(Instant, Option<bool>)>>,
+}
+
+impl AppState {
+    pub fn new(
+        dataset: Dataset,
+        dataset_problems: usize,
+        site: Option<StaticSite>,
+        store: Store,
+        config: Config,
+    ) -> AppState {
+        let graph = Graph::build(&dataset);
+        let risk_index = RiskIndex::build(&dataset);
+        let search_index = SearchIndex::build(&dataset);
+        let built_at = site
+            .as_ref()
+            .and_then(|s| saferef_generator::site::built_at(s.root()));
+        let freshness = built_at
+            .as_deref()
+            .map(|b| freshness::summarize(&dataset, Some(b), chrono::Utc::now(), "build"));
+        AppState {
+            risk_index,
+            search_index,
+            built_at,
+            freshness,
+            dataset,
+            dataset_problems,
+            commit: "unknown".into(),
+            admin_token: None,
+            started: Instant::now(),
+            site,
+            store,
+            config,
+            graph,
+            integrity: Mutex::new(None),
+        }
+    }
+
+    /// Whether every file of the tree matches the manifest and the manifest is of the loaded
+    /// dataset; `None` without a tree. Recomputed at most once a minute.
+    pub fn site_integrity(&self) -> Option<bool> {
+        let site = self.site.as_ref()?;
+        let mut cached = self.integrity.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((at, verdict)) = *cached
+            && at.elapsed() < Duration::from_secs(60)
+        {
+            return verdict;
+        }
+        let verdict = Some(site.verify(&self.dataset.fingerprint));
+        *cached = Some((Instant::now(), verdict));
+        verdict
+    }
 }
 
 /// Serves the API on `listener` until `shutdown` resolves. Tests bind `127.0.0.1:0`.

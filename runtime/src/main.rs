@@ -1,12 +1,15 @@
-//! `saferef-serve`: loads and validates the dataset, then serves the API.
+//! `saferef-serve`: builds or loads the static tree and the dataset, then serves the API;
+//! `saferef-serve keys ...` manages API keys in the configured store.
 
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Parser;
-use saferef_runtime::settings::Settings;
-use saferef_runtime::{AppState, serve};
+use saferef_runtime::settings::{Command, KeysAction, Settings};
+use saferef_runtime::store::Store;
+use saferef_runtime::tier::Tier;
+use saferef_runtime::{AppState, Config, keys, serve};
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
@@ -17,7 +20,20 @@ fn main() -> ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let settings = Settings::parse();
-    match run(settings) {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async move {
+        match settings.command.clone() {
+            Some(Command::Keys { action }) => manage_keys(&settings, action).await,
+            None => run(settings).await,
+        }
+    });
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -26,37 +42,103 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(settings: Settings) -> anyhow::Result<()> {
+async fn run(settings: Settings) -> anyhow::Result<()> {
     let started = Instant::now();
-    let loaded = saferef_runtime::startup::load(&settings.data, &settings.site)?;
+    let store = Store::open(settings.redis_url.as_deref(), &settings.state).await?;
+    let (data, site) = (settings.data.clone(), settings.site.clone());
+    let loaded =
+        tokio::task::spawn_blocking(move || saferef_runtime::startup::load(&data, &site)).await??;
     tracing::info!(
         compounds = loaded.dataset.compounds.len(),
         problems = loaded.problems,
         dataset_version = %loaded.dataset.fingerprint,
         static_site = loaded.site.is_some(),
-        "dataset loaded in {:.2}s",
+        store = store.backend(),
+        "ready in {:.2}s",
         started.elapsed().as_secs_f64()
     );
-    let state = Arc::new(AppState {
-        dataset: loaded.dataset,
-        dataset_problems: loaded.problems,
-        commit: settings.commit.clone(),
-        admin_token: settings.admin_token.clone(),
-        started,
-        site: loaded.site,
-    });
-    let runtime = tokio::runtime::Runtime::new()?;
-    runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(settings.listen).await?;
-        let addr = listener.local_addr()?;
-        // Tests and scripts read this line to find the port when --listen ends in :0.
-        println!("listening on http://{addr}");
-        tracing::info!("listening on http://{addr}");
-        serve(listener, state, async {
-            let _ = tokio::signal::ctrl_c().await;
-            tracing::info!("shutting down");
-        })
-        .await;
-        Ok(())
-    })
+    let mut state = AppState::new(
+        loaded.dataset,
+        loaded.problems,
+        loaded.site,
+        store,
+        Config {
+            marketplace_secret: settings.marketplace_secret.clone(),
+            trusted_proxy_header: settings.trusted_proxy_header.clone(),
+        },
+    );
+    state.commit = settings.commit.clone();
+    state.admin_token = settings.admin_token.clone();
+    let listener = tokio::net::TcpListener::bind(settings.listen).await?;
+    let addr = listener.local_addr()?;
+    // Tests and scripts read this line to find the port when --listen ends in :0.
+    println!("listening on http://{addr}");
+    tracing::info!("listening on http://{addr}");
+    let state = Arc::new(state);
+    tokio::spawn(saferef_runtime::freshness::daily(state.clone()));
+    serve(listener, state.clone(), shutdown_signal()).await;
+    state.store.flush().await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Ctrl-C or SIGTERM: stop accepting, finish requests in flight, then flush the store.
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+    tracing::info!("shutting down");
+}
+
+async fn manage_keys(settings: &Settings, action: KeysAction) -> anyhow::Result<()> {
+    let store = Store::open(settings.redis_url.as_deref(), &settings.state).await?;
+    match action {
+        KeysAction::Create { tier, email } => {
+            let tier = Tier::parse(&tier).ok_or_else(|| anyhow::anyhow!("unknown tier {tier}"))?;
+            let (key, record) = keys::create(&store, tier, email, None).await?;
+            eprintln!(
+                "created a {} key {}… in the {} store; it is shown only now:",
+                tier.name(),
+                record.prefix,
+                store.backend()
+            );
+            println!("{key}");
+        }
+        KeysAction::List => {
+            for r in keys::list(&store).await? {
+                println!(
+                    "{}\t{}\t{}\t{}\t{}",
+                    r.prefix,
+                    r.tier.name(),
+                    if r.active { "active" } else { "revoked" },
+                    r.created.format("%Y-%m-%d"),
+                    r.email.as_deref().unwrap_or("-")
+                );
+            }
+        }
+        KeysAction::Revoke { prefix } => {
+            let revoked = keys::revoke(&store, &prefix).await?;
+            anyhow::ensure!(
+                !revoked.is_empty(),
+                "no active key has the prefix {prefix:?}"
+            );
+            for r in revoked {
+                println!("revoked {}", r.prefix);
+            }
+        }
+    }
+    Ok(())
 }

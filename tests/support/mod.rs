@@ -4,30 +4,29 @@
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
 
-use saferef_runtime::{AppState, serve};
+use saferef_runtime::store::Store;
+use saferef_runtime::{AppState, Config, serve};
 use serde_json::Value;
 
 pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data")
 }
 
-/// The committed dataset, loaded once per test binary.
+/// The committed dataset with an embedded store in a temporary directory, once per test
+/// binary.
 pub fn state() -> Arc<AppState> {
     static STATE: OnceLock<Arc<AppState>> = OnceLock::new();
     STATE
         .get_or_init(|| {
             let (dataset, problems) = saferef_generator::load::load(&data_dir()).unwrap();
             let problems = problems.len() + saferef_generator::validate::validate(&dataset).len();
-            Arc::new(AppState {
-                dataset,
-                dataset_problems: problems,
-                commit: "test-commit".into(),
-                admin_token: Some("admin-secret".into()),
-                started: Instant::now(),
-                site: None,
-            })
+            let dir = tempfile::tempdir().unwrap().keep();
+            let store = Store::embedded(&dir.join("store.redb")).unwrap();
+            let mut state = AppState::new(dataset, problems, None, store, Config::default());
+            state.commit = "test-commit".into();
+            state.admin_token = Some("admin-secret".into());
+            Arc::new(state)
         })
         .clone()
 }
@@ -46,4 +45,34 @@ pub async fn get(url: &str) -> (u16, reqwest::header::HeaderMap, Value) {
     let headers = res.headers().clone();
     let body: Value = res.json().await.unwrap();
     (status, headers, body)
+}
+
+/// A service of its own: the committed dataset over `store`, with `config`.
+pub async fn start_with(store: Store, config: Config) -> String {
+    let (dataset, _) = saferef_generator::load::load(&data_dir()).unwrap();
+    let state = Arc::new(AppState::new(dataset, 0, None, store, config));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve(listener, state, std::future::pending()));
+    format!("http://{addr}")
+}
+
+/// The two backends for a test named `test`: an embedded store in a fresh directory and the
+/// test Redis (`SAFEREF_TEST_REDIS_URL`, started by `scripts/test`) under its own namespace.
+pub async fn stores(test: &str) -> Vec<Store> {
+    let dir = tempfile::tempdir().unwrap().keep();
+    let url = std::env::var("SAFEREF_TEST_REDIS_URL")
+        .expect("SAFEREF_TEST_REDIS_URL is unset: run ./scripts/test, which starts redis-server");
+    let namespace = format!(
+        "test:{test}:{}:{}:",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    );
+    vec![
+        Store::embedded(&dir.join("store.redb")).unwrap(),
+        Store::redis(&url).await.unwrap().namespaced(&namespace),
+    ]
 }

@@ -1,5 +1,6 @@
 //! The dataset model: the stored record types, their vocabularies, and the loaded dataset.
 
+pub mod aliases;
 pub mod contexts;
 pub mod documents;
 pub mod material;

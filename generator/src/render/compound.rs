@@ -133,7 +133,7 @@ struct Unavailable<'a> {
 }
 
 /// Finds a compound by a path id, or the 400/404/403 response.
-fn lookup<'d>(dataset: &'d Dataset, id: &str) -> Result<&'d CompoundRecord, Rendered> {
+pub(crate) fn lookup<'d>(dataset: &'d Dataset, id: &str) -> Result<&'d CompoundRecord, Rendered> {
     if CompoundId::parse(id).is_none() {
         return Err(Rendered::error(
             400,

@@ -4,12 +4,21 @@
 
 pub mod badge;
 mod badge_metrics;
+pub mod batch;
+pub mod compare;
 pub mod compound;
+pub mod contexts;
 pub mod documents;
 pub mod entities;
+pub mod found_in;
+pub mod lists;
 pub mod openapi;
+pub mod regulatory;
 pub mod relationships;
 pub mod root;
+pub mod search;
+#[cfg(test)]
+mod test_data;
 
 use serde::Serialize;
 
@@ -36,6 +45,12 @@ pub enum Cache {
     Reference,
     /// Badges: public for 24 hours.
     Badge,
+    /// The integrity health check: public for 60 seconds (SPEC 8).
+    Integrity,
+    /// Answers that must never be stored (plain health, key management).
+    NoStore,
+    /// The freshness summary: public for 30 minutes (SPEC 8).
+    Freshness,
 }
 
 impl Cache {
@@ -47,6 +62,9 @@ impl Cache {
             Cache::Private => "private, max-age=3600",
             Cache::Reference => "public, max-age=7200",
             Cache::Badge => "public, max-age=86400",
+            Cache::Integrity => "public, max-age=60",
+            Cache::NoStore => "no-store",
+            Cache::Freshness => "public, max-age=1800",
         }
     }
 }

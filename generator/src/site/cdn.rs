@@ -122,6 +122,11 @@ impl StaticSite {
         &self.root
     }
 
+    /// Whether every file matches the manifest of a build of this dataset fingerprint.
+    pub fn verify(&self, fingerprint: &str) -> bool {
+        super::verify(&self.root, fingerprint)
+    }
+
     /// Resolves a request path and its decoded query pairs.
     pub fn resolve(&self, path: &str, query: &[(String, String)]) -> Resolution {
         if let Some(file) = self.shadowing_file(path) {

@@ -152,6 +152,34 @@ pub fn build(dataset: &Dataset, opts: &BuildOptions) -> anyhow::Result<BuildRepo
     Ok(report)
 }
 
+/// Whether the tree at `out` is the build of the dataset with this fingerprint and every file
+/// the manifest lists holds the bytes it hashes (the runtime's integrity check).
+pub fn verify(out: &Path, fingerprint: &str) -> bool {
+    let Some(manifest) = std::fs::read(out.join(MANIFEST))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
+    else {
+        return false;
+    };
+    manifest.dataset_version == fingerprint
+        && manifest.files.par_iter().all(|f| {
+            std::fs::read(out.join(&f.path))
+                .is_ok_and(|bytes| hex(&Sha256::digest(&bytes)) == f.sha256)
+        })
+}
+
+/// When the tree at `out` was built (the manifest's `built_at`).
+pub fn built_at(out: &Path) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Head {
+        built_at: String,
+    }
+    let bytes = std::fs::read(out.join(MANIFEST)).ok()?;
+    serde_json::from_slice::<Head>(&bytes)
+        .ok()
+        .map(|h| h.built_at)
+}
+
 /// The previous build's files (path -> hash and size); empty when there is none.
 fn read_manifest(out: &Path) -> HashMap<String, (String, u64)> {
     std::fs::read(out.join(MANIFEST))

@@ -140,12 +140,15 @@ pub fn redirects(
     (out, rules)
 }
 
-/// Parameters only the runtime answers, whatever else the query holds (a badge's label).
+/// Parameters only the runtime answers, whatever else the query holds: a badge's label, and
+/// a key on the responses whose Developer+ form has more (full alternatives, compound traces).
+/// A key sent in the `X-API-Key` header cannot be routed on by the CDN: those callers use the
+/// runtime's origin directly.
 fn extra_params(path: &str) -> &'static [&'static str] {
-    if path == "/api/badge/:id" {
-        &["label"]
-    } else {
-        &[]
+    match path {
+        "/api/badge/:id" => &["label"],
+        "/api/compound/:id/alternatives" | "/api/product/:id" => &["api_key"],
+        _ => &[],
     }
 }
 

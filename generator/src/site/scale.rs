@@ -5,11 +5,11 @@
 use crate::cas::Cas;
 use crate::load::Dataset;
 
-/// The dataset scaled `factor` times (1 returns it unchanged). At most 9.
+/// The dataset scaled `factor` times (1 returns it unchanged). At most 10.
 pub fn scaled(mut dataset: Dataset, factor: usize) -> anyhow::Result<Dataset> {
     anyhow::ensure!(
-        (1..=9).contains(&factor),
-        "--scale takes 1 to 9 (ids have room for nine copies), not {factor}"
+        (1..=10).contains(&factor),
+        "--scale takes 1 to 10 (ids have room for nine copies), not {factor}"
     );
     let renumber = |id: &str, k: usize| -> String {
         let (head, number) = id.rsplit_once('-').unwrap_or((id, "0"));

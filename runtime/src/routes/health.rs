@@ -1,19 +1,13 @@
-//! `GET /api/health?check=integrity|monitor` (SPEC 4.1).
+//! `GET /api/health?check=integrity|monitor` (SPEC 4.1): integrity verifies the served tree
+//! against its manifest (cached 60 s); monitor (admin token only) reports the store, uptime
+//! and memory.
 
-use std::convert::Infallible;
-use std::sync::Arc;
+use serde::Serialize;
 
-use serde::{Deserialize, Serialize};
-use warp::Filter;
-use warp::reply::{Reply, Response};
+use saferef_generator::render::{Cache, Rendered};
 
+use super::{Params, Request};
 use crate::AppState;
-use crate::error::ApiError;
-
-#[derive(Debug, Deserialize)]
-struct Query {
-    check: Option<String>,
-}
 
 #[derive(Serialize)]
 struct Health<'a> {
@@ -33,62 +27,60 @@ struct Health<'a> {
 struct Integrity {
     compounds: usize,
     problems: usize,
+    /// Whether the static tree's files match its manifest (null when no tree is served).
+    site_matches_manifest: Option<bool>,
 }
 
 #[derive(Serialize)]
 struct Monitor {
     uptime_seconds: u64,
+    store: &'static str,
+    store_reachable: bool,
+    resident_memory_bytes: Option<u64>,
 }
 
-pub fn route(
-    state: impl Filter<Extract = (Arc<AppState>,), Error = Infallible> + Clone + Send + Sync + 'static,
-) -> impl Filter<Extract = (Response,), Error = warp::Rejection> + Clone {
-    warp::path!("health")
-        .and(warp::get())
-        .and(state)
-        .and(warp::query::raw().or(warp::any().map(String::new)).unify())
-        .and(warp::header::optional::<String>("authorization"))
-        .and_then(handle)
-}
-
-/// GET /api/health?check=
-async fn handle(
-    state: Arc<AppState>,
-    raw_query: String,
-    authorization: Option<String>,
-) -> Result<Response, warp::Rejection> {
-    let query: Query = serde_urlencoded::from_str(&raw_query).map_err(|e| {
-        warp::reject::custom(ApiError::bad_request(format!("invalid query string: {e}")))
-    })?;
-    let (integrity, monitor, max_age) = match query.check.as_deref() {
-        None => (None, None, None),
-        Some("integrity") => (
-            Some(Integrity {
-                compounds: state.dataset.compounds.len(),
-                problems: state.dataset_problems,
-            }),
-            None,
-            Some(60),
-        ),
+pub async fn health(state: &AppState, req: &Request, q: &Params) -> Rendered {
+    let mut cache = None;
+    let (integrity, monitor) = match q.get("check") {
+        None => (None, None),
+        Some("integrity") => {
+            cache = Some(Cache::Integrity);
+            (
+                Some(Integrity {
+                    compounds: state.dataset.compounds.len(),
+                    problems: state.dataset_problems,
+                    site_matches_manifest: state.site_integrity(),
+                }),
+                None,
+            )
+        }
         Some("monitor") => {
             let expected = state.admin_token.as_deref().map(|t| format!("Bearer {t}"));
-            if expected.is_none() || authorization != expected {
-                return Err(warp::reject::custom(ApiError::unauthorized(
+            let given = req
+                .headers
+                .get("authorization")
+                .and_then(|v| v.to_str().ok());
+            if expected.is_none() || given != expected.as_deref() {
+                return Rendered::error(
+                    401,
                     "check=monitor is for administrators: send Authorization: Bearer <admin token>",
-                )));
+                );
             }
             (
                 None,
                 Some(Monitor {
                     uptime_seconds: state.started.elapsed().as_secs(),
+                    store: state.store.backend(),
+                    store_reachable: state.store.ping().await.is_ok(),
+                    resident_memory_bytes: resident_memory(),
                 }),
-                None,
             )
         }
         Some(other) => {
-            return Err(warp::reject::custom(ApiError::bad_request(format!(
-                "unknown check {other:?}: use check=integrity or check=monitor"
-            ))));
+            return Rendered::error(
+                400,
+                format!("unknown check {other:?}: use check=integrity or check=monitor"),
+            );
         }
     };
     let body = Health {
@@ -105,9 +97,18 @@ async fn handle(
         integrity,
         monitor,
     };
-    let cache = match max_age {
-        Some(s) => format!("public, max-age={s}"),
-        None => "no-store".to_string(),
-    };
-    Ok(warp::reply::with_header(warp::reply::json(&body), "cache-control", cache).into_response())
+    Rendered::json(200, &body, cache.unwrap_or(Cache::NoStore))
+}
+
+/// Resident set size from /proc (Linux); `None` elsewhere.
+fn resident_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
 }

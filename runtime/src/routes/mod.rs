@@ -1,137 +1,150 @@
-//! The route tree. Every endpoint answers under both `/api/...` and `/api/v1/...`.
+//! The request path, written once: parse the request, serve the static tree when it answers,
+//! resolve the caller, match the endpoint (404 and 405 here), check its access, count the
+//! quota, run the handler, and add the rate-limit, cache and ETag headers. Every endpoint
+//! answers under both `/api/...` and `/api/v1/...`.
+//!
+//! Routing is a `match` over path segments (`table.rs`) rather than a tree of warp filters,
+//! so that authentication and quota counting happen exactly once per request.
 
-mod badge;
-mod compound;
-mod documents;
-mod entities;
+mod handlers;
 mod health;
+mod request;
 mod static_site;
+mod table;
 
 use std::sync::Arc;
 
+use chrono::Utc;
 use saferef_generator::render::{Cache, Rendered};
 use saferef_generator::site::header_lines;
 use warp::Filter;
 use warp::filters::BoxedFilter;
-use warp::http::StatusCode;
 use warp::http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderName, HeaderValue, LOCATION};
+use warp::http::{Method, StatusCode};
 use warp::reply::Response;
 
-use crate::AppState;
-use crate::error::recover;
+pub use request::{Params, Request};
+use table::{Access, Matched};
 
-/// All routes, with errors recovered into JSON bodies.
+use crate::AppState;
+use crate::caller::{self, Caller};
+use crate::quota;
+
+/// Request bodies above this size are refused with 413 before they are parsed.
+pub const BODY_LIMIT: usize = 256 * 1024;
+
+/// The whole service as one warp filter.
 pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
-    let api = warp::path("api").and(
-        warp::path("v1")
-            .map(|| ())
-            .or(warp::any().map(|| ()))
-            .unify()
-            .untuple_one(),
-    );
-    let static_site = static_site::route(state.clone());
-    let with_state = warp::any().map(move || state.clone());
-    let root = warp::path::end()
-        .and(warp::get())
-        .and(with_state.clone())
-        .map(|s: Arc<AppState>| {
-            reply(saferef_generator::render::root::root(
-                &s.dataset,
-                &s.dataset.release_date(),
-            ))
-        });
-    let openapi = warp::path!("openapi")
-        .and(warp::get())
-        .and(query())
-        .map(|q: Query| match q {
-            Ok(q) => reply(saferef_generator::render::openapi::openapi(q.get("format"))),
-            Err(e) => reply(e),
-        });
-    let dynamic = api.and(
-        root.or(health::route(with_state.clone()))
-            .unify()
-            .or(openapi)
-            .unify()
-            .or(compound::routes(with_state.clone()))
-            .unify()
-            .or(entities::routes(with_state.clone()))
-            .unify()
-            .or(badge::route(with_state.clone()))
-            .unify()
-            .or(documents::routes(with_state))
-            .unify(),
-    );
-    warp::header::optional::<String>("if-none-match")
-        .and(static_site.or(dynamic).unify().recover(recover).unify())
-        .map(not_modified)
+    request::filter()
+        .and_then(move |req: Result<Request, Rendered>| {
+            let state = state.clone();
+            async move {
+                let res = match req {
+                    Ok(req) => handle(&state, req).await,
+                    Err(e) => reply(e),
+                };
+                Ok::<_, std::convert::Infallible>(res)
+            }
+        })
         .boxed()
 }
 
-/// A strong ETag from the body's SHA-256 (the same bytes from file or render, the same tag).
-pub fn etag(body: &[u8]) -> HeaderValue {
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(body);
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-    HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex is a valid header value")
+async fn handle(state: &AppState, req: Request) -> Response {
+    let started = std::time::Instant::now();
+    let id = request::next_id();
+    let response = respond(state, &req).await;
+    let response = not_modified(&req, response);
+    tracing::info!(
+        request_id = id,
+        method = %req.method,
+        path = %req.path,
+        status = response.status().as_u16(),
+        latency_us = started.elapsed().as_micros() as u64,
+        "request"
+    );
+    response
 }
 
-/// 304 when the client already holds the response's ETag.
-fn not_modified(if_none_match: Option<String>, res: Response) -> Response {
-    let matches = match (if_none_match, res.headers().get("etag")) {
-        (Some(inm), Some(tag)) => {
-            let tag = tag.to_str().unwrap_or_default();
-            inm.trim() == "*"
-                || inm
-                    .split(',')
-                    .any(|t| t.trim().trim_start_matches("W/") == tag)
-        }
-        _ => false,
+async fn respond(state: &AppState, req: &Request) -> Response {
+    let caller = match caller::resolve(state, &req.headers, req.api_key(), req.remote).await {
+        Ok(c) => c,
+        Err(e) => return reply(e),
     };
-    if !matches || !res.status().is_success() {
-        return res;
+    let matched = table::route(state, req, &caller);
+    let (access, cost) = match &matched {
+        Matched::Endpoint(e) => (e.access, e.cost),
+        Matched::Static(_) => (Access::Public, 1),
+        Matched::MethodNotAllowed(_) | Matched::NotFound => (Access::Public, 1),
+    };
+    if let Some(refusal) = table::refuse(access, &caller) {
+        return with_caller_headers(reply(refusal), &caller, None);
     }
-    let mut out = Response::new(Vec::new().into());
-    *out.status_mut() = StatusCode::NOT_MODIFIED;
-    for name in ["etag", "cache-control", "vary"] {
-        if let Some(v) = res.headers().get(name) {
-            out.headers_mut().insert(name, v.clone());
+    let now = Utc::now();
+    let usage = match quota::admit(&state.store, &caller, cost, now).await {
+        Ok(u) => u,
+        Err(e) => {
+            tracing::error!("store: {e}");
+            return reply(Rendered::error(
+                503,
+                "the quota store is unavailable; retry shortly",
+            ));
+        }
+    };
+    if !usage.admitted {
+        let limit = usage.limit.unwrap_or_default();
+        let refusal = Rendered::error(
+            429,
+            format!(
+                "daily quota of {limit} requests exceeded ({} tier); it resets at {} (00:00 UTC)",
+                caller.tier.name(),
+                usage
+                    .reset
+                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            ),
+        );
+        return with_caller_headers(reply(refusal), &caller, Some((&usage, now)));
+    }
+    let res = match matched {
+        Matched::Static(res) => res,
+        Matched::Endpoint(e) => handlers::run(state, req, &caller, e.handler).await,
+        Matched::MethodNotAllowed(allowed) => {
+            let mut res = reply(Rendered::error(
+                405,
+                format!(
+                    "method {} not allowed here; use {}",
+                    req.method,
+                    allowed.join(", ")
+                ),
+            ));
+            if let Ok(v) = HeaderValue::from_str(&allowed.join(", ")) {
+                res.headers_mut().insert("allow", v);
+            }
+            res
+        }
+        Matched::NotFound => reply(saferef_generator::render::not_found()),
+    };
+    with_caller_headers(res, &caller, Some((&usage, now)))
+}
+
+fn with_caller_headers(
+    mut res: Response,
+    caller: &Caller,
+    usage: Option<(&quota::Usage, chrono::DateTime<Utc>)>,
+) -> Response {
+    let h = res.headers_mut();
+    match usage {
+        Some((usage, now)) => {
+            for (name, value) in quota::headers(caller, usage, now) {
+                if let Ok(v) = HeaderValue::from_str(&value) {
+                    h.insert(name, v);
+                }
+            }
+        }
+        None => {
+            h.insert("x-api-tier", HeaderValue::from_static(caller.tier.name()));
         }
     }
-    out
-}
-
-/// Query parameters by name; a repeated parameter is a 400 rather than a silent pick.
-#[derive(Debug)]
-pub struct Params(std::collections::BTreeMap<String, String>);
-
-impl Params {
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(String::as_str)
-    }
-}
-
-pub type Query = Result<Params, Rendered>;
-
-/// The raw query string parsed into `Params` (an absent query is empty).
-pub fn query() -> impl Filter<Extract = (Query,), Error = std::convert::Infallible> + Clone {
-    warp::query::raw()
-        .or(warp::any().map(String::new))
-        .unify()
-        .map(|raw: String| {
-            let pairs: Vec<(String, String)> = serde_urlencoded::from_str(&raw)
-                .map_err(|e| Rendered::error(400, format!("invalid query string: {e}")))?;
-            let mut map = std::collections::BTreeMap::new();
-            for (k, v) in pairs {
-                if map.contains_key(&k) {
-                    return Err(Rendered::error(
-                        400,
-                        format!("parameter {k:?} is given more than once"),
-                    ));
-                }
-                map.insert(k, v);
-            }
-            Ok(Params(map))
-        })
+    res
 }
 
 /// A rendered response as an HTTP response, with the SPEC 8 cache headers: for a 200 the
@@ -163,4 +176,44 @@ pub fn reply(r: Rendered) -> Response {
     }
     h.insert("etag", tag);
     res
+}
+
+/// A strong ETag from the body's SHA-256 (the same bytes from file or render, the same tag).
+pub fn etag(body: &[u8]) -> HeaderValue {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(body);
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex is a valid header value")
+}
+
+/// 304 when a GET's `If-None-Match` names the response's ETag.
+fn not_modified(req: &Request, res: Response) -> Response {
+    let given = req
+        .headers
+        .get("if-none-match")
+        .and_then(|v| v.to_str().ok());
+    let matches = match (given, res.headers().get("etag")) {
+        (Some(inm), Some(tag)) => {
+            let tag = tag.to_str().unwrap_or_default();
+            inm.trim() == "*"
+                || inm
+                    .split(',')
+                    .any(|t| t.trim().trim_start_matches("W/") == tag)
+        }
+        _ => false,
+    };
+    if !matches
+        || res.status() != StatusCode::OK
+        || !matches!(req.method, Method::GET | Method::HEAD)
+    {
+        return res;
+    }
+    let mut out = Response::new(Vec::new().into());
+    *out.status_mut() = StatusCode::NOT_MODIFIED;
+    for (name, value) in res.headers() {
+        if name != CONTENT_TYPE {
+            out.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    out
 }

@@ -1,0 +1,650 @@
+//! Batch lookup (SPEC 4.2.1): up to the caller's tier cap of compounds by id or CAS number in
+//! one request, each answered with its tier in one context or with a per-item error; with
+//! `synthesize=true` (Developer+) each also carries its full aggregated record.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use super::compound::compound_assessed;
+use super::lists::quoted;
+use super::{Cache, Rendered};
+use crate::aggregate::{self, Assessment, EvidenceItem, Schema};
+use crate::cas::Cas;
+use crate::ids::CompoundId;
+use crate::load::Dataset;
+use crate::model::record::CompoundRecord;
+use crate::model::vocab::{RiskLevel, WatchClass};
+
+/// Who is asking, as the runtime authenticated them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchCaller {
+    /// Items allowed per request by the caller's tier (SPEC 8).
+    pub cap: usize,
+    /// Developer tier or higher.
+    pub keyed: bool,
+}
+
+/// At most this many records are synthesised per request (SPEC 8).
+const SYNTHESIZE_MAX: usize = 10;
+/// Where a public caller gets a key that raises the cap.
+const UPGRADE_URL: &str = "/api/keys/trial";
+
+#[derive(Serialize)]
+struct TooMany {
+    error: String,
+    requested: usize,
+    cap: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    upgrade_url: Option<&'static str>,
+}
+
+/// The evidence behind the tier (`detail=full`): the decisive items; the full list is in
+/// the compound response.
+#[derive(Serialize)]
+struct EvidenceSummary {
+    summary: String,
+    confidence: f64,
+    /// Evidence items of the context, decisive or not.
+    total: usize,
+    decisive: Vec<EvidenceItem>,
+}
+
+#[derive(Serialize)]
+struct Info<'a> {
+    hq_id: &'a str,
+    name: &'a str,
+    cas: &'a str,
+    risk_level: RiskLevel,
+    context: &'static str,
+    schema: Schema,
+    /// The tier in every available context (`detail=full`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tiers: Option<BTreeMap<&'static str, RiskLevel>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evidence: Option<EvidenceSummary>,
+    /// The aggregated record of `GET /api/compound/{id}?context=` (`synthesize=true`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    synthesis: Option<serde_json::Value>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Item<'a> {
+    Found(Box<Info<'a>>),
+    Failed { error: String },
+}
+
+impl Item<'_> {
+    fn failed(error: String) -> Item<'static> {
+        Item::Failed { error }
+    }
+}
+
+/// Results keyed by input, in input order.
+struct Results<'a>(Vec<(&'a str, Item<'a>)>);
+
+impl Serialize for Results<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (input, item) in &self.0 {
+            map.serialize_entry(input, item)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct Meta<'a> {
+    /// Distinct inputs looked up.
+    requested: usize,
+    duplicates_removed: usize,
+    found: usize,
+    /// CAS inputs resolved to a served compound id.
+    cas_resolved: usize,
+    /// The requested context, or null: each compound's primary context.
+    context: Option<&'a str>,
+    detail: &'static str,
+    synthesize: bool,
+    /// 1 per request; with `synthesize`, 2 per synthesised compound (at least 1).
+    credits: usize,
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    results: Results<'a>,
+    meta: Meta<'a>,
+}
+
+/// The compound an input names: an id, or a CAS number resolved through the registry.
+fn resolve<'d>(dataset: &'d Dataset, input: &str) -> Result<(&'d CompoundRecord, bool), String> {
+    let (id, via_cas) = if CompoundId::parse(input).is_some() {
+        (input.to_string(), false)
+    } else {
+        let cas = Cas::parse(input).map_err(|_| {
+            format!(
+                "malformed input {}: expected a compound id (hq-c-org-000001) or a CAS number with a valid check digit (80-05-7)",
+                quoted(input)
+            )
+        })?;
+        let id = dataset
+            .ids
+            .get(&cas)
+            .ok_or_else(|| format!("not found: no compound with CAS {input}"))?;
+        (id.to_string(), true)
+    };
+    let record = dataset
+        .compounds
+        .get(&id)
+        .ok_or_else(|| format!("not found: compound {id}"))?;
+    if record.watch_class == WatchClass::CriticalThreat {
+        return Err(format!(
+            "refused: {id} is on the critical-threat watch list; its record is not served"
+        ));
+    }
+    Ok((record, via_cas))
+}
+
+/// What the request asks of each item.
+struct Ask<'a> {
+    context: Option<&'a str>,
+    full: bool,
+    synthesize: bool,
+}
+
+fn answer<'d>(
+    dataset: &Dataset,
+    record: &'d CompoundRecord,
+    ask: &Ask,
+    a: &Assessment,
+) -> Item<'d> {
+    if a.schema == Schema::V2Research {
+        return Item::failed(format!(
+            "unavailable: {} has no evidence any exposure context can be assessed from yet (research record)",
+            record.hq_id
+        ));
+    }
+    let Some(name) = ask.context.or_else(|| a.primary_context()) else {
+        return Item::failed(format!(
+            "unavailable: {} has no assessable context",
+            record.hq_id
+        ));
+    };
+    let Some(result) = a.get(name) else {
+        return Item::failed(format!(
+            "unavailable: {} has no evidence for context {name}; available contexts: {}",
+            record.hq_id,
+            a.available().join(", ")
+        ));
+    };
+    let synthesis = ask.synthesize.then(|| {
+        let r = compound_assessed(dataset, &record.hq_id, Some(name), None, Some(a));
+        serde_json::from_slice(&r.body).expect("rendered bodies are JSON")
+    });
+    Item::Found(Box::new(Info {
+        hq_id: &record.hq_id,
+        name: &record.name,
+        cas: &record.cas,
+        risk_level: result.risk_level,
+        context: result.context,
+        schema: a.schema,
+        tiers: ask.full.then(|| {
+            a.contexts
+                .iter()
+                .map(|c| (c.context, c.risk_level))
+                .collect()
+        }),
+        evidence: ask.full.then(|| EvidenceSummary {
+            summary: result.summary.clone(),
+            confidence: result.confidence,
+            total: result.evidence.len(),
+            decisive: result
+                .evidence
+                .iter()
+                .filter(|e| e.decisive)
+                .cloned()
+                .collect(),
+        }),
+        synthesis,
+    }))
+}
+
+/// Trimmed, non-blank inputs with duplicates removed (the first kept), and how many were
+/// duplicates.
+fn distinct(inputs: &[String]) -> (Vec<&str>, usize) {
+    let mut seen = HashSet::new();
+    let given: Vec<&str> = inputs
+        .iter()
+        .map(|i| i.trim())
+        .filter(|i| !i.is_empty())
+        .collect();
+    let total = given.len();
+    let unique: Vec<&str> = given.into_iter().filter(|i| seen.insert(*i)).collect();
+    let removed = total - unique.len();
+    (unique, removed)
+}
+
+fn detail_param(raw: Option<&str>) -> Result<bool, Rendered> {
+    match raw {
+        None | Some("summary") => Ok(false),
+        Some("full") => Ok(true),
+        Some(other) => Err(Rendered::error(
+            400,
+            format!("detail must be summary or full, not {}", quoted(other)),
+        )),
+    }
+}
+
+/// Checks the request as a whole: inputs, cap, options and the caller's rights.
+fn check(inputs: &[&str], synthesize: bool, caller: &BatchCaller) -> Result<(), Rendered> {
+    if inputs.is_empty() {
+        return Err(Rendered::error(
+            400,
+            "no compounds given: pass compound ids or CAS numbers (e.g. ids=hq-c-org-000001,80-05-7)",
+        ));
+    }
+    if inputs.len() > caller.cap {
+        let body = TooMany {
+            error: format!(
+                "too many compounds: {} given, your tier allows {} per request",
+                inputs.len(),
+                caller.cap
+            ),
+            requested: inputs.len(),
+            cap: caller.cap,
+            upgrade_url: (!caller.keyed).then_some(UPGRADE_URL),
+        };
+        return Err(Rendered::json(400, &body, Cache::Private));
+    }
+    if synthesize && !caller.keyed {
+        return Err(Rendered::error(
+            401,
+            "synthesize=true requires a Developer tier key or higher (X-API-Key header or api_key parameter)",
+        ));
+    }
+    if synthesize && inputs.len() > SYNTHESIZE_MAX {
+        return Err(Rendered::error(
+            400,
+            format!(
+                "too many compounds to synthesize: {} given, at most {SYNTHESIZE_MAX} per request",
+                inputs.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `GET|POST /api/compounds/batch`: `inputs` are compound ids or CAS numbers; `context`
+/// defaults to each compound's primary context; `detail` is summary (default) or full.
+pub fn batch(
+    dataset: &Dataset,
+    inputs: &[String],
+    context: Option<&str>,
+    synthesize: bool,
+    detail: Option<&str>,
+    caller: &BatchCaller,
+) -> Rendered {
+    let (unique, duplicates_removed) = distinct(inputs);
+    if let Err(e) = check(&unique, synthesize, caller) {
+        return e;
+    }
+    let full = match detail_param(detail) {
+        Ok(f) => f,
+        Err(e) => return e,
+    };
+    let context = match context.map(|c| dataset.contexts.resolve(c)) {
+        None => None,
+        Some(Ok(c)) => Some(c.name.as_str()),
+        Some(Err(e)) => return Rendered::error(400, e.to_string()),
+    };
+    let ask = Ask {
+        context,
+        full,
+        synthesize,
+    };
+    // Each item: its answer, and whether a CAS input resolved to a served compound.
+    let answers: Vec<(&str, Item<'_>, bool)> = unique
+        .iter()
+        .map(|input| match resolve(dataset, input) {
+            Ok((record, via_cas)) => {
+                let a = aggregate::assess(record);
+                (*input, answer(dataset, record, &ask, &a), via_cas)
+            }
+            Err(e) => (*input, Item::failed(e), false),
+        })
+        .collect();
+    let found = answers
+        .iter()
+        .filter(|(_, item, _)| matches!(item, Item::Found(_)))
+        .count();
+    let body = Body {
+        meta: Meta {
+            requested: unique.len(),
+            duplicates_removed,
+            found,
+            cas_resolved: answers.iter().filter(|(.., via_cas)| *via_cas).count(),
+            context,
+            detail: if full { "full" } else { "summary" },
+            synthesize,
+            credits: if synthesize { (2 * found).max(1) } else { 1 },
+        },
+        results: Results(answers.into_iter().map(|(i, item, _)| (i, item)).collect()),
+    };
+    Rendered::json(200, &body, Cache::Private)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+    use crate::render::compound;
+    use crate::render::test_data::dataset;
+
+    const PUBLIC: BatchCaller = BatchCaller {
+        cap: 10,
+        keyed: false,
+    };
+    const DEVELOPER: BatchCaller = BatchCaller {
+        cap: 50,
+        keyed: true,
+    };
+
+    fn inputs(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn json(r: &Rendered) -> Value {
+        serde_json::from_slice(&r.body).unwrap()
+    }
+
+    fn ok(list: &[&str], context: Option<&str>, detail: Option<&str>) -> Value {
+        let r = batch(dataset(), &inputs(list), context, false, detail, &PUBLIC);
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        assert_eq!(r.cache, Cache::Private);
+        json(&r)
+    }
+
+    fn bpa() -> &'static CompoundRecord {
+        dataset().by_cas("80-05-7").unwrap()
+    }
+
+    fn critical() -> &'static CompoundRecord {
+        dataset()
+            .compounds
+            .values()
+            .find(|r| r.watch_class == WatchClass::CriticalThreat)
+            .unwrap()
+    }
+
+    #[test]
+    fn ids_and_cas_numbers_resolve_and_failures_stay_per_item() {
+        let bpa = bpa();
+        let benzene = dataset().by_cas("71-43-2").unwrap();
+        let list = [
+            "80-05-7",
+            benzene.hq_id.as_str(),
+            "hq-c-org-999999",
+            "nonsense",
+            "80-05-8",
+            "50-00-1",
+            critical().hq_id.as_str(),
+        ];
+        let v = ok(&list, None, None);
+        let results = v["results"].as_object().unwrap();
+        let keys: Vec<&str> = results.keys().map(String::as_str).collect();
+        assert_eq!(keys, list, "results keep the input order");
+        assert_eq!(results["80-05-7"]["hq_id"], bpa.hq_id.as_str());
+        assert_eq!(results["80-05-7"]["name"], bpa.name.as_str());
+        assert_eq!(results[&benzene.hq_id]["cas"], "71-43-2");
+        assert!(results["80-05-7"]["risk_level"].is_string());
+        assert!(
+            results["hq-c-org-999999"]["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("not found")
+        );
+        assert!(
+            results["nonsense"]["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("malformed")
+        );
+        assert!(
+            results["80-05-8"]["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("malformed")
+        );
+        assert!(results["50-00-1"]["error"].as_str().is_some());
+        let refused = results[&critical().hq_id]["error"].as_str().unwrap();
+        assert!(refused.starts_with("refused"));
+        assert!(!refused.contains(&critical().name));
+        assert_eq!(v["meta"]["requested"], list.len());
+        assert_eq!(v["meta"]["found"], 2);
+        assert_eq!(v["meta"]["cas_resolved"], 1);
+        assert_eq!(v["meta"]["credits"], 1);
+        assert_eq!(v["meta"]["detail"], "summary");
+        assert!(v["meta"]["context"].is_null());
+    }
+
+    #[test]
+    fn the_default_context_is_the_compounds_primary_context() {
+        let d = dataset();
+        let no_adult = d
+            .compounds
+            .values()
+            .find(|r| {
+                let a = aggregate::assess(r);
+                a.schema == Schema::V2 && a.get("human_adult").is_none()
+            })
+            .expect("some aggregated compound is assessed only outside adults");
+        for r in [bpa(), no_adult] {
+            let v = ok(&[r.hq_id.as_str()], None, None);
+            let single = json(&compound::compound(d, &r.hq_id, None, None));
+            let item = &v["results"][&r.hq_id];
+            assert_eq!(item["context"], single["context"]);
+            assert_eq!(item["risk_level"], single["risk_level"]);
+            assert_eq!(item["schema"], single["schema"]);
+        }
+    }
+
+    #[test]
+    fn a_requested_context_resolves_aliases_and_may_be_unavailable() {
+        let d = dataset();
+        let v = ok(&["80-05-7"], Some("pregnancy"), None);
+        assert_eq!(v["meta"]["context"], "human_pregnant");
+        let item = &v["results"]["80-05-7"];
+        assert_eq!(item["context"], "human_pregnant");
+        let single = json(&compound::compound(
+            d,
+            &bpa().hq_id,
+            Some("human_pregnant"),
+            None,
+        ));
+        assert_eq!(item["risk_level"], single["risk_level"]);
+
+        let lacking = d
+            .compounds
+            .values()
+            .find(|r| {
+                r.watch_class != WatchClass::CriticalThreat
+                    && aggregate::assess(r).get("pollinator").is_none()
+            })
+            .unwrap();
+        let v = ok(&[lacking.cas.as_str()], Some("bees"), None);
+        let error = v["results"][&lacking.cas]["error"].as_str().unwrap();
+        assert!(error.starts_with("unavailable"), "{error}");
+        assert_eq!(v["meta"]["found"], 0);
+        assert_eq!(v["meta"]["cas_resolved"], 1);
+
+        for bad in ["Martian", "", "ß", "x"] {
+            let r = batch(d, &inputs(&["80-05-7"]), Some(bad), false, None, &PUBLIC);
+            assert_eq!(r.status, 400, "{bad}");
+        }
+    }
+
+    #[test]
+    fn duplicates_and_blanks_are_dropped_keeping_the_first() {
+        let v = ok(
+            &["80-05-7", " 80-05-7 ", "", "80-05-7", "71-43-2"],
+            None,
+            None,
+        );
+        assert_eq!(v["meta"]["requested"], 2);
+        assert_eq!(v["meta"]["duplicates_removed"], 2);
+        let keys: Vec<&String> = v["results"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["80-05-7", "71-43-2"]);
+        // Eleven copies of one compound are one compound, within the public cap.
+        assert_eq!(ok(&["71-43-2"; 11], None, None)["meta"]["requested"], 1);
+    }
+
+    #[test]
+    fn empty_requests_are_400() {
+        for list in [&[][..], &[""], &["  ", "\t"]] {
+            let r = batch(dataset(), &inputs(list), None, false, None, &PUBLIC);
+            assert_eq!(r.status, 400);
+            assert!(
+                json(&r)["error"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("no compounds")
+            );
+        }
+    }
+
+    fn many(n: usize) -> Vec<String> {
+        dataset().compounds.keys().take(n).cloned().collect()
+    }
+
+    #[test]
+    fn above_the_cap_is_400_with_an_upgrade_link_for_public_callers() {
+        let r = batch(dataset(), &many(11), None, false, None, &PUBLIC);
+        assert_eq!(r.status, 400);
+        assert_eq!(r.cache, Cache::Private);
+        let v = json(&r);
+        assert_eq!(
+            v["error"],
+            "too many compounds: 11 given, your tier allows 10 per request"
+        );
+        assert_eq!(v["upgrade_url"], "/api/keys/trial");
+        let r = batch(dataset(), &many(51), None, false, None, &DEVELOPER);
+        assert_eq!(r.status, 400);
+        let v = json(&r);
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("too many compounds: 51 given")
+        );
+        assert!(v.get("upgrade_url").is_none());
+        assert_eq!(
+            batch(dataset(), &many(50), None, false, None, &DEVELOPER).status,
+            200
+        );
+    }
+
+    #[test]
+    fn synthesize_needs_a_key_and_at_most_ten_records() {
+        let two = inputs(&["80-05-7", "71-43-2"]);
+        assert_eq!(
+            batch(dataset(), &two, None, true, None, &PUBLIC).status,
+            401
+        );
+        let r = batch(dataset(), &many(11), None, true, None, &DEVELOPER);
+        assert_eq!(r.status, 400);
+        assert!(json(&r)["error"].as_str().unwrap().contains("synthesize"));
+
+        let r = batch(dataset(), &two, Some("child"), true, None, &DEVELOPER);
+        assert_eq!(r.status, 200);
+        let v = json(&r);
+        assert_eq!(v["meta"]["credits"], 4);
+        assert_eq!(v["meta"]["synthesize"], true);
+        let synthesis = &v["results"]["80-05-7"]["synthesis"];
+        let single = json(&compound::compound(
+            dataset(),
+            &bpa().hq_id,
+            Some("human_child"),
+            None,
+        ));
+        assert_eq!(*synthesis, single);
+        assert!(synthesis["risk_profile"]["confidence"]["mean"].is_number());
+        assert!(synthesis["evidence"].is_array());
+        // A request that finds nothing still costs its one request.
+        let v = json(&batch(
+            dataset(),
+            &inputs(&["hq-c-org-999999"]),
+            None,
+            true,
+            None,
+            &DEVELOPER,
+        ));
+        assert_eq!(v["meta"]["credits"], 1);
+    }
+
+    #[test]
+    fn full_detail_adds_tiers_and_evidence() {
+        let v = ok(&["80-05-7"], None, Some("full"));
+        assert_eq!(v["meta"]["detail"], "full");
+        let item = &v["results"]["80-05-7"];
+        let a = aggregate::assess(bpa());
+        assert_eq!(item["tiers"].as_object().unwrap().len(), a.contexts.len());
+        let evidence = &item["evidence"];
+        assert!(evidence["summary"].as_str().unwrap().len() > 10);
+        let decisive = evidence["decisive"].as_array().unwrap();
+        assert!(!decisive.is_empty() && decisive.iter().all(|e| e["decisive"] == true));
+        assert!(evidence["total"].as_u64().unwrap() >= decisive.len() as u64);
+        let summary = ok(&["80-05-7"], None, Some("summary"));
+        assert!(summary["results"]["80-05-7"].get("tiers").is_none());
+        for bad in ["FULL", "", "everything", "fülł"] {
+            let r = batch(
+                dataset(),
+                &inputs(&["80-05-7"]),
+                None,
+                false,
+                Some(bad),
+                &PUBLIC,
+            );
+            assert_eq!(r.status, 400, "{bad}");
+        }
+    }
+
+    #[test]
+    fn hostile_inputs_get_short_per_item_errors() {
+        let huge = "9".repeat(100_000);
+        let list = [
+            huge.as_str(),
+            "💥",
+            "hq-c-org-00000١",
+            "-1",
+            "0-00-0",
+            "\u{0}",
+        ];
+        let v = ok(&list, None, None);
+        for input in list {
+            let key = input.trim();
+            let error = v["results"][key]["error"].as_str();
+            assert!(
+                error.is_some_and(|e| e.len() < 300),
+                "{:?}",
+                &input[..input.len().min(20)]
+            );
+        }
+        // Surrounding whitespace is not part of an input.
+        let v = ok(&["\thq-c-org-000001\n"], None, None);
+        assert_eq!(v["results"]["hq-c-org-000001"]["hq_id"], "hq-c-org-000001");
+        let zero = batch(
+            dataset(),
+            &inputs(&["80-05-7"]),
+            None,
+            false,
+            None,
+            &BatchCaller {
+                cap: 0,
+                keyed: false,
+            },
+        );
+        assert_eq!(zero.status, 400);
+    }
+}

@@ -1,0 +1,370 @@
+//! Regulatory responses (SPEC 2.7, 4.4): a compound's classifications by agency, the agencies
+//! of record with their classification counts, and the compounds one agency classified.
+//! Keyed endpoints, so never publicly cached.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::compound::lookup;
+use super::lists::{number_param, quoted, served};
+use super::{Cache, Rendered};
+use crate::load::{Agency, Dataset};
+use crate::model::record::{Classification, Listings};
+
+/// The agency a path or query value names: its name, id or one of its attribution strings,
+/// case-insensitive and ignoring surrounding spaces.
+pub(crate) fn find_agency<'d>(dataset: &'d Dataset, value: &str) -> Option<&'d Agency> {
+    let value = value.trim();
+    dataset.agencies.iter().find(|a| {
+        a.name.eq_ignore_ascii_case(value)
+            || a.id.eq_ignore_ascii_case(value)
+            || a.attributions.iter().any(|t| t.eq_ignore_ascii_case(value))
+    })
+}
+
+/// The agencies' names, for errors that list the valid ones.
+pub(crate) fn agency_names(dataset: &Dataset) -> String {
+    dataset
+        .agencies
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[derive(Serialize)]
+struct ClassificationOut<'a> {
+    agency: &'a str,
+    attribution: &'a str,
+    classification: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    year: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    basis: Option<&'a str>,
+    source_url: &'a str,
+}
+
+impl<'a> ClassificationOut<'a> {
+    fn of(c: &'a Classification) -> ClassificationOut<'a> {
+        ClassificationOut {
+            agency: &c.agency,
+            attribution: &c.attribution,
+            classification: &c.classification,
+            year: c.year,
+            date: c.date.as_deref(),
+            basis: c.basis.as_deref(),
+            source_url: &c.source_url,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    by_agency: BTreeMap<&'a str, usize>,
+}
+
+#[derive(Serialize)]
+struct RegulatoryOut<'a> {
+    count: usize,
+    summary: Summary<'a>,
+    classifications: Vec<ClassificationOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct CompoundBody<'a> {
+    hq_id: &'a str,
+    name: &'a str,
+    cas: &'a str,
+    regulatory: RegulatoryOut<'a>,
+    /// The lists of record the compound is on, with each list's own details.
+    listings: &'a Listings,
+}
+
+/// `GET /api/regulatory/{id}` (keyed, SPEC 2.7).
+pub fn compound(dataset: &Dataset, id: &str) -> Rendered {
+    let record = match lookup(dataset, id) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    let list = &record.regulatory.classifications;
+    let mut by_agency = BTreeMap::new();
+    for c in list {
+        *by_agency.entry(c.agency.as_str()).or_insert(0) += 1;
+    }
+    let body = CompoundBody {
+        hq_id: &record.hq_id,
+        name: &record.name,
+        cas: &record.cas,
+        regulatory: RegulatoryOut {
+            count: list.len(),
+            summary: Summary { by_agency },
+            classifications: list.iter().map(ClassificationOut::of).collect(),
+        },
+        listings: &record.regulatory.listings,
+    };
+    Rendered::json(200, &body, Cache::Private)
+}
+
+#[derive(Serialize)]
+struct AgencyOut<'a> {
+    id: &'a str,
+    name: &'a str,
+    full_name: &'a str,
+    jurisdiction: &'a str,
+    url: &'a str,
+    classification_count: usize,
+    compound_count: usize,
+}
+
+#[derive(Serialize)]
+struct AgenciesBody<'a> {
+    total: usize,
+    agencies: Vec<AgencyOut<'a>>,
+}
+
+/// `GET /api/regulatory/agencies` (keyed): every agency of record with the number of
+/// classifications it made and of compounds it classified, most classifications first.
+pub fn agencies(dataset: &Dataset) -> Rendered {
+    let mut counts: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for r in served(dataset) {
+        let mut seen = Vec::new();
+        for c in &r.regulatory.classifications {
+            let count = counts.entry(c.agency.as_str()).or_default();
+            count.0 += 1;
+            if !seen.contains(&c.agency.as_str()) {
+                seen.push(c.agency.as_str());
+                count.1 += 1;
+            }
+        }
+    }
+    let mut out: Vec<AgencyOut<'_>> = dataset
+        .agencies
+        .iter()
+        .map(|a| {
+            let (classifications, compounds) =
+                counts.get(a.name.as_str()).copied().unwrap_or_default();
+            AgencyOut {
+                id: &a.id,
+                name: &a.name,
+                full_name: &a.full_name,
+                jurisdiction: &a.jurisdiction,
+                url: &a.url,
+                classification_count: classifications,
+                compound_count: compounds,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.classification_count
+            .cmp(&a.classification_count)
+            .then(a.name.cmp(b.name))
+    });
+    let body = AgenciesBody {
+        total: out.len(),
+        agencies: out,
+    };
+    Rendered::json(200, &body, Cache::Private)
+}
+
+#[derive(Serialize)]
+struct Match<'a> {
+    hq_id: &'a str,
+    name: &'a str,
+    attribution: &'a str,
+    classification: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    year: Option<i32>,
+}
+
+#[derive(Serialize)]
+struct ByAgencyBody<'a> {
+    agency: &'a str,
+    agency_id: &'a str,
+    /// Classifications by the agency (a compound it classified twice appears twice).
+    total_matches: usize,
+    limit: usize,
+    results: Vec<Match<'a>>,
+}
+
+/// `GET /api/regulatory/by-agency/{agency}?limit=` (keyed): the agency's classifications in
+/// compound id order; `agency` is a name, id or attribution, case-insensitive.
+pub fn by_agency(dataset: &Dataset, agency: &str, limit: Option<&str>) -> Rendered {
+    let limit = match number_param("limit", limit, 100, 1..=1000) {
+        Ok(l) => l,
+        Err(e) => return e,
+    };
+    let Some(found) = find_agency(dataset, agency) else {
+        return Rendered::error(
+            404,
+            format!(
+                "agency {} not found; known agencies: {}",
+                quoted(agency),
+                agency_names(dataset)
+            ),
+        );
+    };
+    let matches: Vec<Match<'_>> = served(dataset)
+        .flat_map(|r| {
+            r.regulatory
+                .classifications
+                .iter()
+                .filter(|c| c.agency == found.name)
+                .map(move |c| Match {
+                    hq_id: &r.hq_id,
+                    name: &r.name,
+                    attribution: &c.attribution,
+                    classification: &c.classification,
+                    year: c.year,
+                })
+        })
+        .collect();
+    let total_matches = matches.len();
+    let body = ByAgencyBody {
+        agency: &found.name,
+        agency_id: &found.id,
+        total_matches,
+        limit,
+        results: matches.into_iter().take(limit).collect(),
+    };
+    Rendered::json(200, &body, Cache::Private)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+    use crate::model::record::CompoundRecord;
+    use crate::model::vocab::WatchClass;
+    use crate::render::test_data::dataset;
+
+    fn json(r: &Rendered) -> Value {
+        serde_json::from_slice(&r.body).unwrap()
+    }
+
+    fn bpa() -> &'static CompoundRecord {
+        dataset().by_cas("80-05-7").unwrap()
+    }
+
+    #[test]
+    fn a_compound_has_its_classifications_counted_by_agency() {
+        let r = compound(dataset(), &bpa().hq_id);
+        assert_eq!(r.status, 200);
+        assert_eq!(r.cache, Cache::Private);
+        let v = json(&r);
+        assert_eq!(v["name"], bpa().name.as_str());
+        let reg = &v["regulatory"];
+        let list = reg["classifications"].as_array().unwrap();
+        assert_eq!(reg["count"], list.len());
+        let by_agency = reg["summary"]["by_agency"].as_object().unwrap();
+        assert_eq!(
+            by_agency.values().map(|n| n.as_u64().unwrap()).sum::<u64>(),
+            list.len() as u64
+        );
+        assert_eq!(by_agency["ECHA"], 1);
+        assert!(list.iter().all(|c| c["agency"].is_string()
+            && c["attribution"].is_string()
+            && c["source_url"].is_string()));
+        assert!(v["listings"]["eu_svhc"].is_object());
+    }
+
+    #[test]
+    fn bad_ids_are_400_unknown_404() {
+        for bad in ["", "hq-c-org-1", "HQ-C-ORG-000001", "hq-c-org-00000١", "💥"] {
+            let r = compound(dataset(), bad);
+            assert_eq!(r.status, 400, "{bad}");
+            assert!(json(&r)["error"].is_string());
+        }
+        assert_eq!(compound(dataset(), "hq-c-org-999999").status, 404);
+    }
+
+    #[test]
+    fn critical_threat_compounds_are_refused_and_not_counted() {
+        let d = dataset();
+        let watched = d
+            .compounds
+            .values()
+            .find(|r| r.watch_class == WatchClass::CriticalThreat)
+            .expect("the CWC curation marks Schedule 1 compounds");
+        assert_eq!(compound(d, &watched.hq_id).status, 403);
+        for a in &watched.regulatory.classifications {
+            let v = json(&by_agency(d, &a.agency, Some("1000")));
+            let ids: Vec<&str> = v["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["hq_id"].as_str().unwrap())
+                .collect();
+            assert!(!ids.contains(&watched.hq_id.as_str()));
+        }
+    }
+
+    #[test]
+    fn agencies_are_sorted_by_count_and_agree_with_by_agency() {
+        let v = json(&agencies(dataset()));
+        let list = v["agencies"].as_array().unwrap();
+        assert_eq!(list.len(), dataset().agencies.len());
+        assert_eq!(v["total"], list.len());
+        let counts: Vec<u64> = list
+            .iter()
+            .map(|a| a["classification_count"].as_u64().unwrap())
+            .collect();
+        assert!(counts.windows(2).all(|w| w[0] >= w[1]));
+        assert!(counts[0] > 0);
+        let echa = list.iter().find(|a| a["name"] == "ECHA").unwrap();
+        let matches = json(&by_agency(dataset(), "ECHA", None));
+        assert_eq!(matches["total_matches"], echa["classification_count"]);
+        assert!(echa["compound_count"].as_u64().unwrap() <= counts[0]);
+    }
+
+    #[test]
+    fn bpa_is_among_echa_classifications_whatever_the_case() {
+        for name in ["ECHA", "echa", " Echa ", "ECHA SVHC Candidate List"] {
+            let v = json(&by_agency(dataset(), name, Some("1000")));
+            assert_eq!(v["agency"], "ECHA", "{name}");
+            let hit = v["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["hq_id"] == bpa().hq_id.as_str())
+                .expect("BPA is on the SVHC Candidate List");
+            assert_eq!(hit["year"], 2017);
+        }
+    }
+
+    #[test]
+    fn limit_bounds_and_unknown_agencies() {
+        let d = dataset();
+        let v = json(&by_agency(d, "IARC", None));
+        assert_eq!(v["limit"], 100);
+        assert_eq!(v["results"].as_array().unwrap().len(), 100);
+        assert!(v["total_matches"].as_u64().unwrap() > 100);
+        assert_eq!(
+            json(&by_agency(d, "IARC", Some("3")))["results"]
+                .as_array()
+                .unwrap()
+                .len(),
+            3
+        );
+        for bad in [
+            "0",
+            "1001",
+            "-1",
+            "",
+            "ten",
+            "1e3",
+            "99999999999999999999999",
+        ] {
+            assert_eq!(by_agency(d, "IARC", Some(bad)).status, 400, "{bad}");
+        }
+        let r = by_agency(d, "Ministry of Magic", None);
+        assert_eq!(r.status, 404);
+        assert!(json(&r)["error"].as_str().unwrap().contains("IARC, NTP"));
+        assert_eq!(by_agency(d, "", None).status, 404);
+        assert_eq!(by_agency(d, &"ä".repeat(10_000), None).status, 404);
+        assert!(by_agency(d, &"ä".repeat(10_000), None).body.len() < 2_000);
+    }
+}

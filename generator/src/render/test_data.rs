@@ -1,0 +1,21 @@
+//! The committed dataset (and its risk index), loaded once for the render modules' unit tests.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use super::lists::RiskIndex;
+use crate::load::{Dataset, load};
+
+pub(crate) fn dataset() -> &'static Dataset {
+    static DATA: OnceLock<Dataset> = OnceLock::new();
+    DATA.get_or_init(|| {
+        load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../data"))
+            .expect("the committed dataset loads")
+            .0
+    })
+}
+
+pub(crate) fn risk_index() -> &'static RiskIndex {
+    static INDEX: OnceLock<RiskIndex> = OnceLock::new();
+    INDEX.get_or_init(|| RiskIndex::build(dataset()))
+}

@@ -1,0 +1,115 @@
+//! Who is calling: an API key (`X-API-Key` or `api_key`), a marketplace subscriber vouched
+//! for by the gateway's proxy secret, or the public (bucketed per client IP). Resolved once
+//! per request, before routing.
+
+use std::net::{IpAddr, SocketAddr};
+
+use chrono::Utc;
+use saferef_generator::render::Rendered;
+use sha2::{Digest, Sha256};
+use warp::http::HeaderMap;
+
+use crate::AppState;
+use crate::keys::{self, KeyRecord};
+use crate::tier::{Plan, Tier};
+
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub tier: Tier,
+    /// Quota bucket: `key:<hash>`, `mkt:<user>` or `ip:<address>`.
+    pub bucket: String,
+    pub key: Option<KeyRecord>,
+    pub plan: Option<Plan>,
+}
+
+impl Caller {
+    pub fn batch_cap(&self) -> usize {
+        self.plan.map_or(self.tier.batch_cap(), Plan::batch_cap)
+    }
+}
+
+/// Resolves the caller; a key that is given but unknown, revoked or expired is a 401.
+pub async fn resolve(
+    state: &AppState,
+    headers: &HeaderMap,
+    query_key: Option<&str>,
+    remote: Option<SocketAddr>,
+) -> Result<Caller, Rendered> {
+    let given = headers
+        .get("x-api-key")
+        .and_then(|v| v.to_str().ok())
+        .or(query_key)
+        .map(str::trim)
+        .filter(|k| !k.is_empty());
+    if let Some(key) = given {
+        let record = keys::lookup(&state.store, key).await.map_err(|e| {
+            tracing::error!("store: {e}");
+            Rendered::error(503, "the key store is unavailable; retry shortly")
+        })?;
+        return match record {
+            Some(r) if r.usable(Utc::now()) => Ok(Caller {
+                tier: r.tier,
+                bucket: format!("key:{}", r.hash),
+                key: Some(r),
+                plan: None,
+            }),
+            Some(r) if r.active => Err(Rendered::error(
+                401,
+                "this API key has expired; subscribe or request a new trial at POST /api/keys/trial",
+            )),
+            _ => Err(Rendered::error(401, "invalid or inactive API key")),
+        };
+    }
+    if let Some(caller) = marketplace(state, headers) {
+        return Ok(caller);
+    }
+    Ok(Caller {
+        tier: Tier::Public,
+        bucket: format!("ip:{}", client_ip(state, headers, remote)),
+        key: None,
+        plan: None,
+    })
+}
+
+/// A gateway request: the proxy secret must match (compared in constant time), else the
+/// request falls back to per-IP public bucketing (SPEC 5.9).
+fn marketplace(state: &AppState, headers: &HeaderMap) -> Option<Caller> {
+    let secret = state.config.marketplace_secret.as_deref()?;
+    let header = |n: &str| headers.get(n).and_then(|v| v.to_str().ok());
+    let given = header("x-marketplace-proxy-secret")?;
+    let digest = |s: &str| Sha256::digest(s.as_bytes());
+    // Comparing digests keeps the time independent of where the strings differ.
+    if digest(given) != digest(secret) {
+        return None;
+    }
+    let user = header("x-marketplace-user").filter(|u| !u.is_empty() && u.len() <= 200)?;
+    let plan = Plan::parse(header("x-marketplace-subscription")?)?;
+    Some(Caller {
+        tier: plan.tier(),
+        bucket: format!("mkt:{user}"),
+        key: None,
+        plan: Some(plan),
+    })
+}
+
+/// The socket's address, or the configured trusted proxy header's last hop.
+fn client_ip(state: &AppState, headers: &HeaderMap, remote: Option<SocketAddr>) -> String {
+    let from_proxy = state
+        .config
+        .trusted_proxy_header
+        .as_deref()
+        .and_then(|name| {
+            headers
+                .get(name)?
+                .to_str()
+                .ok()?
+                .rsplit(',')
+                .next()?
+                .trim()
+                .parse::<IpAddr>()
+                .ok()
+        });
+    from_proxy
+        .or(remote.map(|r| r.ip()))
+        .map_or_else(|| "unknown".to_string(), |ip| ip.to_string())
+}

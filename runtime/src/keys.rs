@@ -1,0 +1,144 @@
+//! API keys (DESIGN.md): `sr_live_` + 32 random base62 characters, stored only as a SHA-256
+//! hash with a display prefix; the full key is shown once, when created.
+
+use chrono::{DateTime, Utc};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::store::{Store, StoreError};
+use crate::tier::Tier;
+
+pub const KEY_PREFIX: &str = "sr_live_";
+const BASE62: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// A stored key. Never holds the key itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyRecord {
+    /// SHA-256 of the key, hex: the store key and the bucket of its quota.
+    pub hash: String,
+    /// The first 12 characters (`sr_live_abcd`), to recognise a key in lists and logs.
+    pub prefix: String,
+    pub tier: Tier,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    pub created: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<DateTime<Utc>>,
+    pub active: bool,
+    /// active, past_due or unpaid (payment-provider state; absent for keys made by hand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_status: Option<String>,
+}
+
+impl KeyRecord {
+    /// Whether the key opens the API at `now`.
+    pub fn usable(&self, now: DateTime<Utc>) -> bool {
+        self.active && self.expires_at.is_none_or(|e| now < e)
+    }
+}
+
+pub fn hash(key: &str) -> String {
+    Sha256::digest(key.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn store_key(hash: &str) -> String {
+    format!("key:{hash}")
+}
+
+/// A new random key.
+pub fn generate() -> String {
+    let mut rng = rand::rng();
+    let body: String = (0..32)
+        .map(|_| BASE62[rng.random_range(0..BASE62.len())] as char)
+        .collect();
+    format!("{KEY_PREFIX}{body}")
+}
+
+/// Whether `key` has the shape of a key (checked before any store lookup).
+pub fn well_formed(key: &str) -> bool {
+    key.strip_prefix(KEY_PREFIX)
+        .is_some_and(|b| b.len() == 32 && b.bytes().all(|c| c.is_ascii_alphanumeric()))
+}
+
+/// Creates and stores a key; returns the key (shown once) and its record.
+pub async fn create(
+    store: &Store,
+    tier: Tier,
+    email: Option<String>,
+    expires_at: Option<DateTime<Utc>>,
+) -> Result<(String, KeyRecord), StoreError> {
+    let key = generate();
+    let record = KeyRecord {
+        hash: hash(&key),
+        prefix: key[..12].to_string(),
+        tier,
+        email,
+        created: Utc::now(),
+        expires_at,
+        active: true,
+        payment_status: None,
+    };
+    save(store, &record).await?;
+    Ok((key, record))
+}
+
+pub async fn save(store: &Store, record: &KeyRecord) -> Result<(), StoreError> {
+    let json = serde_json::to_vec(record).expect("key records serialize");
+    store.put(&store_key(&record.hash), &json, None).await
+}
+
+/// The record of `key`, if it exists (usable or not).
+pub async fn lookup(store: &Store, key: &str) -> Result<Option<KeyRecord>, StoreError> {
+    if !well_formed(key) {
+        return Ok(None);
+    }
+    Ok(store
+        .get(&store_key(&hash(key)))
+        .await?
+        .and_then(|v| serde_json::from_slice(&v).ok()))
+}
+
+/// Every key record, by creation time.
+pub async fn list(store: &Store) -> Result<Vec<KeyRecord>, StoreError> {
+    let mut out: Vec<KeyRecord> = store
+        .scan("key:")
+        .await?
+        .into_iter()
+        .filter_map(|(_, v)| serde_json::from_slice(&v).ok())
+        .collect();
+    out.sort_by_key(|r| r.created);
+    Ok(out)
+}
+
+/// Deactivates the keys whose display prefix starts with `prefix`; the records revoked.
+pub async fn revoke(store: &Store, prefix: &str) -> Result<Vec<KeyRecord>, StoreError> {
+    let mut revoked = Vec::new();
+    for mut r in list(store).await? {
+        if r.prefix.starts_with(prefix) && r.active {
+            r.active = false;
+            save(store, &r).await?;
+            revoked.push(r);
+        }
+    }
+    Ok(revoked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_have_the_documented_shape() {
+        let k = generate();
+        assert!(well_formed(&k), "{k}");
+        assert_eq!(k.len(), 40);
+        assert_ne!(generate(), k);
+        assert!(!well_formed("sr_live_short"));
+        assert!(!well_formed(&k.replace("sr_live_", "sr_test_")));
+        assert_eq!(hash("x").len(), 64);
+    }
+}

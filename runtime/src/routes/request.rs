@@ -1,0 +1,148 @@
+//! One request, read whole before routing: method, the path under `/api` (the `/v1` alias
+//! removed), the query parameters, headers, peer address and a size-limited body.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bytes::{Buf, Bytes, BytesMut};
+use futures_util::{Stream, StreamExt};
+use saferef_generator::render::Rendered;
+use warp::Filter;
+use warp::http::{HeaderMap, Method};
+
+use super::BODY_LIMIT;
+
+#[derive(Debug)]
+pub struct Request {
+    pub method: Method,
+    /// The path as the tree and the route table know it: `/api/...`, never `/api/v1/...`.
+    pub path: String,
+    /// Percent-decoded segments after `/api`.
+    pub segments: Vec<String>,
+    /// The query, or the 400 it deserves (a repeated or undecodable parameter).
+    pub query: Result<Params, Rendered>,
+    pub headers: HeaderMap,
+    pub remote: Option<SocketAddr>,
+    pub body: Bytes,
+}
+
+impl Request {
+    /// `api_key` from the query, when the query parsed.
+    pub fn api_key(&self) -> Option<&str> {
+        self.query.as_ref().ok().and_then(|q| q.get("api_key"))
+    }
+}
+
+/// Query parameters by name; a repeated parameter is a 400 rather than a silent pick.
+#[derive(Debug, Clone, Default)]
+pub struct Params(BTreeMap<String, String>);
+
+impl Params {
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    pub fn pairs(&self) -> Vec<(String, String)> {
+        self.0.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+    }
+
+    pub fn parse(raw: &str) -> Result<Params, Rendered> {
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw)
+            .map_err(|e| Rendered::error(400, format!("invalid query string: {e}")))?;
+        let mut map = BTreeMap::new();
+        for (k, v) in pairs {
+            if map.contains_key(&k) {
+                return Err(Rendered::error(
+                    400,
+                    format!("invalid query: parameter {k:?} is given more than once"),
+                ));
+            }
+            map.insert(k, v);
+        }
+        Ok(Params(map))
+    }
+}
+
+/// A sequence number for log lines (never the key, never a body).
+pub fn next_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Reads a request; errors (413 for a body over the limit) come back as the `Err` reply.
+pub fn filter()
+-> impl Filter<Extract = (Result<Request, Rendered>,), Error = std::convert::Infallible> + Clone {
+    warp::method()
+        .and(warp::path::full())
+        .and(warp::query::raw().or(warp::any().map(String::new)).unify())
+        .and(warp::header::headers_cloned())
+        .and(warp::addr::remote())
+        .and(warp::body::stream())
+        .then(
+            |method: Method,
+             path: warp::path::FullPath,
+             raw: String,
+             headers: HeaderMap,
+             remote: Option<SocketAddr>,
+             body| async move {
+                let body = read_body(body).await?;
+                let path = normalize(path.as_str());
+                let segments = path
+                    .strip_prefix("/api")
+                    .unwrap_or("")
+                    .split('/')
+                    .filter(|s| !s.is_empty())
+                    .map(|s| {
+                        percent_encoding::percent_decode_str(s)
+                            .decode_utf8_lossy()
+                            .into_owned()
+                    })
+                    .collect();
+                Ok(Request {
+                    method,
+                    query: Params::parse(&raw),
+                    segments,
+                    path,
+                    headers,
+                    remote,
+                    body,
+                })
+            },
+        )
+        .or(warp::any().then(|| async { Err(Rendered::error(400, "unreadable request")) }))
+        .unify()
+}
+
+/// `/api/v1/x` -> `/api/x`; other paths unchanged.
+fn normalize(path: &str) -> String {
+    match path.strip_prefix("/api/v1") {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("/api{rest}"),
+        _ => path.to_string(),
+    }
+}
+
+async fn read_body<S, B>(stream: S) -> Result<Bytes, Rendered>
+where
+    S: Stream<Item = Result<B, warp::Error>>,
+    B: Buf,
+{
+    let mut stream = std::pin::pin!(stream);
+    let mut out = BytesMut::new();
+    while let Some(chunk) = stream.next().await {
+        let mut chunk = chunk.map_err(|e| Rendered::error(400, format!("unreadable body: {e}")))?;
+        if out.len() + chunk.remaining() > BODY_LIMIT {
+            return Err(Rendered::error(
+                413,
+                format!("request body over the limit of {BODY_LIMIT} bytes"),
+            ));
+        }
+        while chunk.has_remaining() {
+            let part = chunk.chunk();
+            out.extend_from_slice(part);
+            let n = part.len();
+            chunk.advance(n);
+        }
+    }
+    Ok(out.freeze())
+}

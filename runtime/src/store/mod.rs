@@ -1,0 +1,173 @@
+//! The store: everything the runtime keeps between requests (keys, quota counters, usage,
+//! and later watchlists, webhooks and their queue) behind one small contract with two
+//! backends: Redis (`SAFEREF_REDIS_URL`; several runtimes share it) and an embedded on-disk
+//! database (redb under `--state`; the default on one machine). Both pass the same contract
+//! tests (`tests/store_contract.rs`).
+//!
+//! The contract is deliberately small: byte values under string keys with an optional expiry,
+//! prefix scans, and one atomic admission counter. Domain modules (`keys`, `quota`) build on it.
+
+mod embedded;
+mod redis;
+
+use std::path::Path;
+use std::time::Duration;
+
+use embedded::Embedded;
+use redis::RedisStore;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("embedded store: {0}")]
+    Embedded(String),
+    #[error("redis: {0}")]
+    Redis(#[from] ::redis::RedisError),
+}
+
+/// The result of an admission: whether `amount` was counted, and the counter afterwards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Admitted {
+    pub admitted: bool,
+    pub count: u64,
+}
+
+/// The configured backend, with an optional key namespace (tests share one Redis; so could
+/// several deployments).
+#[derive(Debug, Clone)]
+pub struct Store {
+    backend: Backend,
+    namespace: String,
+}
+
+#[derive(Debug, Clone)]
+enum Backend {
+    Embedded(Embedded),
+    // Boxed: the connection manager is large and the store is cloned into every task.
+    Redis(Box<RedisStore>),
+}
+
+impl Store {
+    /// Redis when a URL is given, else the embedded database under `state_dir`.
+    pub async fn open(redis_url: Option<&str>, state_dir: &Path) -> anyhow::Result<Store> {
+        match redis_url {
+            Some(url) => Store::redis(url).await,
+            None => Store::embedded(&state_dir.join("store.redb")),
+        }
+    }
+
+    pub fn embedded(path: &Path) -> anyhow::Result<Store> {
+        Ok(Store {
+            backend: Backend::Embedded(Embedded::open(path)?),
+            namespace: String::new(),
+        })
+    }
+
+    pub async fn redis(url: &str) -> anyhow::Result<Store> {
+        Ok(Store {
+            backend: Backend::Redis(Box::new(RedisStore::connect(url).await?)),
+            namespace: String::new(),
+        })
+    }
+
+    /// The same store with every key under `namespace`.
+    pub fn namespaced(mut self, namespace: &str) -> Store {
+        self.namespace = namespace.to_string();
+        self
+    }
+
+    pub fn backend(&self) -> &'static str {
+        match self.backend {
+            Backend::Embedded(_) => "embedded",
+            Backend::Redis(_) => "redis",
+        }
+    }
+
+    fn key(&self, key: &str) -> String {
+        format!("{}{key}", self.namespace)
+    }
+
+    pub async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let key = self.key(key);
+        match &self.backend {
+            Backend::Embedded(s) => s.get(&key).await,
+            Backend::Redis(s) => s.get(&key).await,
+        }
+    }
+
+    /// Sets `key`; with `ttl` it expires after that long.
+    pub async fn put(
+        &self,
+        key: &str,
+        value: &[u8],
+        ttl: Option<Duration>,
+    ) -> Result<(), StoreError> {
+        let key = self.key(key);
+        match &self.backend {
+            Backend::Embedded(s) => s.put(&key, value, ttl).await,
+            Backend::Redis(s) => s.put(&key, value, ttl).await,
+        }
+    }
+
+    /// Removes `key`; whether it existed.
+    pub async fn delete(&self, key: &str) -> Result<bool, StoreError> {
+        let key = self.key(key);
+        match &self.backend {
+            Backend::Embedded(s) => s.delete(&key).await,
+            Backend::Redis(s) => s.delete(&key).await,
+        }
+    }
+
+    /// Every live key starting with `prefix`, with its value, sorted by key.
+    pub async fn scan(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        let prefix = self.key(prefix);
+        let found = match &self.backend {
+            Backend::Embedded(s) => s.scan(&prefix).await?,
+            Backend::Redis(s) => s.scan(&prefix).await?,
+        };
+        let strip = self.namespace.len();
+        Ok(found
+            .into_iter()
+            .map(|(k, v)| (k[strip..].to_string(), v))
+            .collect())
+    }
+
+    /// Atomically adds `amount` to the counter at `key` unless that would take it above
+    /// `limit` (no limit: always). The counter expires `ttl` after it is created. Concurrent
+    /// callers never over-admit.
+    pub async fn admit(
+        &self,
+        key: &str,
+        amount: u64,
+        limit: Option<u64>,
+        ttl: Duration,
+    ) -> Result<Admitted, StoreError> {
+        let key = self.key(key);
+        match &self.backend {
+            Backend::Embedded(s) => s.admit(&key, amount, limit, ttl).await,
+            Backend::Redis(s) => s.admit(&key, amount, limit, ttl).await,
+        }
+    }
+
+    /// The counter at `key` (0 when absent).
+    pub async fn count(&self, key: &str) -> Result<u64, StoreError> {
+        Ok(self
+            .get(key)
+            .await?
+            .and_then(|v| String::from_utf8(v).ok())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0))
+    }
+
+    /// Makes everything written so far durable (at shutdown; Redis persists on its own).
+    pub async fn flush(&self) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Embedded(s) => s.flush().await,
+            Backend::Redis(_) => Ok(()),
+        }
+    }
+
+    /// Whether the store answers (health monitor).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.get("health:ping").await.map(|_| ())
+    }
+}

@@ -1,0 +1,157 @@
+//! One contract, two backends: the embedded store (redb in a temporary directory) and a real
+//! Redis server (`SAFEREF_TEST_REDIS_URL`, which `scripts/test` starts) pass the same tests,
+//! including admission under hundreds of concurrent callers and keys surviving a reopen.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use saferef_runtime::keys;
+use saferef_runtime::store::Store;
+use saferef_runtime::tier::Tier;
+
+fn redis_url() -> String {
+    std::env::var("SAFEREF_TEST_REDIS_URL")
+        .expect("SAFEREF_TEST_REDIS_URL is unset: run ./scripts/test, which starts redis-server")
+}
+
+/// A fresh namespace per test so tests sharing one Redis do not see each other's keys.
+fn ns(test: &str) -> String {
+    format!("t{}:{test}:", std::process::id())
+}
+
+async fn backends() -> Vec<(Store, tempfile::TempDir)> {
+    let dir = tempfile::tempdir().unwrap();
+    let embedded = Store::embedded(&dir.path().join("store.redb")).unwrap();
+    let redis = Store::open(Some(&redis_url()), dir.path()).await.unwrap();
+    let dir2 = tempfile::tempdir().unwrap();
+    vec![(embedded, dir), (redis, dir2)]
+}
+
+#[tokio::test]
+async fn get_put_delete_and_scan_by_prefix() {
+    for (store, _dir) in backends().await {
+        let p = ns("kv");
+        let name = store.backend();
+        assert_eq!(store.get(&format!("{p}a")).await.unwrap(), None, "{name}");
+        store.put(&format!("{p}a"), b"1", None).await.unwrap();
+        store.put(&format!("{p}b"), b"2", None).await.unwrap();
+        store.put(&format!("{p}c*"), b"3", None).await.unwrap();
+        store.put(&format!("{p}z"), b"9", None).await.unwrap();
+        assert_eq!(store.get(&format!("{p}a")).await.unwrap().unwrap(), b"1");
+        let scanned: Vec<String> = store
+            .scan(&format!("{p}c*"))
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(
+            scanned,
+            vec![format!("{p}c*")],
+            "{name}: a glob character is literal"
+        );
+        assert_eq!(store.scan(&p).await.unwrap().len(), 4, "{name}");
+        assert!(store.delete(&format!("{p}a")).await.unwrap(), "{name}");
+        assert!(!store.delete(&format!("{p}a")).await.unwrap(), "{name}");
+        assert_eq!(store.scan(&p).await.unwrap().len(), 3, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn values_expire() {
+    for (store, _dir) in backends().await {
+        let k = format!("{}x", ns("ttl"));
+        store
+            .put(&k, b"v", Some(Duration::from_millis(150)))
+            .await
+            .unwrap();
+        assert!(
+            store.get(&k).await.unwrap().is_some(),
+            "{}",
+            store.backend()
+        );
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert_eq!(store.get(&k).await.unwrap(), None, "{}", store.backend());
+        assert!(
+            store.scan(&k).await.unwrap().is_empty(),
+            "{}",
+            store.backend()
+        );
+    }
+}
+
+#[tokio::test]
+async fn admission_never_exceeds_the_limit_under_concurrency() {
+    for (store, _dir) in backends().await {
+        let store = Arc::new(store);
+        let k = format!("{}quota", ns("admit"));
+        let tasks: Vec<_> = (0..300)
+            .map(|_| {
+                let (store, k) = (store.clone(), k.clone());
+                tokio::spawn(async move {
+                    store
+                        .admit(&k, 1, Some(250), Duration::from_secs(60))
+                        .await
+                        .unwrap()
+                })
+            })
+            .collect();
+        let mut admitted = 0;
+        for t in tasks {
+            if t.await.unwrap().admitted {
+                admitted += 1;
+            }
+        }
+        assert_eq!(admitted, 250, "{}", store.backend());
+        assert_eq!(store.count(&k).await.unwrap(), 250, "{}", store.backend());
+        // A cost that does not fit is refused whole; no limit admits anything.
+        let big = store
+            .admit(&k, 10, Some(255), Duration::from_secs(60))
+            .await
+            .unwrap();
+        assert!(!big.admitted && big.count == 250, "{}", store.backend());
+        let free = store
+            .admit(&k, 10, None, Duration::from_secs(60))
+            .await
+            .unwrap();
+        assert!(free.admitted && free.count == 260, "{}", store.backend());
+    }
+}
+
+#[tokio::test]
+async fn keys_are_stored_hashed_and_survive_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    let (key, record) = {
+        let store = Store::embedded(&path).unwrap();
+        let made = keys::create(&store, Tier::Developer, Some("a@example.org".into()), None)
+            .await
+            .unwrap();
+        store.flush().await.unwrap();
+        made
+    };
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(
+        !bytes.windows(key.len()).any(|w| w == key.as_bytes()),
+        "the key itself is never stored"
+    );
+    let store = Store::embedded(&path).unwrap();
+    assert_eq!(
+        keys::lookup(&store, &key).await.unwrap(),
+        Some(record.clone())
+    );
+    // And in Redis: found by the key, revocable by its display prefix.
+    let redis = Store::open(Some(&redis_url()), dir.path()).await.unwrap();
+    let (rkey, rrecord) = keys::create(&redis, Tier::Pro, None, None).await.unwrap();
+    assert_eq!(
+        keys::lookup(&redis, &rkey).await.unwrap().unwrap().tier,
+        Tier::Pro
+    );
+    let revoked = keys::revoke(&redis, &rrecord.prefix).await.unwrap();
+    assert_eq!(revoked.len(), 1);
+    assert!(!keys::lookup(&redis, &rkey).await.unwrap().unwrap().active);
+    assert_eq!(
+        keys::lookup(&store, "sr_live_not-a-key").await.unwrap(),
+        None
+    );
+}
