@@ -16,8 +16,16 @@ async fn health_reports_version_commit_and_dataset() {
     assert_eq!(body["version"], "1.7.0");
     assert_eq!(body["commit"], "test-commit");
     assert_eq!(body["platform"], "saferef-runtime");
+    // The version of the regulatory-status layer (SPEC 4.1): changes when a tranche ships.
     let version = body["dataset_version"].as_str().unwrap();
-    assert_eq!(version.len(), 12);
+    assert_eq!(
+        version,
+        support::state().dataset.regulatory_status.dataset_version
+    );
+    assert!(
+        version.starts_with("rs-") && version.len() == 15,
+        "{version}"
+    );
     assert!(chrono::DateTime::parse_from_rfc3339(body["timestamp"].as_str().unwrap()).is_ok());
 }
 

@@ -407,3 +407,133 @@ async fn search_resolves_aliases_and_compare_refuses_the_public_tier() {
         assert_eq!(got, status, "{query}: {body}");
     }
 }
+
+#[tokio::test]
+async fn key_status_usage_and_rotation() {
+    for store in stores("rotate").await {
+        let backend = store.backend();
+        let developer = key(&store, Tier::Developer).await;
+        let base = start_with(store, Config::default()).await;
+        let (status, headers, body) =
+            get(&format!("{base}/api/keys/status"), Some(&developer)).await;
+        assert_eq!(status, 200, "{backend}: {body}");
+        assert_eq!(headers["cache-control"], "no-store");
+        assert_eq!(body["tier"], "developer");
+        assert_eq!(body["prefix"], &developer[..12]);
+        assert_eq!(
+            body["usage_today"]["requests"], 1,
+            "{backend}: this request counts"
+        );
+        let (status, _, body) =
+            get(&format!("{base}/api/keys/usage?days=3"), Some(&developer)).await;
+        assert_eq!(status, 200);
+        assert_eq!(body["days"].as_array().unwrap().len(), 3);
+        assert_eq!(body["days"][0]["requests"], 2);
+        for bad in ["0", "31", "x"] {
+            let (status, _, _) = get(
+                &format!("{base}/api/keys/usage?days={bad}"),
+                Some(&developer),
+            )
+            .await;
+            assert_eq!(status, 400, "{backend} days={bad}");
+        }
+        let res = reqwest::Client::new()
+            .post(format!("{base}/api/keys/rotate"))
+            .header("x-api-key", &developer)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 201, "{backend}");
+        let body: Value = res.json().await.unwrap();
+        let fresh = body["key"].as_str().unwrap().to_string();
+        assert_ne!(fresh, developer);
+        let (status, _, _) = get(&format!("{base}/api/keys/status"), Some(&developer)).await;
+        assert_eq!(status, 401, "{backend}: the old key stops at once");
+        let (status, _, body) = get(&format!("{base}/api/keys/status"), Some(&fresh)).await;
+        assert_eq!(status, 200, "{backend}");
+        assert_eq!(body["tier"], "developer");
+        let (status, _, _) = get(&format!("{base}/api/keys/status"), None).await;
+        assert_eq!(status, 401);
+    }
+}
+
+#[tokio::test]
+async fn fragrance_endpoints_list_classify_and_search() {
+    let store = stores("fragrance").await.remove(0);
+    let developer = key(&store, Tier::Developer).await;
+    let base = start_with(store, Config::default()).await;
+    let (status, _, body) = get(&format!("{base}/api/fragrance?limit=5"), None).await;
+    assert_eq!(status, 401, "{body}");
+    let (status, _, body) = get(&format!("{base}/api/fragrance?limit=5"), Some(&developer)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["pagination"]["total"], 104);
+    assert_eq!(body["ingredients"].as_array().unwrap().len(), 5);
+    let (status, _, body) = get(&format!("{base}/api/fragrance/classes"), Some(&developer)).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _, body) = get(
+        &format!("{base}/api/fragrance/search?q=linalool"),
+        Some(&developer),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["results"][0]["cas"], "78-70-6");
+    for bad in [
+        "/api/fragrance?limit=0",
+        "/api/fragrance?class=bogus",
+        "/api/fragrance/search?q=a",
+    ] {
+        let (status, _, _) = get(&format!("{base}{bad}"), Some(&developer)).await;
+        assert_eq!(status, 400, "{bad}");
+    }
+}
+
+#[tokio::test]
+async fn regulatory_status_cells_and_calendar() {
+    let store = stores("regulatory-status").await.remove(0);
+    let developer = key(&store, Tier::Developer).await;
+    let base = start_with(store, Config::default()).await;
+    let url = format!("{base}/api/regulatory-status");
+    let (status, _, _) = get(&format!("{url}?analyte=lead"), None).await;
+    assert_eq!(status, 401);
+    let (status, _, body) = get(
+        &format!("{url}?analyte=PFOA&jurisdiction=US&matrix=drinking_water&as_of=2026-11-21"),
+        Some(&developer),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["as_of"], "2026-11-21");
+    let cell = &body["results"][0];
+    assert_eq!(cell["governance"]["current"]["threshold_ppb"], 0.004);
+    // Before the 2024 rule took effect there was no federal PFOA limit in force.
+    let (_, _, before) = get(
+        &format!("{url}?analyte=pfoa&jurisdiction=US&matrix=drinking_water&as_of=2020-01-01"),
+        Some(&developer),
+    )
+    .await;
+    assert!(
+        before["results"][0]["governance"]["current"].is_null(),
+        "{before}"
+    );
+    let (status, _, calendar) = get(
+        &format!("{url}?view=calendar&as_of=2026-11-21&before=2030-12-31"),
+        Some(&developer),
+    )
+    .await;
+    assert_eq!(status, 200, "{calendar}");
+    let changes = calendar["changes"].as_array().unwrap();
+    assert!(!changes.is_empty());
+    assert!(
+        changes.iter().all(|c| c["effective_from"].is_string()),
+        "before excludes undated"
+    );
+    assert!(calendar["coverage"]["cells"].as_u64().unwrap() > 100);
+    for bad in [
+        "analyte=plutonium",
+        "jurisdiction=MARS",
+        "as_of=2026-02-30",
+        "view=calendar&before=soon",
+    ] {
+        let (status, _, body) = get(&format!("{url}?{bad}"), Some(&developer)).await;
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+}

@@ -155,3 +155,44 @@ async fn keys_are_stored_hashed_and_survive_a_reopen() {
         None
     );
 }
+
+#[tokio::test]
+async fn embedded_counters_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    {
+        let store = Store::embedded(&path).unwrap();
+        for _ in 0..5 {
+            store
+                .admit(
+                    "quota:ip:1:2026-11-21",
+                    1,
+                    Some(10),
+                    Duration::from_secs(60),
+                )
+                .await
+                .unwrap();
+        }
+        assert_eq!(store.count("quota:ip:1:2026-11-21").await.unwrap(), 5);
+        let scanned = store.scan("quota:ip:1:").await.unwrap();
+        assert_eq!(
+            scanned,
+            vec![("quota:ip:1:2026-11-21".to_string(), b"5".to_vec())]
+        );
+        store.flush().await.unwrap();
+    }
+    let store = Store::embedded(&path).unwrap();
+    assert_eq!(store.count("quota:ip:1:2026-11-21").await.unwrap(), 5);
+    let next = store
+        .admit(
+            "quota:ip:1:2026-11-21",
+            1,
+            Some(10),
+            Duration::from_secs(60),
+        )
+        .await
+        .unwrap();
+    assert_eq!((next.admitted, next.count), (true, 6));
+    assert!(store.delete("quota:ip:1:2026-11-21").await.unwrap());
+    assert_eq!(store.count("quota:ip:1:2026-11-21").await.unwrap(), 0);
+}

@@ -3,6 +3,7 @@
 
 pub mod aggregate;
 pub mod cas;
+pub mod fragrance;
 pub mod graph;
 pub mod ids;
 pub mod ingest;
@@ -10,6 +11,7 @@ pub mod load;
 pub mod merge;
 pub mod model;
 pub mod output;
+pub mod regulatory_status;
 pub mod render;
 pub mod site;
 pub mod snapshot;

@@ -122,6 +122,10 @@ pub struct Dataset {
     pub release_notes: Vec<MarkdownFile>,
     /// minijinja templates by file name, from `templates/` beside `data/` when it exists.
     pub templates: BTreeMap<String, String>,
+    /// `fragrance/`: fragrance ingredients and their classes (issue 11).
+    pub fragrance: crate::fragrance::Fragrance,
+    /// `regulatory-status/`: limits per analyte, matrix and jurisdiction over time (SPEC 4.6).
+    pub regulatory_status: crate::regulatory_status::RegulatoryStatus,
 }
 
 impl Dataset {
@@ -265,6 +269,13 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
     );
     dataset.files.extend(entity_files);
     load_documents(data_dir, &mut dataset, &mut hasher, &mut problems);
+    let (fragrance, fragrance_problems) = crate::fragrance::load(data_dir);
+    dataset.fragrance = fragrance;
+    problems.extend(fragrance_problems);
+    let (status, status_problems) = crate::regulatory_status::load(data_dir);
+    problems.extend(status_problems);
+    crate::regulatory_status::validate(&status, &mut problems);
+    dataset.regulatory_status = status;
     dataset.fingerprint = hasher
         .finalize()
         .iter()

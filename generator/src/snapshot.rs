@@ -19,7 +19,7 @@ use crate::model::record::CompoundRecord;
 pub const PATH: &str = "_data/dataset.json.zst";
 
 /// Bumped when the snapshot's shape changes; an older snapshot is rebuilt, not misread.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 4;
 
 #[derive(Serialize, Deserialize)]
 struct Snapshot {
@@ -39,6 +39,10 @@ struct Snapshot {
     documents: BTreeMap<String, MarkdownFile>,
     release_notes: Vec<MarkdownFile>,
     templates: BTreeMap<String, String>,
+    #[serde(default)]
+    fragrance: crate::fragrance::Fragrance,
+    #[serde(default)]
+    regulatory_status: crate::regulatory_status::RegulatoryStatus,
 }
 
 /// The compressed snapshot of `dataset`.
@@ -58,6 +62,8 @@ pub fn encode(dataset: &Dataset) -> anyhow::Result<Vec<u8>> {
         documents: dataset.documents.clone(),
         release_notes: dataset.release_notes.clone(),
         templates: dataset.templates.clone(),
+        fragrance: dataset.fragrance.clone(),
+        regulatory_status: dataset.regulatory_status.clone(),
     };
     let json = serde_json::to_vec(&snapshot)?;
     // Level 3 (zstd's default): the snapshot is rewritten by every build, so speed matters
@@ -97,6 +103,8 @@ pub fn read(path: &Path) -> anyhow::Result<Dataset> {
         documents: s.documents,
         release_notes: s.release_notes,
         templates: s.templates,
+        fragrance: s.fragrance,
+        regulatory_status: s.regulatory_status,
         ..Dataset::default()
     })
 }

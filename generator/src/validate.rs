@@ -32,6 +32,7 @@ pub fn validate(dataset: &Dataset) -> Vec<Problem> {
     check_curated(dataset, &mut problems);
     crate::validate_entities::validate(dataset, &mut problems);
     crate::validate_documents::validate(dataset, &mut problems);
+    crate::fragrance::validate(&dataset.fragrance, dataset, &mut problems);
     crate::validate_aliases::validate(dataset, &mut problems);
     problems.sort();
     problems

@@ -91,6 +91,11 @@ pub async fn save(store: &Store, record: &KeyRecord) -> Result<(), StoreError> {
     store.put(&store_key(&record.hash), &json, None).await
 }
 
+/// Removes a key record (rotation, erasure): the key stops working at once.
+pub async fn delete(store: &Store, record: &KeyRecord) -> Result<bool, StoreError> {
+    store.delete(&store_key(&record.hash)).await
+}
+
 /// The record of `key`, if it exists (usable or not).
 pub async fn lookup(store: &Store, key: &str) -> Result<Option<KeyRecord>, StoreError> {
     if !well_formed(key) {

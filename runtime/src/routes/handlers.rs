@@ -40,6 +40,45 @@ async fn render_one(
         Handler::Root => render::root::root(d, &d.release_date()),
         // GET /api/health?check=integrity|monitor
         Handler::Health => health::health(state, req, q).await,
+        // GET /api/regulatory-status?analyte=&matrix=&jurisdiction=&as_of=&view=&before=
+        Handler::RegulatoryStatus => {
+            saferef_generator::regulatory_status::render::regulatory_status(
+                &d.regulatory_status,
+                &saferef_generator::regulatory_status::render::Query {
+                    analyte: q.get("analyte"),
+                    matrix: q.get("matrix"),
+                    jurisdiction: q.get("jurisdiction"),
+                    as_of: q.get("as_of"),
+                    view: q.get("view"),
+                    before: q.get("before"),
+                },
+                chrono::Utc::now().date_naive(),
+            )
+        }
+        // GET /api/fragrance?limit=&offset=&class=
+        Handler::Fragrance => saferef_generator::fragrance::render::list(
+            &d.fragrance,
+            d,
+            q.get("limit"),
+            q.get("offset"),
+            q.get("class"),
+        ),
+        // GET /api/fragrance/classes
+        Handler::FragranceClasses => saferef_generator::fragrance::render::classes(&d.fragrance),
+        // GET /api/fragrance/search?q=&limit=&offset=
+        Handler::FragranceSearch => saferef_generator::fragrance::render::search(
+            &d.fragrance,
+            d,
+            q.get("q"),
+            q.get("limit"),
+            q.get("offset"),
+        ),
+        // GET /api/keys/status
+        Handler::KeyStatus => super::keys::status(state, caller).await,
+        // GET /api/keys/usage?days=
+        Handler::KeyUsage => super::keys::usage(state, caller, q).await,
+        // POST /api/keys/rotate
+        Handler::KeyRotate => super::keys::rotate(state, caller).await,
         // GET /api/freshness
         Handler::Freshness => crate::freshness::freshness(state).await,
         // GET /api/openapi?format=postman

@@ -93,7 +93,7 @@ pub async fn health(state: &AppState, req: &Request, q: &Params) -> Rendered {
         timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         platform: "saferef-runtime",
         commit: &state.commit,
-        dataset_version: &state.dataset.fingerprint,
+        dataset_version: &state.dataset.regulatory_status.dataset_version,
         integrity,
         monitor,
     };

@@ -8,6 +8,7 @@
 
 mod handlers;
 mod health;
+mod keys;
 mod request;
 mod static_site;
 mod table;

@@ -41,6 +41,13 @@ pub enum Handler {
     Relationships(String),
     RelationshipGraph(String),
     RelationshipStats,
+    RegulatoryStatus,
+    Fragrance,
+    FragranceClasses,
+    FragranceSearch,
+    KeyStatus,
+    KeyUsage,
+    KeyRotate,
     Compounds,
     Compare,
     Search,
@@ -109,6 +116,7 @@ pub fn route(state: &AppState, req: &Request, caller: &Caller) -> Matched {
 
 const GET: &[&str] = &["GET"];
 const GET_POST: &[&str] = &["GET", "POST"];
+const POST: &[&str] = &["POST"];
 
 fn lookup(segs: &[&str]) -> Option<(&'static [&'static str], Handler, Access)> {
     use Access::*;
@@ -129,6 +137,13 @@ fn lookup(segs: &[&str]) -> Option<(&'static [&'static str], Handler, Access)> {
         ["product", id] => (GET, Product(s(id)), Public),
         ["product", id, "raw"] => (GET, ProductRaw(s(id)), Public),
         ["badge", id] => (GET, Badge(s(id)), Public),
+        ["regulatory-status"] => (GET, RegulatoryStatus, Keyed),
+        ["fragrance"] => (GET, Fragrance, Keyed),
+        ["fragrance", "classes"] => (GET, FragranceClasses, Keyed),
+        ["fragrance", "search"] => (GET, FragranceSearch, Keyed),
+        ["keys", "status"] => (GET, KeyStatus, Keyed),
+        ["keys", "usage"] => (GET, KeyUsage, Keyed),
+        ["keys", "rotate"] => (POST, KeyRotate, Keyed),
         ["compounds"] => (GET, Compounds, Keyed),
         ["compounds", "batch"] => (GET_POST, Batch, Public),
         ["compounds", "compare"] => (GET, Compare, KeyedForbidden),

@@ -1,12 +1,17 @@
 //! The embedded backend: one redb database file. Values carry their expiry time; expired
-//! entries read as absent and are removed when next written. redb transactions are
-//! serializable, so `admit` is atomic; calls run on the blocking pool.
+//! entries read as absent. Calls run on the blocking pool.
+//!
+//! Admission counters are kept in memory and written behind (at most a second late, and at
+//! `flush`): redb locks its file, so this process is the only writer and the in-memory count
+//! is authoritative and atomic under one mutex. A write transaction per request would bound
+//! throughput; a crash forgets at most the last second of counting, never a key.
 
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use redb::{Database, ReadableTable, TableDefinition};
+use redb::{Database, TableDefinition};
 
 use super::{Admitted, StoreError};
 
@@ -16,7 +21,24 @@ const TABLE: TableDefinition<&str, (u64, &[u8])> = TableDefinition::new("kv");
 #[derive(Debug, Clone)]
 pub struct Embedded {
     db: Arc<Database>,
+    /// Counters by key. A `std` mutex: held only for map updates, never across an await.
+    counters: Arc<Mutex<Counters>>,
 }
+
+#[derive(Debug, Default)]
+struct Counters {
+    map: HashMap<String, Counter>,
+    last_write: Option<Instant>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Counter {
+    count: u64,
+    expires: u64,
+    dirty: bool,
+}
+
+const WRITE_BEHIND: Duration = Duration::from_secs(1);
 
 fn err(e: impl std::fmt::Display) -> StoreError {
     StoreError::Embedded(e.to_string())
@@ -45,7 +67,57 @@ impl Embedded {
         let txn = db.begin_write()?;
         txn.open_table(TABLE)?;
         txn.commit()?;
-        Ok(Embedded { db: Arc::new(db) })
+        Ok(Embedded {
+            db: Arc::new(db),
+            counters: Arc::default(),
+        })
+    }
+
+    fn counters(&self) -> std::sync::MutexGuard<'_, Counters> {
+        // A panic while holding the lock leaves plain numbers behind: still usable.
+        self.counters.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The counter at `key` held in memory, if any (live or not).
+    fn counter(&self, key: &str) -> Option<Counter> {
+        self.counters().map.get(key).copied()
+    }
+
+    /// Writes counters to the database without an fsync (see the module comment).
+    async fn write_counters(&self, batch: Vec<(String, Counter)>) -> Result<(), StoreError> {
+        self.blocking(move |db| {
+            let mut txn = db.begin_write().map_err(err)?;
+            txn.set_durability(redb::Durability::Eventual);
+            {
+                let mut table = txn.open_table(TABLE).map_err(err)?;
+                for (key, c) in &batch {
+                    table
+                        .insert(key.as_str(), (c.expires, c.count.to_string().as_bytes()))
+                        .map_err(err)?;
+                }
+            }
+            txn.commit().map_err(err)
+        })
+        .await
+    }
+
+    /// Takes the dirty counters (all, or only when the write-behind interval has passed) and
+    /// drops expired ones from memory.
+    fn take_dirty(&self, force: bool) -> Vec<(String, Counter)> {
+        let mut c = self.counters();
+        if !force && c.last_write.is_some_and(|t| t.elapsed() < WRITE_BEHIND) {
+            return Vec::new();
+        }
+        c.last_write = Some(Instant::now());
+        c.map.retain(|_, v| live(v.expires) || v.dirty);
+        c.map
+            .iter_mut()
+            .filter(|(_, v)| v.dirty)
+            .map(|(k, v)| {
+                v.dirty = false;
+                (k.clone(), *v)
+            })
+            .collect()
     }
 
     async fn blocking<T: Send + 'static>(
@@ -60,6 +132,10 @@ impl Embedded {
 
     /// Makes every earlier commit durable (called at shutdown).
     pub async fn flush(&self) -> Result<(), StoreError> {
+        let dirty = self.take_dirty(true);
+        if !dirty.is_empty() {
+            self.write_counters(dirty).await?;
+        }
         self.blocking(|db| {
             let txn = db.begin_write().map_err(err)?;
             txn.commit().map_err(err)
@@ -68,6 +144,9 @@ impl Embedded {
     }
 
     pub async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        if let Some(c) = self.counter(key) {
+            return Ok(live(c.expires).then(|| c.count.to_string().into_bytes()));
+        }
         let key = key.to_string();
         self.blocking(move |db| {
             let txn = db.begin_read().map_err(err)?;
@@ -102,6 +181,11 @@ impl Embedded {
     }
 
     pub async fn delete(&self, key: &str) -> Result<bool, StoreError> {
+        let in_memory = self
+            .counters()
+            .map
+            .remove(key)
+            .is_some_and(|c| live(c.expires));
         let key = key.to_string();
         self.blocking(move |db| {
             let txn = db.begin_write().map_err(err)?;
@@ -116,28 +200,45 @@ impl Embedded {
             Ok(existed)
         })
         .await
+        .map(|existed| existed || in_memory)
     }
 
     pub async fn scan(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        let memory: Vec<(String, Counter)> = self
+            .counters()
+            .map
+            .iter()
+            .filter(|(k, _)| k.starts_with(prefix))
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
         let prefix = prefix.to_string();
-        self.blocking(move |db| {
-            let txn = db.begin_read().map_err(err)?;
-            let table = txn.open_table(TABLE).map_err(err)?;
-            let mut out = Vec::new();
-            for entry in table.range(prefix.as_str()..).map_err(err)? {
-                let (k, v) = entry.map_err(err)?;
-                let key = k.value();
-                if !key.starts_with(prefix.as_str()) {
-                    break;
+        let mut found: std::collections::BTreeMap<String, Vec<u8>> = self
+            .blocking(move |db| {
+                let txn = db.begin_read().map_err(err)?;
+                let table = txn.open_table(TABLE).map_err(err)?;
+                let mut out = std::collections::BTreeMap::new();
+                for entry in table.range(prefix.as_str()..).map_err(err)? {
+                    let (k, v) = entry.map_err(err)?;
+                    let key = k.value();
+                    if !key.starts_with(prefix.as_str()) {
+                        break;
+                    }
+                    let (exp, value) = v.value();
+                    if live(exp) {
+                        out.insert(key.to_string(), value.to_vec());
+                    }
                 }
-                let (exp, value) = v.value();
-                if live(exp) {
-                    out.push((key.to_string(), value.to_vec()));
-                }
+                Ok(out)
+            })
+            .await?;
+        for (k, c) in memory {
+            if live(c.expires) {
+                found.insert(k, c.count.to_string().into_bytes());
+            } else {
+                found.remove(&k);
             }
-            Ok(out)
-        })
-        .await
+        }
+        Ok(found.into_iter().collect())
     }
 
     pub async fn admit(
@@ -147,40 +248,54 @@ impl Embedded {
         limit: Option<u64>,
         ttl: Duration,
     ) -> Result<Admitted, StoreError> {
-        let key = key.to_string();
-        self.blocking(move |db| {
-            let mut txn = db.begin_write().map_err(err)?;
-            // Counters commit without an fsync each (one per request would bound throughput
-            // by the disk); they become durable with the next durable commit or `flush`. A
-            // crash may forget the last moments of counting, never a key.
-            txn.set_durability(redb::Durability::Eventual);
-            let result = {
-                let mut table = txn.open_table(TABLE).map_err(err)?;
-                let current = table.get(key.as_str()).map_err(err)?.and_then(|guard| {
-                    let (exp, v) = guard.value();
-                    let n = std::str::from_utf8(v).ok().and_then(|s| s.parse().ok());
-                    live(exp).then_some((exp, n.unwrap_or(0u64)))
+        if self.counter(key).is_none() {
+            // First use in this process: continue from what an earlier run persisted.
+            let stored = self.get(key).await?;
+            let count = stored
+                .and_then(|v| String::from_utf8(v).ok())
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            self.counters()
+                .map
+                .entry(key.to_string())
+                .or_insert(Counter {
+                    count,
+                    expires: expiry(Some(ttl)),
+                    dirty: false,
                 });
-                let (exp, count) = current.unwrap_or((expiry(Some(ttl)), 0));
-                if limit.is_some_and(|l| count + amount > l) {
-                    Admitted {
-                        admitted: false,
-                        count,
-                    }
-                } else {
-                    let next = count + amount;
-                    table
-                        .insert(key.as_str(), (exp, next.to_string().as_bytes()))
-                        .map_err(err)?;
-                    Admitted {
-                        admitted: true,
-                        count: next,
-                    }
+        }
+        let result = {
+            let mut c = self.counters();
+            let entry = c.map.entry(key.to_string()).or_insert(Counter {
+                count: 0,
+                expires: expiry(Some(ttl)),
+                dirty: true,
+            });
+            if !live(entry.expires) {
+                *entry = Counter {
+                    count: 0,
+                    expires: expiry(Some(ttl)),
+                    dirty: true,
+                };
+            }
+            if limit.is_some_and(|l| entry.count + amount > l) {
+                Admitted {
+                    admitted: false,
+                    count: entry.count,
                 }
-            };
-            txn.commit().map_err(err)?;
-            Ok(result)
-        })
-        .await
+            } else {
+                entry.count += amount;
+                entry.dirty = true;
+                Admitted {
+                    admitted: true,
+                    count: entry.count,
+                }
+            }
+        };
+        let due = self.take_dirty(false);
+        if !due.is_empty() {
+            self.write_counters(due).await?;
+        }
+        Ok(result)
     }
 }

@@ -1,0 +1,136 @@
+//! The compared compounds and what both modes share: maps in request order, tier cells and
+//! ranks, the compounds' identities, context labels and the shared/unique split of sets.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use crate::aggregate::{Assessment, ContextResult};
+use crate::load::Dataset;
+use crate::model::record::CompoundRecord;
+use crate::model::vocab::RiskLevel;
+
+/// A map that serializes in the order its entries were made (the request's order of
+/// compounds and contexts) rather than sorted.
+pub(super) struct InOrder<K, V>(pub(super) Vec<(K, V)>);
+
+impl<K: Serialize, V: Serialize> Serialize for InOrder<K, V> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// One compared compound with its assessment.
+pub(super) struct Compared<'d> {
+    pub(super) record: &'d CompoundRecord,
+    pub(super) assessment: Assessment,
+}
+
+impl<'d> Compared<'d> {
+    pub(super) fn id(&self) -> &'d str {
+        &self.record.hq_id
+    }
+
+    pub(super) fn name(&self) -> &'d str {
+        &self.record.name
+    }
+
+    pub(super) fn result(&self, context: &str) -> Option<&ContextResult> {
+        self.assessment.get(context)
+    }
+
+    /// A value per compound, keyed by id in request order.
+    pub(super) fn each<'a, V>(
+        all: &'a [Compared<'d>],
+        f: impl Fn(&'a Compared<'d>) -> V,
+    ) -> InOrder<&'d str, V> {
+        InOrder(all.iter().map(|c| (c.id(), f(c))).collect())
+    }
+}
+
+/// Tier rank: low 1 to critical 5.
+pub(super) fn rank(level: RiskLevel) -> i8 {
+    match level {
+        RiskLevel::Low => 1,
+        RiskLevel::Moderate => 2,
+        RiskLevel::High => 3,
+        RiskLevel::VeryHigh => 4,
+        RiskLevel::Critical => 5,
+    }
+}
+
+#[derive(Serialize)]
+pub(super) struct Ident<'a> {
+    id: &'a str,
+    name: &'a str,
+    cas: &'a str,
+}
+
+pub(super) fn idents<'a>(all: &[Compared<'a>]) -> Vec<Ident<'a>> {
+    all.iter()
+        .map(|c| Ident {
+            id: c.id(),
+            name: c.name(),
+            cas: &c.record.cas,
+        })
+        .collect()
+}
+
+pub(super) fn label<'d>(dataset: &'d Dataset, context: &'d str) -> &'d str {
+    dataset
+        .contexts
+        .get(context)
+        .map_or(context, |c| c.label.as_str())
+}
+
+#[derive(Serialize)]
+pub(super) struct TierCell<'a> {
+    risk_level: RiskLevel,
+    tier_rank: i8,
+    confidence: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary: Option<&'a str>,
+}
+
+pub(super) fn cell(r: &ContextResult, with_summary: bool) -> TierCell<'_> {
+    TierCell {
+        risk_level: r.risk_level,
+        tier_rank: rank(r.risk_level),
+        confidence: r.confidence,
+        summary: with_summary.then_some(r.summary.as_str()),
+    }
+}
+
+/// What every set holds, and what only one of them does.
+pub(super) fn split<'a>(sets: &[BTreeSet<&'a str>]) -> (Vec<&'a str>, Vec<Vec<&'a str>>) {
+    let shared = sets
+        .first()
+        .map(|first| {
+            first
+                .iter()
+                .filter(|x| sets.iter().all(|s| s.contains(*x)))
+                .copied()
+                .collect()
+        })
+        .unwrap_or_default();
+    let unique = sets
+        .iter()
+        .enumerate()
+        .map(|(i, set)| {
+            set.iter()
+                .filter(|x| {
+                    sets.iter()
+                        .enumerate()
+                        .all(|(j, s)| j == i || !s.contains(*x))
+                })
+                .copied()
+                .collect()
+        })
+        .collect();
+    (shared, unique)
+}

@@ -1,0 +1,169 @@
+//! The dose-response section of a one-context comparison: oral LD50s, NOAELs, RfDs and oral
+//! guidance values per compound, and the ratios of comparable values.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::compared::{Compared, InOrder};
+use crate::model::record::DoseValue;
+use crate::model::vocab::DoseKind;
+
+#[derive(Serialize)]
+pub(super) struct Dose<'a> {
+    kind: DoseKind,
+    value: f64,
+    unit: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    qualifier: Option<&'a str>,
+    agency: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    year: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    species: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    route: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    population: Option<&'a str>,
+    source: &'a str,
+}
+
+impl<'a> Dose<'a> {
+    fn of(d: &'a DoseValue) -> Dose<'a> {
+        Dose {
+            kind: d.kind,
+            value: d.value,
+            unit: &d.unit,
+            qualifier: d.qualifier.as_deref(),
+            agency: &d.agency,
+            year: d.year,
+            species: d.species.as_deref(),
+            route: d.route.as_deref(),
+            population: d.population.as_deref(),
+            source: &d.source,
+        }
+    }
+}
+
+/// The first compound's value over the second's, for the same species and unit (the lowest
+/// value of each, the most sensitive result).
+#[derive(Serialize)]
+pub(super) struct Ratio<'a> {
+    pub(super) first: &'a str,
+    pub(super) second: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) species: Option<&'a str>,
+    unit: &'a str,
+    pub(super) ratio: f64,
+}
+
+type DoseTable<'a> = InOrder<&'a str, Option<Vec<Dose<'a>>>>;
+
+#[derive(Serialize)]
+pub(super) struct DoseComparison<'a> {
+    ld50_oral: DoseTable<'a>,
+    pub(super) ld50_ratios: Option<Vec<Ratio<'a>>>,
+    noael: DoseTable<'a>,
+    noael_ratios: Option<Vec<Ratio<'a>>>,
+    rfd: DoseTable<'a>,
+    /// Oral health-based guidance values (ADI, TDI, TWI, ARfD): each agency's latest of each.
+    pub(super) guidance_values: DoseTable<'a>,
+}
+
+fn is_oral(d: &DoseValue) -> bool {
+    d.route
+        .as_deref()
+        .is_some_and(|r| r.to_ascii_lowercase().contains("oral"))
+}
+
+fn doses<'a>(all: &'a [Compared<'a>], keep: impl Fn(&DoseValue) -> bool) -> DoseTable<'a> {
+    Compared::each(all, |c| {
+        let found: Vec<Dose<'_>> = c
+            .record
+            .dose_response
+            .iter()
+            .filter(|d| keep(d))
+            .map(Dose::of)
+            .collect();
+        (!found.is_empty()).then_some(found)
+    })
+}
+
+/// Ratios of the lowest values of each pair, per species and unit both have; null when no
+/// pair has a common species and unit.
+fn ratios<'a>(
+    all: &'a [Compared<'a>],
+    keep: impl Fn(&DoseValue) -> bool,
+) -> Option<Vec<Ratio<'a>>> {
+    type Key<'k> = (Option<&'k str>, &'k str);
+    let lowest: Vec<BTreeMap<Key<'a>, f64>> = all
+        .iter()
+        .map(|c| {
+            let mut m: BTreeMap<Key<'a>, f64> = BTreeMap::new();
+            for d in c.record.dose_response.iter().filter(|d| keep(d)) {
+                let v = m
+                    .entry((d.species.as_deref(), d.unit.as_str()))
+                    .or_insert(d.value);
+                *v = v.min(d.value);
+            }
+            m
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, a) in all.iter().enumerate() {
+        for (j, b) in all.iter().enumerate().skip(i + 1) {
+            for (key, va) in &lowest[i] {
+                if let Some(vb) = lowest[j].get(key)
+                    && *vb > 0.0
+                    && (va / vb).is_finite()
+                {
+                    out.push(Ratio {
+                        first: a.id(),
+                        second: b.id(),
+                        species: key.0,
+                        unit: key.1,
+                        ratio: significant(va / vb),
+                    });
+                }
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// `v` (positive, finite) to 4 significant digits.
+fn significant(v: f64) -> f64 {
+    let scale = 10f64.powi(3 - v.log10().floor() as i32);
+    let rounded = (v * scale).round() / scale;
+    // At the ends of the f64 range the scale overflows: keep the value as it is.
+    if rounded.is_finite() { rounded } else { v }
+}
+
+pub(super) fn dose_response<'a>(all: &'a [Compared<'a>]) -> DoseComparison<'a> {
+    let ld50 = |d: &DoseValue| d.kind == DoseKind::Ld50 && is_oral(d) && d.species.is_some();
+    let noael = |d: &DoseValue| d.kind == DoseKind::NoaelReference;
+    let guidance = |k: DoseKind| {
+        matches!(
+            k,
+            DoseKind::Adi | DoseKind::Tdi | DoseKind::Twi | DoseKind::Arfd
+        )
+    };
+    DoseComparison {
+        ld50_oral: doses(all, ld50),
+        ld50_ratios: ratios(all, ld50),
+        noael: doses(all, noael),
+        noael_ratios: ratios(all, noael),
+        rfd: doses(all, |d| d.kind == DoseKind::Rfd),
+        guidance_values: Compared::each(all, |c| {
+            // Each agency's latest evaluation of each kind: later ones supersede earlier.
+            let mut latest: BTreeMap<(&str, DoseKind), &DoseValue> = BTreeMap::new();
+            for d in c.record.dose_response.iter().filter(|d| guidance(d.kind)) {
+                let slot = latest.entry((d.agency.as_str(), d.kind)).or_insert(d);
+                if d.year > slot.year {
+                    *slot = d;
+                }
+            }
+            (!latest.is_empty()).then(|| latest.into_values().map(Dose::of).collect())
+        }),
+    }
+}

@@ -1,0 +1,129 @@
+//! The hazard section of a one-context comparison: each compound's deciding hazard,
+//! carcinogenicity listings and GHS codes, and the codes shared or unique.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::compared::{Compared, InOrder, split};
+use crate::aggregate::rules::RULES;
+use crate::model::record::CompoundRecord;
+use crate::model::vocab::RiskLevel;
+
+#[derive(Serialize)]
+pub(super) struct Carcinogenicity {
+    pub(super) iarc_group: Option<&'static str>,
+    iarc_description: Option<&'static str>,
+    ntp: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+pub(super) struct HazardProfile<'a> {
+    /// The rule of the decisive evidence in the context, and its words.
+    hazard_class: Option<&'static str>,
+    pub(super) hazard_label: Option<&'static str>,
+    pub(super) risk_level: Option<RiskLevel>,
+    decisive_findings: Vec<&'a str>,
+    pub(super) carcinogenicity: Option<Carcinogenicity>,
+    h_codes: Vec<&'a str>,
+}
+
+#[derive(Serialize)]
+pub(super) struct Shared<'a> {
+    pub(super) shared: Vec<&'a str>,
+    pub(super) unique: InOrder<&'a str, Vec<&'a str>>,
+}
+
+#[derive(Serialize)]
+pub(super) struct HazardComparison<'a> {
+    pub(super) profiles: InOrder<&'a str, HazardProfile<'a>>,
+    pub(super) ghs: Shared<'a>,
+}
+
+/// The words of a rule of the aggregation (`aggregate::rules`), as a hazard label.
+pub(super) fn hazard_label(rule: &'static str) -> &'static str {
+    match rule {
+        "carcinogenicity" => "Carcinogenicity",
+        "mutagenicity" => "Germ cell mutagenicity",
+        "reproductive_toxicity" => "Reproductive or developmental toxicity",
+        "organ_toxicity" => "Specific target organ toxicity",
+        "acute_toxicity" => "Acute toxicity",
+        "endocrine_disruption" => "Endocrine disruption",
+        "sensitisation" => "Sensitisation",
+        "local_effects" => "Local effects (corrosion, irritation)",
+        "potency" => "Potency (reference values and limits)",
+        "route_relevance" => "Systemic hazard by this route",
+        "watch_lists" => "Watch-listed toxicant",
+        "low_concern" => "Low concern",
+        "life_stage" => "Life-stage sensitivity",
+        "species" => "Species-specific toxicity",
+        "environment" => "Environmental hazard",
+        "aquatic" => "Aquatic toxicity",
+        "wildlife" => "Wildlife toxicity",
+        "pollinators" => "Pollinator toxicity",
+        other => other,
+    }
+}
+
+fn h_codes(record: &CompoundRecord) -> BTreeSet<&str> {
+    record
+        .safety
+        .ghs
+        .iter()
+        .flat_map(|g| g.h_codes.iter().map(String::as_str))
+        .collect()
+}
+
+pub(super) fn hazards<'a>(all: &'a [Compared<'a>], context: &str) -> HazardComparison<'a> {
+    let codes: Vec<BTreeSet<&str>> = all.iter().map(|c| h_codes(c.record)).collect();
+    let (shared, unique) = split(&codes);
+    let profiles = InOrder(
+        all.iter()
+            .zip(&codes)
+            .map(|(c, codes)| {
+                let result = c.result(context);
+                let decisive: Vec<_> = result
+                    .map(|r| r.evidence.iter().filter(|e| e.decisive).collect())
+                    .unwrap_or_default();
+                // Of the decisive rules, the first in the methodology's order: the hazard
+                // classes come before potency, route and life-stage adjustments.
+                let rule = decisive.iter().map(|e| e.rule).min_by_key(|rule| {
+                    RULES
+                        .iter()
+                        .position(|r| r.id == *rule)
+                        .unwrap_or(RULES.len())
+                });
+                let mut findings: Vec<&str> = Vec::new();
+                for e in &decisive {
+                    if !findings.contains(&e.finding.as_str()) {
+                        findings.push(&e.finding);
+                    }
+                }
+                let listings = &c.record.regulatory.listings;
+                let iarc = listings.iarc_group.as_ref().map(|l| l.group);
+                let ntp = listings.ntp_roc.as_ref().map(|l| l.listing.description());
+                let carcinogenicity = (iarc.is_some() || ntp.is_some()).then(|| Carcinogenicity {
+                    iarc_group: iarc.map(|g| g.label()),
+                    iarc_description: iarc.map(|g| g.description()),
+                    ntp,
+                });
+                let profile = HazardProfile {
+                    hazard_class: rule,
+                    hazard_label: rule.map(hazard_label),
+                    risk_level: result.map(|r| r.risk_level),
+                    decisive_findings: findings,
+                    carcinogenicity,
+                    h_codes: codes.iter().copied().collect(),
+                };
+                (c.id(), profile)
+            })
+            .collect(),
+    );
+    HazardComparison {
+        profiles,
+        ghs: Shared {
+            shared,
+            unique: InOrder(all.iter().map(Compared::id).zip(unique).collect()),
+        },
+    }
+}

@@ -1,0 +1,130 @@
+//! The `ids` and `contexts` parameters: compounds by id or CAS number and contexts by name or
+//! alias, 2 to 5 distinct of each, or the 400 / 403 / 404 naming what is wrong.
+
+use super::compared::Compared;
+use super::{MAX, MIN};
+use crate::aggregate;
+use crate::cas::Cas;
+use crate::ids::CompoundId;
+use crate::load::Dataset;
+use crate::model::record::CompoundRecord;
+use crate::model::vocab::WatchClass;
+use crate::render::Rendered;
+
+/// A user-supplied value in a message: quoted, and cut short if it is long.
+fn shown(input: &str) -> String {
+    const MAX_SHOWN: usize = 60;
+    match input.char_indices().nth(MAX_SHOWN) {
+        Some((cut, _)) => format!("{:?}...", &input[..cut]),
+        None => format!("{input:?}"),
+    }
+}
+
+/// The compound an input names (an id, or a CAS number through the registry), or the
+/// 400 / 404 / 403 response naming it.
+fn resolve<'d>(dataset: &'d Dataset, input: &str) -> Result<&'d CompoundRecord, Rendered> {
+    let id = if CompoundId::parse(input).is_some() {
+        input.to_string()
+    } else if let Ok(cas) = Cas::parse(input) {
+        match dataset.ids.get(&cas) {
+            Some(id) => id.to_string(),
+            None => {
+                return Err(Rendered::error(
+                    404,
+                    format!("compound not found: no compound with CAS {input}"),
+                ));
+            }
+        }
+    } else {
+        return Err(Rendered::error(
+            400,
+            format!(
+                "malformed compound {}: expected a compound id (hq-c-org-000001) or a CAS number with a valid check digit (80-05-7)",
+                shown(input)
+            ),
+        ));
+    };
+    let record = dataset
+        .compounds
+        .get(&id)
+        .ok_or_else(|| Rendered::error(404, format!("compound not found: {id}")))?;
+    if record.watch_class == WatchClass::CriticalThreat {
+        return Err(Rendered::error(
+            403,
+            format!(
+                "compound {id} is on the critical-threat watch list (e.g. Chemical Weapons Convention Schedule 1); it is not compared"
+            ),
+        ));
+    }
+    Ok(record)
+}
+
+/// The distinct non-empty items of a comma-separated list, in order; more than `MAX` is an
+/// error as soon as it is certain.
+fn distinct_items<'a>(raw: &'a str, what: &str) -> Result<Vec<&'a str>, Rendered> {
+    let mut items: Vec<&str> = Vec::new();
+    for item in raw.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        if !items.contains(&item) {
+            items.push(item);
+            if items.len() > MAX {
+                return Err(count_error(what, "more than 5"));
+            }
+        }
+    }
+    Ok(items)
+}
+
+fn count_error(what: &str, got: &str) -> Rendered {
+    Rendered::error(
+        400,
+        format!(
+            "compare takes 2 to 5 distinct {what} (comma-separated; duplicates are removed), not {got}"
+        ),
+    )
+}
+
+pub(super) fn compounds<'d>(
+    dataset: &'d Dataset,
+    raw: &str,
+) -> Result<Vec<Compared<'d>>, Rendered> {
+    let inputs = distinct_items(raw, "compounds")?;
+    if inputs.len() < MIN {
+        return Err(count_error("compounds", &inputs.len().to_string()));
+    }
+    let mut records: Vec<&CompoundRecord> = Vec::new();
+    for input in inputs {
+        let record = resolve(dataset, input)?;
+        // An id and a CAS number may name the same compound.
+        if !records.iter().any(|r| r.hq_id == record.hq_id) {
+            records.push(record);
+        }
+    }
+    if records.len() < MIN {
+        return Err(count_error("compounds", "one compound named twice"));
+    }
+    Ok(records
+        .into_iter()
+        .map(|record| Compared {
+            record,
+            assessment: aggregate::assess(record),
+        })
+        .collect())
+}
+
+pub(super) fn contexts<'d>(dataset: &'d Dataset, raw: &str) -> Result<Vec<&'d str>, Rendered> {
+    let mut names: Vec<&str> = Vec::new();
+    for item in distinct_items(raw, "contexts")? {
+        let c = dataset
+            .contexts
+            .resolve(item)
+            .map_err(|e| Rendered::error(400, e.to_string()))?;
+        // An alias and its context name are one context.
+        if !names.contains(&c.name.as_str()) {
+            names.push(&c.name);
+        }
+    }
+    if names.len() < MIN {
+        return Err(count_error("contexts", &names.len().to_string()));
+    }
+    Ok(names)
+}

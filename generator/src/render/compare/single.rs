@@ -1,0 +1,123 @@
+//! One-context comparison: the compounds' tiers and their differences, with the regulatory,
+//! dose-response, hazard, fate, exposure and summary sections side by side.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::compared::{Compared, Ident, InOrder, TierCell, cell, idents, rank, split};
+use super::dose::{DoseComparison, dose_response};
+use super::fate::{self, Fate};
+use super::hazards::{HazardComparison, hazards};
+use super::regulatory::{RegulatoryComparison, regulatory};
+use super::summary::{Summary, summarise};
+use crate::load::Dataset;
+
+/// Tier-rank difference of a pair: positive when the first is the higher tier; null when
+/// either has no tier in the context.
+#[derive(Serialize)]
+struct Delta<'a> {
+    first: &'a str,
+    second: &'a str,
+    tier_difference: Option<i8>,
+}
+
+#[derive(Serialize)]
+struct RiskProfiles<'a> {
+    /// Per compound: its tier in the context, or null when the context has no evidence.
+    profiles: InOrder<&'a str, Option<TierCell<'a>>>,
+    deltas: Vec<Delta<'a>>,
+}
+
+#[derive(Serialize)]
+pub(super) struct ExposureSources<'a> {
+    categories: InOrder<&'a str, Vec<&'a str>>,
+    pub(super) shared: Vec<&'a str>,
+    pub(super) unique: InOrder<&'a str, Vec<&'a str>>,
+}
+
+#[derive(Serialize)]
+pub(super) struct InContext<'a> {
+    compounds: Vec<Ident<'a>>,
+    context: &'a str,
+    risk_profiles: RiskProfiles<'a>,
+    regulatory: RegulatoryComparison<'a>,
+    dose_response: DoseComparison<'a>,
+    hazard_profiles: HazardComparison<'a>,
+    environmental_fate: InOrder<&'a str, Fate<'a>>,
+    exposure_sources: ExposureSources<'a>,
+    summary: Summary,
+}
+
+/// Every unordered pair, in request order.
+fn pairs<T>(items: &[T]) -> impl Iterator<Item = (&T, &T)> {
+    items
+        .iter()
+        .enumerate()
+        .flat_map(move |(i, a)| items[i + 1..].iter().map(move |b| (a, b)))
+}
+
+pub(super) fn in_context<'a>(
+    dataset: &'a Dataset,
+    all: &'a [Compared<'a>],
+    context: &'a str,
+) -> InContext<'a> {
+    let risk_profiles = RiskProfiles {
+        profiles: Compared::each(all, |c| c.result(context).map(|r| cell(r, true))),
+        deltas: pairs(all)
+            .map(|(a, b)| Delta {
+                first: a.id(),
+                second: b.id(),
+                tier_difference: a
+                    .result(context)
+                    .zip(b.result(context))
+                    .map(|(x, y)| rank(x.risk_level) - rank(y.risk_level)),
+            })
+            .collect(),
+    };
+    let regulatory = regulatory(all);
+    let dose_response = dose_response(all);
+    let hazard_profiles = hazards(all, context);
+    let environmental_fate = Compared::each(all, |c| fate::of(c.record));
+    let found: Vec<BTreeSet<&str>> = all
+        .iter()
+        .map(|c| {
+            c.record
+                .found_in
+                .iter()
+                .map(|f| f.category.as_str())
+                .collect()
+        })
+        .collect();
+    let (shared, unique) = split(&found);
+    let exposure_sources = ExposureSources {
+        categories: InOrder(
+            all.iter()
+                .zip(&found)
+                .map(|(c, f)| (c.id(), f.iter().copied().collect()))
+                .collect(),
+        ),
+        shared,
+        unique: InOrder(all.iter().map(Compared::id).zip(unique).collect()),
+    };
+    let summary = summarise(
+        dataset,
+        all,
+        context,
+        &regulatory,
+        &hazard_profiles,
+        &exposure_sources,
+        &dose_response,
+    );
+    InContext {
+        compounds: idents(all),
+        context,
+        risk_profiles,
+        regulatory,
+        dose_response,
+        hazard_profiles,
+        environmental_fate,
+        exposure_sources,
+        summary,
+    }
+}

@@ -1,0 +1,259 @@
+//! The summary of a one-context comparison (key differences and shared traits), and the
+//! sentence helpers both modes write with.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::compared::{Compared, label, split};
+use super::dose::DoseComparison;
+use super::hazards::HazardComparison;
+use super::regulatory::RegulatoryComparison;
+use super::single::ExposureSources;
+use crate::aggregate::signals::fmt_num;
+use crate::load::Dataset;
+use crate::model::vocab::RiskLevel;
+
+#[derive(Serialize)]
+pub(super) struct Summary {
+    key_differences: Vec<String>,
+    shared_traits: Vec<String>,
+}
+
+/// "a, b and c".
+pub(super) fn listed<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [rest @ .., last] => format!(
+            "{} and {}",
+            rest.iter()
+                .map(AsRef::as_ref)
+                .collect::<Vec<_>>()
+                .join(", "),
+            last.as_ref()
+        ),
+    }
+}
+
+/// How the summary names every compared compound.
+pub(super) fn every(n: usize) -> &'static str {
+    if n == 2 { "Both" } else { "All" }
+}
+
+pub(super) fn all_equal<T: PartialEq>(values: &[T]) -> bool {
+    values.windows(2).all(|w| w[0] == w[1])
+}
+
+/// The summary as it is written.
+struct Notes<'c, 'd> {
+    all: &'c [Compared<'d>],
+    differences: Vec<String>,
+    shared: Vec<String>,
+}
+
+impl Notes<'_, '_> {
+    /// One property of every compound: a shared trait when all have the same value, a
+    /// difference naming each compound's value when they differ, nothing when none has one.
+    fn property<T: PartialEq>(
+        &mut self,
+        what: &str,
+        values: &[Option<T>],
+        shared: impl FnOnce(&T) -> String,
+        each: impl Fn(Option<&T>) -> String,
+    ) {
+        match values.first() {
+            Some(Some(v)) if all_equal(values) => self.shared.push(shared(v)),
+            _ if !all_equal(values) => {
+                let each: Vec<String> = self
+                    .all
+                    .iter()
+                    .zip(values)
+                    .map(|(c, v)| format!("{} {}", c.name(), each(v.as_ref())))
+                    .collect();
+                self.differences
+                    .push(format!("{what}: {}", each.join("; ")));
+            }
+            _ => {}
+        }
+    }
+
+    fn names(&self, ids: &[&str]) -> String {
+        let names: Vec<&str> = ids
+            .iter()
+            .filter_map(|id| self.all.iter().find(|c| c.id() == *id))
+            .map(Compared::name)
+            .collect();
+        listed(&names)
+    }
+}
+
+pub(super) fn summarise(
+    dataset: &Dataset,
+    all: &[Compared<'_>],
+    context: &str,
+    regulatory: &RegulatoryComparison<'_>,
+    hazards: &HazardComparison<'_>,
+    exposure: &ExposureSources<'_>,
+    dose: &DoseComparison<'_>,
+) -> Summary {
+    let label = label(dataset, context);
+    let every = every(all.len());
+    let mut notes = Notes {
+        all,
+        differences: Vec::new(),
+        shared: Vec::new(),
+    };
+    let profiles = &hazards.profiles.0;
+
+    let tiers: Vec<Option<RiskLevel>> = profiles.iter().map(|(_, p)| p.risk_level).collect();
+    notes.property(
+        &format!("Risk for {label}"),
+        &tiers,
+        |t| format!("{every} are {} risk for {label}", t.words()),
+        |t| t.map_or("not assessable", |t| t.words()).to_string(),
+    );
+    let classes: Vec<Option<&str>> = profiles.iter().map(|(_, p)| p.hazard_label).collect();
+    notes.property(
+        "Deciding hazard",
+        &classes,
+        |c| {
+            format!(
+                "The deciding hazard of {} is {}",
+                every.to_lowercase(),
+                c.to_lowercase()
+            )
+        },
+        |c| c.map_or("none".into(), |c| c.to_lowercase()),
+    );
+    let iarc: Vec<Option<&str>> = profiles
+        .iter()
+        .map(|(_, p)| p.carcinogenicity.as_ref().and_then(|c| c.iarc_group))
+        .collect();
+    notes.property(
+        "IARC",
+        &iarc,
+        |g| format!("{every} are in IARC Group {g}"),
+        |g| g.map_or("not evaluated".into(), |g| format!("Group {g}")),
+    );
+
+    if !hazards.ghs.shared.is_empty() {
+        notes
+            .shared
+            .push(format!("{every} carry {}", listed(&hazards.ghs.shared)));
+    }
+    for (c, (_, codes)) in all.iter().zip(&hazards.ghs.unique.0) {
+        if !codes.is_empty() {
+            notes
+                .differences
+                .push(format!("Only {} carries {}", c.name(), listed(codes)));
+        }
+    }
+
+    if !regulatory.agreement.classify_all.is_empty() {
+        notes.shared.push(format!(
+            "{every} are classified by {}",
+            listed(&regulatory.agreement.classify_all)
+        ));
+    }
+    for p in &regulatory.agreement.classify_some {
+        let others: Vec<&str> = all
+            .iter()
+            .map(Compared::id)
+            .filter(|id| !p.compounds.contains(id))
+            .collect();
+        let line = format!(
+            "{} classifies {} but not {}",
+            p.agency,
+            notes.names(&p.compounds),
+            notes.names(&others)
+        );
+        notes.differences.push(line);
+    }
+
+    let endocrine: Vec<BTreeSet<&str>> = all
+        .iter()
+        .map(|c| {
+            c.record
+                .safety
+                .endocrine_disruption
+                .iter()
+                .map(|e| e.agency.as_str())
+                .collect()
+        })
+        .collect();
+    let (agencies, _) = split(&endocrine);
+    if !agencies.is_empty() {
+        notes.shared.push(format!(
+            "{every} have endocrine-disruption findings ({})",
+            listed(&agencies)
+        ));
+    }
+
+    let kinds: Vec<Option<&str>> = all.iter().map(|c| c.record.kind.as_deref()).collect();
+    notes.property(
+        "Use class",
+        &kinds,
+        |k| format!("{every} have the use class {}", k.replace('_', " ")),
+        |k| k.map_or("none".into(), |k| k.replace('_', " ")),
+    );
+    let kow: Vec<Option<f64>> = all
+        .iter()
+        .map(|c| {
+            let fate = &c.record.properties.environmental_fate;
+            fate.log_kow.as_ref().map(|m| m.value)
+        })
+        .collect();
+    notes.property(
+        "log Kow (bioaccumulation potential)",
+        &kow,
+        |k| format!("{every} have a log Kow of {}", fmt_num(*k)),
+        |k| k.map_or("not available".into(), |k| fmt_num(*k)),
+    );
+
+    if !exposure.shared.is_empty() {
+        notes.shared.push(format!(
+            "{every} are found in {}",
+            listed(&exposure.shared).replace('_', " ")
+        ));
+    }
+    for (c, (_, only)) in all.iter().zip(&exposure.unique.0) {
+        if !only.is_empty() {
+            notes.differences.push(format!(
+                "Only {} is found in {}",
+                c.name(),
+                listed(only).replace('_', " ")
+            ));
+        }
+    }
+
+    for r in dose.ld50_ratios.iter().flatten() {
+        let line = format!(
+            "Oral LD50{}: {} is {} times that of {}",
+            r.species.map_or(String::new(), |s| format!(" ({s})")),
+            notes.names(&[r.first]),
+            fmt_num(r.ratio),
+            notes.names(&[r.second])
+        );
+        notes.differences.push(line);
+    }
+    let guided: Vec<&str> = dose
+        .guidance_values
+        .0
+        .iter()
+        .filter(|(_, v)| v.is_some())
+        .map(|(id, _)| *id)
+        .collect();
+    if !guided.is_empty() && guided.len() < all.len() {
+        let line = format!(
+            "Oral guidance values (ADI, TDI, TWI, ARfD) exist for {} only",
+            notes.names(&guided)
+        );
+        notes.differences.push(line);
+    }
+
+    Summary {
+        key_differences: notes.differences,
+        shared_traits: notes.shared,
+    }
+}

@@ -1,0 +1,256 @@
+//! Unit tests of the comparison over the committed dataset: both modes, deduplication,
+//! refusals and hostile input.
+
+use serde_json::Value;
+
+use super::compare;
+use super::compared::rank;
+use super::hazards::hazard_label;
+use crate::aggregate;
+use crate::model::vocab::{RiskLevel, WatchClass};
+use crate::render::Cache;
+use crate::render::test_data::dataset;
+
+const BPA: &str = "hq-c-org-000218";
+const BPS: &str = "hq-c-org-000221";
+
+fn run(ids: Option<&str>, context: Option<&str>, contexts: Option<&str>) -> (u16, Value) {
+    let r = compare(dataset(), ids, context, contexts);
+    assert_eq!(r.cache, Cache::Private);
+    (r.status, serde_json::from_slice(&r.body).unwrap())
+}
+
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn bpa_and_bps_side_by_side() {
+    let (status, body) = run(Some("80-05-7, 80-09-1"), None, None);
+    assert_eq!(status, 200, "{body}");
+    let c = &body["comparison"];
+    assert_eq!(c["context"], "human_adult");
+    assert_eq!(body["meta"]["compared"], 2);
+    assert_eq!(body["meta"]["context"], "human_adult");
+    assert_eq!(body["meta"]["generated_from"], "dataset");
+    let ids: Vec<&str> = c["compounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [BPA, BPS]);
+    assert_eq!(c["compounds"][0]["cas"], "80-05-7");
+
+    // Tiers come from the assessment, the delta is their rank difference.
+    let a = aggregate::assess(&dataset().compounds[BPA]);
+    let s = aggregate::assess(&dataset().compounds[BPS]);
+    let (ta, ts) = (
+        a.get("human_adult").unwrap().risk_level,
+        s.get("human_adult").unwrap().risk_level,
+    );
+    let profiles = &c["risk_profiles"]["profiles"];
+    assert_eq!(profiles[BPA]["risk_level"], ta.as_str());
+    assert_eq!(profiles[BPS]["risk_level"], ts.as_str());
+    assert_eq!(
+        c["risk_profiles"]["deltas"][0]["tier_difference"],
+        rank(ta) - rank(ts)
+    );
+
+    // GHS: BPA's CLP entry carries H360F, H335, H318, H317; BPS's HCIS entry H361f.
+    let ghs = &c["hazard_profiles"]["ghs"];
+    let bpa_only = strings(&ghs["unique"][BPA]);
+    for code in ["H360F", "H318", "H317", "H335"] {
+        assert!(bpa_only.contains(&code), "{code}");
+    }
+    assert_eq!(strings(&ghs["unique"][BPS]), ["H361f"]);
+    assert_eq!(ghs["shared"].as_array().unwrap().len(), 0);
+    let profile = &c["hazard_profiles"]["profiles"][BPA];
+    assert!(profile["hazard_class"].is_string());
+    assert!(profile["hazard_label"].is_string());
+
+    // Both are Prop 65, SVHC, CosIng and FDA food-contact listed; the CLP harmonised
+    // classification is BPA's alone.
+    let agreement = &c["regulatory"]["agreement"];
+    for agency in ["ECHA", "FDA", "OEHHA"] {
+        assert!(
+            strings(&agreement["classify_all"]).contains(&agency),
+            "{agency}"
+        );
+    }
+    assert!(c["regulatory"]["matrix"]["ECHA"][BPS].is_array());
+
+    // Dose-response: only values the records hold; BPA has EFSA TDIs, BPS none.
+    let dose = &c["dose_response"];
+    assert_eq!(dose["ld50_ratios"], Value::Null);
+    assert_eq!(dose["ld50_oral"][BPA], Value::Null);
+    assert_eq!(dose["rfd"][BPS], Value::Null);
+    assert!(dose["guidance_values"][BPA].is_array());
+    assert_eq!(dose["guidance_values"][BPS], Value::Null);
+
+    // Fate: BPA has a log Kow, BPS none; no Koc is ever made up.
+    let fate = &c["environmental_fate"];
+    assert_eq!(fate[BPA]["bioaccumulation"]["log_kow"]["value"], 3.32);
+    assert_eq!(fate[BPS]["bioaccumulation"]["log_kow"], Value::Null);
+    assert_eq!(fate[BPA]["soil_mobility"], Value::Null);
+
+    assert_eq!(
+        strings(&c["exposure_sources"]["shared"]),
+        ["food_contact_materials"]
+    );
+    let summary = &c["summary"];
+    let differences = strings(&summary["key_differences"]).join("\n");
+    let traits = strings(&summary["shared_traits"]).join("\n");
+    assert!(
+        differences.contains("Only Bisphenol A (BPA) carries"),
+        "{differences}"
+    );
+    assert!(
+        traits.contains("Both have the use class bisphenol"),
+        "{traits}"
+    );
+    assert!(
+        traits.contains("endocrine-disruption findings (ECHA)"),
+        "{traits}"
+    );
+}
+
+#[test]
+fn ids_are_deduplicated_and_counted() {
+    // The same compound by id, by CAS and twice: one compound.
+    let (status, _) = run(Some(&format!("{BPA},80-05-7,{BPA}")), None, None);
+    assert_eq!(status, 400);
+    let (status, body) = run(Some(&format!("{BPA}, {BPS},{BPA},,")), None, None);
+    assert_eq!(status, 200);
+    assert_eq!(body["meta"]["compared"], 2);
+    assert_eq!(run(Some(BPA), None, None).0, 400);
+    assert_eq!(run(None, None, None).0, 400);
+    assert_eq!(run(Some(""), None, None).0, 400);
+    let six: Vec<String> = dataset().compounds.keys().take(6).cloned().collect();
+    assert_eq!(run(Some(&six.join(",")), None, None).0, 400);
+    assert_eq!(run(Some(&six[..5].join(",")), None, None).0, 200);
+}
+
+#[test]
+fn unknown_malformed_and_refused_compounds() {
+    let (status, body) = run(Some(&format!("{BPA},hq-c-org-999999")), None, None);
+    assert_eq!(status, 404);
+    assert!(body["error"].as_str().unwrap().contains("hq-c-org-999999"));
+    let (status, body) = run(Some(&format!("{BPA},not-an-id")), None, None);
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().contains("not-an-id"));
+    let threat = dataset()
+        .compounds
+        .values()
+        .find(|r| r.watch_class == WatchClass::CriticalThreat)
+        .expect("the corpus has critical-threat records");
+    let (status, _) = run(Some(&format!("{BPA},{}", threat.hq_id)), None, None);
+    assert_eq!(status, 403);
+}
+
+#[test]
+fn context_parameters() {
+    let pair = format!("{BPA},{BPS}");
+    let (status, body) = run(Some(&pair), Some("pregnancy"), None);
+    assert_eq!(status, 200);
+    assert_eq!(body["comparison"]["context"], "human_pregnant");
+    assert_eq!(run(Some(&pair), Some("martian"), None).0, 400);
+    assert_eq!(
+        run(Some(&pair), Some("human_adult"), Some("dog,cat")).0,
+        400
+    );
+    assert_eq!(run(Some(&pair), None, Some("dog")).0, 400);
+    assert_eq!(run(Some(&pair), None, Some("dog,dogs")).0, 400);
+    assert_eq!(
+        run(Some(&pair), None, Some("dog,cat,fish,bees,skin,oral")).0,
+        400
+    );
+    assert_eq!(run(Some(&pair), None, Some("dog,venus")).0, 400);
+}
+
+#[test]
+fn contexts_mode_is_a_compound_by_context_matrix() {
+    let (status, body) = run(
+        Some(&format!("{BPA},{BPS}")),
+        None,
+        Some("human_infant,adult,human_pregnant,pollinator"),
+    );
+    assert_eq!(status, 200, "{body}");
+    let c = &body["comparison"];
+    let contexts = [
+        "human_infant",
+        "human_adult",
+        "human_pregnant",
+        "pollinator",
+    ];
+    assert_eq!(strings(&c["contexts"]), contexts);
+    assert_eq!(strings(&body["meta"]["contexts"]), contexts);
+    assert_eq!(c["baseline"], "human_adult");
+    let matrix = c["risk_matrix"].as_object().unwrap();
+    assert_eq!(matrix.keys().collect::<Vec<_>>(), [BPA, BPS]);
+    for (id, row) in matrix {
+        let row = row.as_object().unwrap();
+        assert_eq!(row.keys().map(String::as_str).collect::<Vec<_>>(), contexts);
+        let a = aggregate::assess(&dataset().compounds[id.as_str()]);
+        for ctx in contexts {
+            match a.get(ctx) {
+                Some(r) => assert_eq!(row[ctx]["risk_level"], r.risk_level.as_str()),
+                None => assert_eq!(row[ctx], Value::Null),
+            }
+        }
+        let base = a.get("human_adult").map(|r| rank(r.risk_level));
+        let infant = a.get("human_infant").map(|r| rank(r.risk_level));
+        let factor = &c["escalation_factors"][id.as_str()];
+        assert_eq!(factor["human_adult"], 0);
+        assert_eq!(
+            factor["human_infant"].as_i64(),
+            infant.zip(base).map(|(i, b)| i64::from(i - b))
+        );
+        let ranked = c["vulnerability_rankings"][id.as_str()].as_array().unwrap();
+        let ranks: Vec<i8> = ranked
+            .iter()
+            .map(|r| rank(RiskLevel::parse(r["risk_level"].as_str().unwrap()).unwrap()))
+            .collect();
+        assert!(ranks.windows(2).all(|w| w[0] >= w[1]));
+    }
+    assert!(!c["cross_context_insights"].as_array().unwrap().is_empty());
+    // Without human_adult, the first context is the baseline.
+    let (_, body) = run(Some(&format!("{BPA},{BPS}")), None, Some("dog,cat"));
+    assert_eq!(body["comparison"]["baseline"], "dog");
+}
+
+#[test]
+fn every_rule_has_a_hazard_label() {
+    for rule in crate::aggregate::rules::RULES {
+        if !matches!(rule.id, "confidence" | "disagreement") {
+            assert_ne!(hazard_label(rule.id), rule.id, "{}", rule.id);
+        }
+    }
+}
+
+#[test]
+fn hostile_input_is_answered_without_panicking() {
+    let long = "x".repeat(100_000);
+    let commas = ",".repeat(100_000);
+    let many: String = (0..10_000).map(|i| format!("a{i},")).collect();
+    for ids in [
+        long.as_str(),
+        commas.as_str(),
+        many.as_str(),
+        "日本語,🧪",
+        "hq-c-org-000218,\u{0}",
+        "80-05-7,80-05-8",
+    ] {
+        let (status, body) = run(Some(ids), None, None);
+        assert!((400..500).contains(&status), "{status}");
+        assert!(body["error"].as_str().unwrap().len() < 400);
+    }
+    let pair = format!("{BPA},{BPS}");
+    for contexts in ["日本語,🧪", commas.as_str(), ",,dog,,"] {
+        assert_eq!(run(Some(&pair), None, Some(contexts)).0, 400);
+    }
+}

@@ -1,0 +1,124 @@
+//! `GET /api/compounds`: the served compounds, those a filter keeps, and their list items.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::compound_filter::{CategoryQuery, CompoundFilter, HazardQuery};
+use super::params::{
+    Pagination, Paging, cas_param, context_param, risk_param, search_param, vocab_param,
+};
+use super::risk_index::{Entry, RiskIndex};
+use crate::load::Dataset;
+use crate::model::record::CompoundRecord;
+use crate::model::vocab::{self, RiskLevel, WatchClass};
+use crate::render::{Cache, Rendered};
+
+/// The compounds whose records are served, in id order: critical-threat records are refused
+/// everywhere, so no list, count or search shows them.
+pub(crate) fn served(dataset: &Dataset) -> impl Iterator<Item = &CompoundRecord> {
+    dataset
+        .compounds
+        .values()
+        .filter(|r| r.watch_class != WatchClass::CriticalThreat)
+}
+
+/// The served compounds the filter keeps, in id order.
+pub(super) fn matching<'d, 'i>(
+    dataset: &'d Dataset,
+    index: &'i RiskIndex,
+    filter: &CompoundFilter,
+) -> Vec<(&'d CompoundRecord, Cow<'i, Entry>)> {
+    served(dataset)
+        .map(|r| (r, index.entry(r)))
+        .filter(|(r, e)| filter.matches(r, e))
+        .collect()
+}
+
+#[derive(Serialize)]
+pub(super) struct CompoundItem<'a> {
+    hq_id: &'a str,
+    name: &'a str,
+    cas: &'a str,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    kind: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    category: Option<&'a str>,
+    /// The tier in every available context.
+    risk_levels: &'a BTreeMap<&'static str, RiskLevel>,
+}
+
+pub(super) fn compound_items<'a>(
+    page: &'a [(&'a CompoundRecord, Cow<'_, Entry>)],
+) -> Vec<CompoundItem<'a>> {
+    page.iter()
+        .map(|(r, e)| CompoundItem {
+            hq_id: &r.hq_id,
+            name: &r.name,
+            cas: &r.cas,
+            kind: r.kind.as_deref(),
+            category: r.category.as_deref(),
+            risk_levels: &e.tiers,
+        })
+        .collect()
+}
+
+/// Raw query values of `GET /api/compounds`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CompoundsQuery<'a> {
+    pub page: Option<&'a str>,
+    pub limit: Option<&'a str>,
+    pub search: Option<&'a str>,
+    pub risk: Option<&'a str>,
+    /// The context `risk` is read in (default `human_adult`); used only with `risk`.
+    pub context: Option<&'a str>,
+    pub hazard: Option<&'a str>,
+    pub cas: Option<&'a str>,
+    pub type_filter: Option<&'a str>,
+    pub category_filter: Option<&'a str>,
+}
+
+impl CompoundsQuery<'_> {
+    fn filter(&self, dataset: &Dataset) -> Result<CompoundFilter, Rendered> {
+        // A malformed context is a 400 even without `risk`: the caller asked for something.
+        let context = context_param(dataset, self.context)?;
+        Ok(CompoundFilter {
+            search: search_param(self.search)?,
+            cas: self.cas.map(cas_param).transpose()?,
+            risk: self
+                .risk
+                .map(|r| risk_param(r).map(|r| (r, context)))
+                .transpose()?,
+            hazard: self.hazard.map(HazardQuery::parse).transpose()?,
+            kind: self
+                .type_filter
+                .map(|t| vocab_param("type_filter", t, vocab::USE_CLASSES))
+                .transpose()?,
+            category: self.category_filter.map(CategoryQuery::parse).transpose()?,
+            ..CompoundFilter::default()
+        })
+    }
+}
+
+#[derive(Serialize)]
+struct CompoundsBody<'a> {
+    compounds: Vec<CompoundItem<'a>>,
+    pagination: Pagination,
+}
+
+/// `GET /api/compounds` (keyed): one page of the served compounds the filters keep.
+pub fn compounds(dataset: &Dataset, index: &RiskIndex, q: &CompoundsQuery) -> Rendered {
+    let (paging, filter) =
+        match Paging::parse(q.page, q.limit).and_then(|p| q.filter(dataset).map(|f| (p, f))) {
+            Ok(v) => v,
+            Err(e) => return e,
+        };
+    let found = matching(dataset, index, &filter);
+    let (page, pagination) = paging.slice(&found);
+    let body = CompoundsBody {
+        compounds: compound_items(page),
+        pagination,
+    };
+    Rendered::json(200, &body, Cache::Private)
+}

@@ -1,0 +1,95 @@
+//! `RiskIndex`: every compound's tiers, hazards and search terms and every product's
+//! synthesised risk, computed once per dataset and read by every list.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+
+use rayon::prelude::*;
+
+use crate::aggregate;
+use crate::aggregate::signals::{self, Hazard};
+use crate::aggregate::synthesis::{self, ProductRisk};
+use crate::load::Dataset;
+use crate::model::material::Product;
+use crate::model::record::CompoundRecord;
+use crate::model::vocab::RiskLevel;
+
+/// What the index knows of one compound.
+#[derive(Debug, Clone)]
+pub(super) struct Entry {
+    pub(super) tiers: BTreeMap<&'static str, RiskLevel>,
+    /// Hazards of at least suspected strength (an evaluated "not classifiable" is none).
+    pub(super) hazards: Vec<Hazard>,
+    /// Lowercased name, CAS and synonyms, for `search`.
+    pub(super) terms: Vec<String>,
+}
+
+impl Entry {
+    fn of(record: &CompoundRecord) -> Entry {
+        let tiers = aggregate::assess(record)
+            .contexts
+            .iter()
+            .map(|c| (c.context, c.risk_level))
+            .collect();
+        let mut hazards: Vec<Hazard> = signals::signals(record)
+            .into_iter()
+            .filter(|s| s.strength >= 1)
+            .map(|s| s.hazard)
+            .collect();
+        hazards.sort_unstable();
+        hazards.dedup();
+        let terms = [&record.name, &record.cas]
+            .into_iter()
+            .chain(&record.identity.synonyms)
+            .map(|t| t.to_lowercase())
+            .collect();
+        Entry {
+            tiers,
+            hazards,
+            terms,
+        }
+    }
+}
+
+/// Per compound its tier in every available context (with its hazards and search terms),
+/// and per product its synthesised risk: built once from a dataset, read by every list.
+#[derive(Debug, Default)]
+pub struct RiskIndex {
+    pub(super) compounds: HashMap<String, Entry>,
+    pub(super) products: HashMap<String, Option<ProductRisk>>,
+}
+
+impl RiskIndex {
+    pub fn build(dataset: &Dataset) -> RiskIndex {
+        let compounds = dataset
+            .compounds
+            .par_iter()
+            .map(|(id, r)| (id.clone(), Entry::of(r)))
+            .collect();
+        let products = dataset
+            .products
+            .par_iter()
+            .map(|(id, p)| (id.clone(), synthesis::synthesize(dataset, p).0.risk_level))
+            .collect();
+        RiskIndex {
+            compounds,
+            products,
+        }
+    }
+
+    /// The compound's entry; one the index lacks (an index of another dataset) is computed,
+    /// so a stale index is slow rather than wrong.
+    pub(super) fn entry(&self, record: &CompoundRecord) -> Cow<'_, Entry> {
+        match self.compounds.get(&record.hq_id) {
+            Some(e) => Cow::Borrowed(e),
+            None => Cow::Owned(Entry::of(record)),
+        }
+    }
+
+    pub(super) fn product_risk(&self, dataset: &Dataset, product: &Product) -> Option<ProductRisk> {
+        match self.products.get(&product.id) {
+            Some(r) => *r,
+            None => synthesis::synthesize(dataset, product).0.risk_level,
+        }
+    }
+}

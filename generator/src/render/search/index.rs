@@ -1,0 +1,230 @@
+//! `SearchIndex`: every served compound, product and material as folded fields, with their
+//! words and trigrams, built once per dataset.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::score::Field;
+use super::vocabulary::Vocabulary;
+use crate::load::Dataset;
+use crate::model::aliases::normalize as alias_key;
+use crate::model::vocab::WatchClass;
+
+/// What a result is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum EntityType {
+    Compound,
+    Product,
+    Material,
+}
+
+/// Lower case, `_` read as a space (use classes are written `uv_filter`), whitespace runs
+/// collapsed: the form every field and query is compared in.
+pub(super) fn fold(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s
+        .split(|c: char| c.is_whitespace() || c == '_')
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    out
+}
+
+/// The words of a folded string: runs of letters and digits.
+pub(super) fn words(folded: &str) -> impl Iterator<Item = &str> {
+    folded
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
+/// One searchable string of an entity.
+#[derive(Debug)]
+pub(super) struct IndexedField {
+    pub(super) field: Field,
+    pub(super) entry: u32,
+    /// Where its folded text starts in `SearchIndex::text`, and its length in bytes.
+    pub(super) start: usize,
+    pub(super) len: usize,
+    /// How many distinct words the text has.
+    pub(super) words: usize,
+}
+
+#[derive(Debug)]
+pub(super) struct Entry {
+    pub(super) kind: EntityType,
+    pub(super) id: String,
+    /// The folded name, for the order of equal scores.
+    pub(super) sort_name: String,
+}
+
+/// The search index of a dataset: built once (the runtime keeps it beside the dataset), read
+/// concurrently by every request.
+///
+/// Every field's folded text is kept in `text`, joined by newlines (which folded text never
+/// holds). Whole-string matches (exact, prefix, substring) are looked for only in the fields
+/// holding every trigram of the query; word and typo matches go through the vocabulary's
+/// postings: a query costs about what it finds, not the size of the corpus.
+#[derive(Debug)]
+pub struct SearchIndex {
+    pub(super) entries: Vec<Entry>,
+    pub(super) fields: Vec<IndexedField>,
+    pub(super) text: String,
+    /// The fields holding each byte trigram of their text (ascending), to find substrings
+    /// without scanning `text`.
+    pub(super) trigrams: HashMap<[u8; 3], Vec<u32>>,
+    pub(super) vocabulary: Vocabulary,
+    /// Normalized alias -> the entry of its compound. Aliases of compounds that are not
+    /// served (critical threats) or not in the corpus are left out.
+    pub(super) aliases: HashMap<String, usize>,
+}
+
+/// The fields of one entity, in order of importance.
+struct EntryBuilder {
+    fields: Vec<(Field, String)>,
+}
+
+impl EntryBuilder {
+    fn add(&mut self, field: Field, text: &str) {
+        let text = fold(text);
+        // A synonym that repeats the name (or another field of the same weight) adds nothing.
+        if text.is_empty()
+            || self
+                .fields
+                .iter()
+                .any(|(f, t)| *t == text && f.weight() == field.weight())
+        {
+            return;
+        }
+        self.fields.push((field, text));
+    }
+}
+
+impl SearchIndex {
+    /// Indexes every served compound, product and material of `dataset`. Fields are added in
+    /// order of importance: of two fields matching equally, the first is reported.
+    pub fn build(dataset: &Dataset) -> SearchIndex {
+        let mut index = SearchIndex {
+            entries: Vec::new(),
+            fields: Vec::new(),
+            text: String::new(),
+            trigrams: HashMap::new(),
+            vocabulary: Vocabulary::default(),
+            aliases: HashMap::new(),
+        };
+        let mut positions = HashMap::new();
+        for r in dataset.compounds.values() {
+            if r.watch_class == WatchClass::CriticalThreat {
+                continue;
+            }
+            positions.insert(r.hq_id.as_str(), index.entries.len());
+            index.push(EntityType::Compound, &r.hq_id, &r.name, |e| {
+                e.add(Field::Id, &r.hq_id);
+                e.add(Field::Cas, &r.cas);
+                if let Some(key) = &r.identity.inchi_key {
+                    e.add(Field::InchiKey, key);
+                }
+                e.add(Field::Name, &r.name);
+                for s in &r.identity.synonyms {
+                    e.add(Field::Synonym, s);
+                }
+                if let Some(iupac) = &r.identity.iupac_name {
+                    e.add(Field::IupacName, iupac);
+                }
+                if let Some(kind) = &r.kind {
+                    e.add(Field::Type, kind);
+                }
+                for c in &r.use_classes {
+                    e.add(Field::UseClass, &c.class);
+                }
+                if let Some(category) = &r.category {
+                    e.add(Field::Category, category);
+                }
+            });
+        }
+        for p in dataset.products.values() {
+            index.push(EntityType::Product, &p.id, &p.name, |e| {
+                e.add(Field::Id, &p.id);
+                e.add(Field::Name, &p.name);
+                for n in &p.common_names {
+                    e.add(Field::CommonName, n);
+                }
+                for c in &p.categories {
+                    e.add(Field::Category, c);
+                }
+                for t in &p.tags {
+                    e.add(Field::Tag, t);
+                }
+                e.add(Field::Tier, &p.tier);
+            });
+        }
+        for m in dataset.materials.values() {
+            index.push(EntityType::Material, &m.id, &m.name, |e| {
+                e.add(Field::Id, &m.id);
+                e.add(Field::Name, &m.name);
+                for s in &m.synonyms {
+                    e.add(Field::Synonym, s);
+                }
+                e.add(Field::Family, &m.family);
+                e.add(Field::Slug, &m.slug);
+            });
+        }
+        for a in &dataset.aliases {
+            if let Some(&at) = dataset
+                .by_cas(&a.cas)
+                .and_then(|r| positions.get(r.hq_id.as_str()))
+            {
+                index.aliases.insert(alias_key(&a.alias), at);
+            }
+        }
+        index
+    }
+
+    fn push(
+        &mut self,
+        kind: EntityType,
+        id: &str,
+        name: &str,
+        fill: impl FnOnce(&mut EntryBuilder),
+    ) {
+        let mut builder = EntryBuilder { fields: Vec::new() };
+        fill(&mut builder);
+        let entry = u32::try_from(self.entries.len()).expect("fewer than 4 billion entities");
+        for (field, text) in builder.fields {
+            let at = u32::try_from(self.fields.len()).expect("fewer than 4 billion fields");
+            let mut ids: Vec<u32> = words(&text).map(|w| self.vocabulary.intern(w)).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let word_count = ids.len();
+            for w in ids {
+                self.vocabulary.postings[w as usize].push(at);
+            }
+            for t in text.as_bytes().windows(3) {
+                let list = self.trigrams.entry([t[0], t[1], t[2]]).or_default();
+                // Fields arrive in ascending order: a repeat within one field is the last.
+                if list.last() != Some(&at) {
+                    list.push(at);
+                }
+            }
+            self.fields.push(IndexedField {
+                field,
+                entry,
+                start: self.text.len(),
+                len: text.len(),
+                words: word_count,
+            });
+            self.text.push_str(&text);
+            self.text.push('\n');
+        }
+        self.entries.push(Entry {
+            kind,
+            id: id.to_string(),
+            sort_name: fold(name),
+        });
+    }
+}

@@ -1,0 +1,183 @@
+//! Unified search (SPEC 4.9): one index over compounds, products and materials, built once
+//! with every searchable string folded, split into words and indexed by trigram ahead of time,
+//! so a query looks only at the fields that can match. Results carry a relevance score from 0
+//! to 100; curated aliases (`data/aliases.json`) resolve abbreviations to one canonical
+//! compound.
+
+mod index;
+mod matching;
+mod score;
+#[cfg(test)]
+mod tests;
+mod vocabulary;
+
+use serde::Serialize;
+
+pub use index::SearchIndex;
+
+use crate::load::Dataset;
+use crate::model::aliases::normalize as alias_key;
+use crate::render::{Cache, Rendered};
+use index::{EntityType, fold};
+use matching::Scored;
+use score::Field;
+
+#[derive(Serialize)]
+struct Hit<'a> {
+    entity_type: EntityType,
+    id: &'a str,
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cas: Option<&'a str>,
+    score: u8,
+    matched: Field,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    alias_boosted: bool,
+}
+
+#[derive(Serialize)]
+struct Meta<'a> {
+    total: usize,
+    limit: usize,
+    offset: usize,
+    alias_resolved: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    query: &'a str,
+    results: Vec<Hit<'a>>,
+    meta: Meta<'a>,
+}
+
+/// An integer query parameter within bounds, or the 400 naming them.
+fn bounded(
+    value: Option<&str>,
+    name: &str,
+    default: usize,
+    range: std::ops::RangeInclusive<usize>,
+) -> Result<usize, Rendered> {
+    let Some(raw) = value else {
+        return Ok(default);
+    };
+    raw.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            let bounds = if *range.end() == usize::MAX {
+                format!("at least {}", range.start())
+            } else {
+                format!("from {} to {}", range.start(), range.end())
+            };
+            Rendered::error(
+                400,
+                format!("{name} must be an integer {bounds} (default {default})"),
+            )
+        })
+}
+
+/// `GET /api/search?q=&limit=&offset=&type=` (Developer+).
+pub fn search(
+    index: &SearchIndex,
+    dataset: &Dataset,
+    q: Option<&str>,
+    limit: Option<&str>,
+    offset: Option<&str>,
+    kind: Option<&str>,
+) -> Rendered {
+    let Some(q) = q.map(str::trim) else {
+        return Rendered::error(400, "q is required: at least 2 characters to search for");
+    };
+    if q.chars().count() < 2 {
+        return Rendered::error(400, "q must be at least 2 characters long");
+    }
+    let limit = match bounded(limit, "limit", 20, 1..=100) {
+        Ok(n) => n,
+        Err(e) => return e,
+    };
+    let offset = match bounded(offset, "offset", 0, 0..=usize::MAX) {
+        Ok(n) => n,
+        Err(e) => return e,
+    };
+    let only = match kind {
+        None => None,
+        Some("compound") => Some(EntityType::Compound),
+        Some("product") => Some(EntityType::Product),
+        Some("material") => Some(EntityType::Material),
+        Some(_) => {
+            return Rendered::error(400, "type must be compound, product or material");
+        }
+    };
+    let mut found = index.matches(&fold(q), only);
+    // SPEC 4.9: the alias step applies unless the search is limited to products or materials.
+    let alias = match only {
+        None | Some(EntityType::Compound) => index.aliases.get(&alias_key(q)).copied(),
+        Some(_) => None,
+    };
+    if let Some(at) = alias {
+        let hit = match found.iter_mut().find(|s| s.entry == at) {
+            Some(hit) => hit,
+            None => {
+                found.push(Scored {
+                    entry: at,
+                    score: 0,
+                    field: Field::Alias,
+                    boosted: false,
+                });
+                found.last_mut().expect("just pushed")
+            }
+        };
+        hit.score = 100;
+        hit.field = Field::Alias;
+        hit.boosted = true;
+    }
+    // Score first; the alias's compound leads the other perfect matches, then by name.
+    found.sort_by(|a, b| {
+        let (ea, eb) = (&index.entries[a.entry], &index.entries[b.entry]);
+        b.score
+            .cmp(&a.score)
+            .then(b.boosted.cmp(&a.boosted))
+            .then_with(|| ea.sort_name.cmp(&eb.sort_name))
+            .then_with(|| ea.id.cmp(&eb.id))
+    });
+    let results = found
+        .iter()
+        .skip(offset)
+        .take(limit)
+        .filter_map(|s| hit(index, dataset, s))
+        .collect();
+    let body = Body {
+        query: q,
+        results,
+        meta: Meta {
+            total: found.len(),
+            limit,
+            offset,
+            alias_resolved: alias.map(|at| index.entries[at].id.as_str()),
+        },
+    };
+    Rendered::json(200, &body, Cache::Private)
+}
+
+/// A result as shown: the display values come from the record, not from the index.
+fn hit<'a>(index: &'a SearchIndex, dataset: &'a Dataset, s: &Scored) -> Option<Hit<'a>> {
+    let entry = &index.entries[s.entry];
+    let (name, cas) = match entry.kind {
+        EntityType::Compound => {
+            let r = dataset.compounds.get(&entry.id)?;
+            (r.name.as_str(), Some(r.cas.as_str()))
+        }
+        EntityType::Product => (dataset.products.get(&entry.id)?.name.as_str(), None),
+        EntityType::Material => (dataset.materials.get(&entry.id)?.name.as_str(), None),
+    };
+    Some(Hit {
+        entity_type: entry.kind,
+        id: &entry.id,
+        name,
+        cas,
+        score: s.score,
+        matched: s.field,
+        alias_boosted: s.boosted,
+    })
+}

@@ -1,0 +1,169 @@
+//! Key self-service (DESIGN.md): `GET /api/keys/status`, `GET /api/keys/usage?days=` and
+//! `POST /api/keys/rotate`, for the key that makes the request.
+
+use chrono::{Days, Utc};
+use saferef_generator::render::{Cache, Rendered};
+use serde::Serialize;
+
+use super::Params;
+use crate::AppState;
+use crate::caller::Caller;
+use crate::keys::{self, KeyRecord};
+use crate::quota;
+
+#[derive(Serialize)]
+struct Status<'a> {
+    prefix: &'a str,
+    tier: &'static str,
+    active: bool,
+    created: String,
+    expires_at: Option<String>,
+    payment_status: Option<&'a str>,
+    usage_today: Usage,
+}
+
+#[derive(Serialize)]
+struct Usage {
+    requests: u64,
+    limit: Option<u64>,
+    remaining: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct Day {
+    date: String,
+    requests: u64,
+}
+
+#[derive(Serialize)]
+struct History {
+    prefix: String,
+    days: Vec<Day>,
+    total: u64,
+}
+
+#[derive(Serialize)]
+struct Rotated<'a> {
+    key: &'a str,
+    prefix: &'a str,
+    tier: &'static str,
+    expires_at: Option<String>,
+    replaced: &'a str,
+    note: &'static str,
+}
+
+fn record(caller: &Caller) -> Result<&KeyRecord, Rendered> {
+    caller.key.as_ref().ok_or_else(|| {
+        Rendered::error(
+            401,
+            "send the API key this concerns in X-API-Key or api_key",
+        )
+    })
+}
+
+fn store_error(e: crate::store::StoreError) -> Rendered {
+    tracing::error!("store: {e}");
+    Rendered::error(503, "the key store is unavailable; retry shortly")
+}
+
+/// GET /api/keys/status
+pub async fn status(state: &AppState, caller: &Caller) -> Rendered {
+    let r = match record(caller) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    let today = quota::counter_key(&caller.bucket, Utc::now().date_naive());
+    let requests = match state.store.count(&today).await {
+        Ok(n) => n,
+        Err(e) => return store_error(e),
+    };
+    let limit = r.tier.daily_limit();
+    let body = Status {
+        prefix: &r.prefix,
+        tier: r.tier.name(),
+        active: r.active,
+        created: r.created.to_rfc3339(),
+        expires_at: r.expires_at.map(|e| e.to_rfc3339()),
+        payment_status: r.payment_status.as_deref(),
+        usage_today: Usage {
+            requests,
+            limit,
+            remaining: limit.map(|l| l.saturating_sub(requests)),
+        },
+    };
+    Rendered::json(200, &body, Cache::NoStore)
+}
+
+/// GET /api/keys/usage?days= (1 to 30, default 7), newest day first.
+pub async fn usage(state: &AppState, caller: &Caller, q: &Params) -> Rendered {
+    let r = match record(caller) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    let days: u64 = match q.get("days").map(str::parse::<u64>) {
+        None => 7,
+        Some(Ok(n)) if (1..=30).contains(&n) => n,
+        _ => return Rendered::error(400, "days must be an integer from 1 to 30"),
+    };
+    let today = Utc::now().date_naive();
+    let mut out = Vec::new();
+    for back in 0..days {
+        let Some(date) = today.checked_sub_days(Days::new(back)) else {
+            break;
+        };
+        match state
+            .store
+            .count(&quota::counter_key(&caller.bucket, date))
+            .await
+        {
+            Ok(requests) => out.push(Day {
+                date: date.to_string(),
+                requests,
+            }),
+            Err(e) => return store_error(e),
+        }
+    }
+    let total = out.iter().map(|d| d.requests).sum();
+    Rendered::json(
+        200,
+        &History {
+            prefix: r.prefix.clone(),
+            days: out,
+            total,
+        },
+        Cache::NoStore,
+    )
+}
+
+/// POST /api/keys/rotate: a new key with the same tier, e-mail and expiry, shown once; the
+/// old one stops working at once.
+pub async fn rotate(state: &AppState, caller: &Caller) -> Rendered {
+    let old = match record(caller) {
+        Ok(r) => r.clone(),
+        Err(e) => return e,
+    };
+    let (key, mut new) =
+        match keys::create(&state.store, old.tier, old.email.clone(), old.expires_at).await {
+            Ok(made) => made,
+            Err(e) => return store_error(e),
+        };
+    new.payment_status = old.payment_status.clone();
+    if let Err(e) = keys::save(&state.store, &new).await {
+        return store_error(e);
+    }
+    if let Err(e) = keys::delete(&state.store, &old).await {
+        return store_error(e);
+    }
+    Rendered::json(
+        201,
+        &Rotated {
+            key: &key,
+            prefix: &new.prefix,
+            tier: new.tier.name(),
+            expires_at: new.expires_at.map(|e| e.to_rfc3339()),
+            replaced: &old.prefix,
+            note: "store this key now: it is shown only once; the previous key no longer works",
+        },
+        Cache::NoStore,
+    )
+}
