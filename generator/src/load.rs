@@ -538,7 +538,10 @@ fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, Problem> {
 }
 
 /// Deserializes JSON bytes, reporting the JSON path of the first field that does not fit.
-fn parse_json<T: for<'de> Deserialize<'de>>(file: &str, bytes: &[u8]) -> Result<T, Problem> {
+pub(crate) fn parse_json<T: for<'de> Deserialize<'de>>(
+    file: &str,
+    bytes: &[u8],
+) -> Result<T, Problem> {
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let p = e.path().to_string();
@@ -550,13 +553,14 @@ fn parse_json<T: for<'de> Deserialize<'de>>(file: &str, bytes: &[u8]) -> Result<
     })
 }
 
-/// `*.json` files directly in `dir`, sorted (so problem order is stable).
-fn json_files(dir: &Path) -> Vec<PathBuf> {
+/// `*.json` files directly in `dir`, sorted (so problem order and fingerprints are stable).
+pub(crate) fn json_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
         .min_depth(1)
         .max_depth(1)
         .into_iter()
         .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
         .map(walkdir::DirEntry::into_path)
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();

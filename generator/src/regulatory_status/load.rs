@@ -1,14 +1,13 @@
 //! Reads `data/regulatory-status/`: `vocabulary.json` and every other `*.json` as a
 //! jurisdiction file, collecting problems with their file and JSON path instead of stopping.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use super::model::{JurisdictionFile, Vocabulary};
 use super::{LoadedFile, RegulatoryStatus};
-use crate::load::Problem;
+use crate::load::{Problem, json_files, parse_json};
 
 /// The layer's folder below the data directory.
 const FOLDER: &str = "regulatory-status";
@@ -38,12 +37,12 @@ pub fn load(data_dir: &Path) -> (RegulatoryStatus, Vec<Problem>) {
             };
             hasher.update(&bytes);
             if name == VOCABULARY {
-                match parse::<Vocabulary>(&file, &bytes) {
+                match parse_json::<Vocabulary>(&file, &bytes) {
                     Ok(v) => vocabulary = Some(v),
                     Err(p) => problems.push(p),
                 }
             } else {
-                match parse::<JurisdictionFile>(&file, &bytes) {
+                match parse_json::<JurisdictionFile>(&file, &bytes) {
                     Ok(content) => rs.files.push(LoadedFile { file, content }),
                     Err(p) => problems.push(p),
                 }
@@ -72,34 +71,6 @@ pub fn load(data_dir: &Path) -> (RegulatoryStatus, Vec<Problem>) {
             .collect::<String>()
     );
     (rs, problems)
-}
-
-/// Deserializes JSON bytes, reporting the JSON path of the first field that does not fit.
-fn parse<T: for<'de> Deserialize<'de>>(file: &str, bytes: &[u8]) -> Result<T, Problem> {
-    let de = &mut serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        Problem::new(
-            file,
-            if path == "." { String::new() } else { path },
-            e.inner().to_string(),
-        )
-    })
-}
-
-/// `*.json` files directly in `dir`, sorted: the order the version is hashed in.
-fn json_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .min_depth(1)
-        .max_depth(1)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(walkdir::DirEntry::into_path)
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
 }
 
 #[cfg(test)]
