@@ -81,6 +81,41 @@ async fn values_expire() {
 }
 
 #[tokio::test]
+async fn put_if_absent_sets_once_even_under_concurrency() {
+    for (store, _dir) in backends().await {
+        let name = store.backend();
+        let k = format!("{}claim", ns("nx"));
+        let tasks: Vec<_> = (0..50)
+            .map(|i| {
+                let (store, k) = (store.clone(), k.clone());
+                tokio::spawn(async move {
+                    let v = i.to_string();
+                    store
+                        .put_if_absent(&k, v.as_bytes(), Some(Duration::from_millis(300)))
+                        .await
+                        .unwrap()
+                })
+            })
+            .collect();
+        let mut winners = 0;
+        for t in tasks {
+            winners += usize::from(t.await.unwrap());
+        }
+        assert_eq!(winners, 1, "{name}: exactly one caller sets the key");
+        assert!(
+            !store.put_if_absent(&k, b"late", None).await.unwrap(),
+            "{name}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert!(
+            store.put_if_absent(&k, b"after", None).await.unwrap(),
+            "{name}: an expired value no longer blocks"
+        );
+        assert_eq!(store.get(&k).await.unwrap().unwrap(), b"after", "{name}");
+    }
+}
+
+#[tokio::test]
 async fn admission_never_exceeds_the_limit_under_concurrency() {
     for (store, _dir) in backends().await {
         let store = Arc::new(store);

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use redb::{Database, TableDefinition};
+use redb::{Database, ReadableTable, TableDefinition};
 
 use super::{Admitted, StoreError};
 
@@ -176,6 +176,35 @@ impl Embedded {
                     .map_err(err)?;
             }
             txn.commit().map_err(err)
+        })
+        .await
+    }
+
+    pub async fn put_if_absent(
+        &self,
+        key: &str,
+        value: &[u8],
+        ttl: Option<Duration>,
+    ) -> Result<bool, StoreError> {
+        let (key, value) = (key.to_string(), value.to_vec());
+        // One write transaction: redb serializes writers, so check and insert are atomic.
+        self.blocking(move |db| {
+            let txn = db.begin_write().map_err(err)?;
+            let set = {
+                let mut table = txn.open_table(TABLE).map_err(err)?;
+                let taken = table
+                    .get(key.as_str())
+                    .map_err(err)?
+                    .is_some_and(|v| live(v.value().0));
+                if !taken {
+                    table
+                        .insert(key.as_str(), (expiry(ttl), value.as_slice()))
+                        .map_err(err)?;
+                }
+                !taken
+            };
+            txn.commit().map_err(err)?;
+            Ok(set)
         })
         .await
     }

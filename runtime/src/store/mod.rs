@@ -5,7 +5,7 @@
 //! tests (`tests/store_contract.rs`).
 //!
 //! The contract is deliberately small: byte values under string keys with an optional expiry,
-//! prefix scans, and one atomic admission counter. Domain modules (`keys`, `quota`) build on it.
+//! prefix scans, set-if-absent, and one atomic admission counter. Domain modules (`keys`, `quota`) build on it.
 
 mod embedded;
 mod redis;
@@ -105,6 +105,21 @@ impl Store {
         match &self.backend {
             Backend::Embedded(s) => s.put(&key, value, ttl).await,
             Backend::Redis(s) => s.put(&key, value, ttl).await,
+        }
+    }
+
+    /// Sets `key` only when it holds no live value; whether it was set. Atomic across
+    /// processes sharing the store: one-time marks (billing event ids), leases and locks.
+    pub async fn put_if_absent(
+        &self,
+        key: &str,
+        value: &[u8],
+        ttl: Option<Duration>,
+    ) -> Result<bool, StoreError> {
+        let key = self.key(key);
+        match &self.backend {
+            Backend::Embedded(s) => s.put_if_absent(&key, value, ttl).await,
+            Backend::Redis(s) => s.put_if_absent(&key, value, ttl).await,
         }
     }
 

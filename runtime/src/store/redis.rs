@@ -1,5 +1,6 @@
 //! The Redis backend: a multiplexed connection manager (reconnects on its own), plain GET/SET
-//! with PX expiry, SCAN for prefixes, and a Lua script for the atomic admission counter.
+//! with PX expiry (NX for set-if-absent), SCAN for prefixes, and a Lua script for the atomic
+//! admission counter.
 
 use std::time::Duration;
 
@@ -74,6 +75,21 @@ impl RedisStore {
             }
         }
         Ok(())
+    }
+
+    pub async fn put_if_absent(
+        &self,
+        key: &str,
+        value: &[u8],
+        ttl: Option<Duration>,
+    ) -> Result<bool, StoreError> {
+        let mut cmd = redis::cmd("SET");
+        cmd.arg(key).arg(value).arg("NX");
+        if let Some(t) = ttl {
+            cmd.arg("PX").arg(t.as_millis().max(1) as u64);
+        }
+        let set: Option<String> = cmd.query_async(&mut self.con.clone()).await?;
+        Ok(set.is_some())
     }
 
     pub async fn delete(&self, key: &str) -> Result<bool, StoreError> {
