@@ -5,6 +5,7 @@
 //! **Architecture invariant:** the runtime never writes to `data/` or `site/`.
 
 pub mod caller;
+pub mod config;
 pub mod freshness;
 pub mod keys;
 pub mod quota;
@@ -24,18 +25,8 @@ use saferef_generator::render::lists::RiskIndex;
 use saferef_generator::render::search::SearchIndex;
 use saferef_generator::site::cdn::StaticSite;
 
+pub use crate::config::Config;
 use crate::store::Store;
-
-/// Settings the request path reads (from flags and environment).
-#[derive(Debug, Clone, Default)]
-pub struct Config {
-    /// `SAFEREF_MARKETPLACE_PROXY_SECRET`: gateway requests carrying it are bucketed per
-    /// subscriber; without it every request is bucketed per key or IP.
-    pub marketplace_secret: Option<String>,
-    /// `SAFEREF_TRUSTED_PROXY_HEADER` (e.g. `X-Forwarded-For`): read the client IP from this
-    /// header's last hop; only set it behind a proxy that writes it.
-    pub trusted_proxy_header: Option<String>,
-}
 
 /// Everything a request handler may read. Shared behind an `Arc`; the dataset, tree and
 /// indexes are immutable, so handlers take no locks (the one `Mutex` caches a health check).

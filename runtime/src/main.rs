@@ -9,7 +9,7 @@ use clap::Parser;
 use saferef_runtime::settings::{Command, KeysAction, Settings};
 use saferef_runtime::store::Store;
 use saferef_runtime::tier::Tier;
-use saferef_runtime::{AppState, Config, keys, serve};
+use saferef_runtime::{AppState, keys, serve};
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
@@ -44,6 +44,9 @@ fn main() -> ExitCode {
 
 async fn run(settings: Settings) -> anyhow::Result<()> {
     let started = Instant::now();
+    let config = settings
+        .config()
+        .map_err(|problems| anyhow::anyhow!("refusing to start:\n  {}", problems.join("\n  ")))?;
     let store = Store::open(settings.redis_url.as_deref(), &settings.state).await?;
     let (data, site) = (settings.data.clone(), settings.site.clone());
     let loaded =
@@ -57,16 +60,7 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
         "ready in {:.2}s",
         started.elapsed().as_secs_f64()
     );
-    let mut state = AppState::new(
-        loaded.dataset,
-        loaded.problems,
-        loaded.site,
-        store,
-        Config {
-            marketplace_secret: settings.marketplace_secret.clone(),
-            trusted_proxy_header: settings.trusted_proxy_header.clone(),
-        },
-    );
+    let mut state = AppState::new(loaded.dataset, loaded.problems, loaded.site, store, config);
     state.commit = settings.commit.clone();
     state.admin_token = settings.admin_token.clone();
     let listener = tokio::net::TcpListener::bind(settings.listen).await?;

@@ -40,8 +40,93 @@ pub struct Settings {
     /// Read the client IP from this header's last hop (only behind a proxy that sets it).
     #[arg(long, env = "SAFEREF_TRUSTED_PROXY_HEADER")]
     pub trusted_proxy_header: Option<String>,
+    /// `production` turns on strict mode (the secret key is required).
+    #[arg(long = "env", env = "SAFEREF_ENV", default_value = "development")]
+    pub environment: String,
+    /// Base64 of 32 bytes: encrypts webhook signing secrets at rest.
+    #[arg(long, env = "SAFEREF_SECRET_KEY", hide_env_values = true)]
+    pub secret_key: Option<String>,
+    /// Tests only: allow webhook URLs on loopback over http.
+    #[arg(long, env = "SAFEREF_WEBHOOK_ALLOW_LOOPBACK", default_value_t = false)]
+    pub webhook_allow_loopback: bool,
+    /// SMTP server for account mail (else .eml files in <state>/outbox/).
+    #[arg(long, env = "SAFEREF_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+    /// Sender address of account mail.
+    #[arg(
+        long,
+        env = "SAFEREF_MAIL_FROM",
+        default_value = "saferef <no-reply@saferef.invalid>"
+    )]
+    pub mail_from: String,
+    /// Secret that signs the payment provider's notifications.
+    #[arg(long, env = "SAFEREF_PAYMENT_WEBHOOK_SECRET", hide_env_values = true)]
+    pub payment_webhook_secret: Option<String>,
+    /// Base URL of the payment provider's API (customer deletion on erasure).
+    #[arg(long, env = "SAFEREF_PAYMENT_API_URL")]
+    pub payment_api_url: Option<String>,
+    /// Bearer token for the payment provider's API.
+    #[arg(long, env = "SAFEREF_PAYMENT_API_KEY", hide_env_values = true)]
+    pub payment_api_key: Option<String>,
+    /// Which provider price buys which tier: `price_id=developer,price_id=pro`.
+    #[arg(long, env = "SAFEREF_PAYMENT_PRICES", default_value = "")]
+    pub payment_prices: String,
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+impl Settings {
+    /// The request-path configuration, or every problem that stops the service from starting.
+    pub fn config(&self) -> Result<crate::Config, Vec<String>> {
+        let mut problems = Vec::new();
+        let secret_key = match self
+            .secret_key
+            .as_deref()
+            .map(crate::config::SecretKey::from_base64)
+        {
+            Some(Ok(k)) => Some(k),
+            Some(Err(e)) => {
+                problems.push(e);
+                None
+            }
+            None => None,
+        };
+        let payment_prices =
+            crate::config::parse_prices(&self.payment_prices).unwrap_or_else(|e| {
+                problems.push(e);
+                Vec::new()
+            });
+        let production = match self.environment.as_str() {
+            "production" => true,
+            "development" | "test" => false,
+            other => {
+                problems.push(format!(
+                    "SAFEREF_ENV must be production, development or test, not {other:?}"
+                ));
+                false
+            }
+        };
+        let config = crate::Config {
+            marketplace_secret: self.marketplace_secret.clone(),
+            trusted_proxy_header: self.trusted_proxy_header.clone(),
+            production,
+            secret_key,
+            webhook_allow_loopback: self.webhook_allow_loopback,
+            state_dir: self.state.clone(),
+            smtp_url: self.smtp_url.clone(),
+            mail_from: self.mail_from.clone(),
+            payment_webhook_secret: self.payment_webhook_secret.clone(),
+            payment_api_url: self.payment_api_url.clone(),
+            payment_api_key: self.payment_api_key.clone(),
+            payment_prices,
+        };
+        problems.extend(config.check());
+        if problems.is_empty() {
+            Ok(config)
+        } else {
+            Err(problems)
+        }
+    }
 }
 
 #[derive(Debug, Clone, Subcommand)]

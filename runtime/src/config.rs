@@ -1,0 +1,166 @@
+//! Settings the request path and the background workers read, validated once at start
+//! (`Config::check`): production refuses to run without the secret key or with test-only
+//! switches. `Debug` never prints a secret.
+
+use std::path::PathBuf;
+
+use base64::Engine;
+
+use crate::tier::Tier;
+
+/// A 32-byte AES-256-GCM key (`SAFEREF_SECRET_KEY`, base64) for secrets kept in the store.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SecretKey(pub [u8; 32]);
+
+impl std::fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SecretKey(..)")
+    }
+}
+
+impl SecretKey {
+    pub fn from_base64(text: &str) -> Result<SecretKey, String> {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(text.trim())
+            .map_err(|e| format!("SAFEREF_SECRET_KEY is not base64: {e}"))?;
+        let key: [u8; 32] = bytes.try_into().map_err(|b: Vec<u8>| {
+            format!(
+                "SAFEREF_SECRET_KEY must decode to 32 bytes, not {}",
+                b.len()
+            )
+        })?;
+        Ok(SecretKey(key))
+    }
+}
+
+#[derive(Clone, Default)]
+pub struct Config {
+    /// `SAFEREF_MARKETPLACE_PROXY_SECRET`: gateway requests carrying it are bucketed per
+    /// subscriber; without it every request is bucketed per key or IP.
+    pub marketplace_secret: Option<String>,
+    /// `SAFEREF_TRUSTED_PROXY_HEADER` (e.g. `X-Forwarded-For`): read the client IP from this
+    /// header's last hop; only set it behind a proxy that writes it.
+    pub trusted_proxy_header: Option<String>,
+    /// `SAFEREF_ENV=production`: strict mode (see `check`).
+    pub production: bool,
+    /// `SAFEREF_SECRET_KEY`: encrypts webhook signing secrets at rest.
+    pub secret_key: Option<SecretKey>,
+    /// `SAFEREF_WEBHOOK_ALLOW_LOOPBACK=1`: tests only; webhook URLs on loopback over http.
+    pub webhook_allow_loopback: bool,
+    /// `--state`: the embedded store and the mail outbox (`<state>/outbox/`).
+    pub state_dir: PathBuf,
+    /// `SAFEREF_SMTP_URL` (e.g. `smtps://user:pass@host`); without it mail goes to the outbox.
+    pub smtp_url: Option<String>,
+    /// `SAFEREF_MAIL_FROM`: the sender of account mail.
+    pub mail_from: String,
+    /// `SAFEREF_PAYMENT_WEBHOOK_SECRET`: verifies `POST /api/billing/webhook`; without it the
+    /// endpoint refuses every notification.
+    pub payment_webhook_secret: Option<String>,
+    /// `SAFEREF_PAYMENT_API_URL`: base URL of the payment provider's API (customer deletion).
+    pub payment_api_url: Option<String>,
+    /// `SAFEREF_PAYMENT_API_KEY`: bearer token for that API.
+    pub payment_api_key: Option<String>,
+    /// `SAFEREF_PAYMENT_PRICES` (`price_id=tier,...`): which provider price buys which tier.
+    pub payment_prices: Vec<(String, Tier)>,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let set = |o: &Option<String>| if o.is_some() { "set" } else { "unset" };
+        f.debug_struct("Config")
+            .field("marketplace_secret", &set(&self.marketplace_secret))
+            .field("trusted_proxy_header", &self.trusted_proxy_header)
+            .field("production", &self.production)
+            .field("secret_key", &self.secret_key.is_some())
+            .field("webhook_allow_loopback", &self.webhook_allow_loopback)
+            .field("state_dir", &self.state_dir)
+            .field("smtp_url", &set(&self.smtp_url))
+            .field("mail_from", &self.mail_from)
+            .field("payment_webhook_secret", &set(&self.payment_webhook_secret))
+            .field("payment_api_url", &self.payment_api_url)
+            .field("payment_api_key", &set(&self.payment_api_key))
+            .field("payment_prices", &self.payment_prices)
+            .finish()
+    }
+}
+
+impl Config {
+    /// The problems that stop the service from starting, one line each.
+    pub fn check(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if self.production {
+            if self.secret_key.is_none() {
+                problems.push(
+                    "SAFEREF_SECRET_KEY is required in production (base64 of 32 random bytes: `openssl rand -base64 32`)".to_string(),
+                );
+            }
+            if self.webhook_allow_loopback {
+                problems.push(
+                    "SAFEREF_WEBHOOK_ALLOW_LOOPBACK is a test setting and is refused in production"
+                        .to_string(),
+                );
+            }
+        }
+        problems
+    }
+
+    /// The tier a provider price buys, if configured.
+    pub fn tier_for_price(&self, price: &str) -> Option<Tier> {
+        self.payment_prices
+            .iter()
+            .find(|(p, _)| p == price)
+            .map(|(_, t)| *t)
+    }
+}
+
+/// Parses `SAFEREF_PAYMENT_PRICES`: `price_123=developer,price_456=pro`.
+pub fn parse_prices(text: &str) -> Result<Vec<(String, Tier)>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (price, tier) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("SAFEREF_PAYMENT_PRICES: {pair:?} is not price=tier"))?;
+            let tier = Tier::parse(tier.trim())
+                .filter(|t| t.is_keyed())
+                .ok_or_else(|| format!("SAFEREF_PAYMENT_PRICES: unknown tier in {pair:?}"))?;
+            Ok((price.trim().to_string(), tier))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn production_needs_the_secret_key_and_refuses_loopback_webhooks() {
+        let mut c = Config {
+            production: true,
+            webhook_allow_loopback: true,
+            ..Config::default()
+        };
+        assert_eq!(c.check().len(), 2);
+        c.secret_key = Some(SecretKey([7; 32]));
+        c.webhook_allow_loopback = false;
+        assert!(c.check().is_empty());
+        assert!(!format!("{c:?}").contains('7'), "no secret in Debug");
+    }
+
+    #[test]
+    fn secret_keys_and_prices_parse_or_explain() {
+        let b64 = base64::engine::general_purpose::STANDARD.encode([1u8; 32]);
+        assert_eq!(SecretKey::from_base64(&b64).unwrap().0, [1; 32]);
+        assert!(
+            SecretKey::from_base64("AAAA")
+                .unwrap_err()
+                .contains("32 bytes")
+        );
+        assert!(SecretKey::from_base64("not base64!").is_err());
+        let prices = parse_prices("price_a=developer, price_b=pro").unwrap();
+        assert_eq!(prices[1], ("price_b".to_string(), Tier::Pro));
+        assert!(parse_prices("price_a=gold").is_err());
+        assert!(parse_prices("price_a").is_err());
+    }
+}
