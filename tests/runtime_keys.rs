@@ -452,6 +452,10 @@ async fn key_status_usage_and_rotation() {
         let (status, _, body) = get(&format!("{base}/api/keys/status"), Some(&fresh)).await;
         assert_eq!(status, 200, "{backend}");
         assert_eq!(body["tier"], "developer");
+        assert_eq!(
+            body["usage_today"]["requests"], 7,
+            "{backend}: usage follows the account across the rotation: {body}"
+        );
         let (status, _, _) = get(&format!("{base}/api/keys/status"), None).await;
         assert_eq!(status, 401);
     }

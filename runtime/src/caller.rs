@@ -16,7 +16,7 @@ use crate::tier::{Plan, Tier};
 #[derive(Debug, Clone)]
 pub struct Caller {
     pub tier: Tier,
-    /// Quota bucket: `key:<hash>`, `mkt:<user>` or `ip:<address>`.
+    /// Quota bucket: `acct:<account>` (survives rotation), `mkt:<user>` or `ip:<address>`.
     pub bucket: String,
     pub key: Option<KeyRecord>,
     pub plan: Option<Plan>,
@@ -49,7 +49,7 @@ pub async fn resolve(
         return match record {
             Some(r) if r.usable(Utc::now()) => Ok(Caller {
                 tier: r.tier,
-                bucket: format!("key:{}", r.hash),
+                bucket: format!("acct:{}", r.account_id()),
                 key: Some(r),
                 plan: None,
             }),

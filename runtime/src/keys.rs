@@ -17,6 +17,10 @@ const BASE62: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrst
 pub struct KeyRecord {
     /// SHA-256 of the key, hex: the store key and the bucket of its quota.
     pub hash: String,
+    /// The account the key belongs to (`acc_...`): stays the same when the key is rotated,
+    /// so quota, usage history, watchlist and webhooks follow the account, not the key.
+    #[serde(default)]
+    pub account: String,
     /// The first 12 characters (`sr_live_abcd`), to recognise a key in lists and logs.
     pub prefix: String,
     pub tier: Tier,
@@ -32,6 +36,15 @@ pub struct KeyRecord {
 }
 
 impl KeyRecord {
+    /// The account id; records written before accounts existed use their own hash.
+    pub fn account_id(&self) -> &str {
+        if self.account.is_empty() {
+            &self.hash
+        } else {
+            &self.account
+        }
+    }
+
     /// Whether the key opens the API at `now`.
     pub fn usable(&self, now: DateTime<Utc>) -> bool {
         self.active && self.expires_at.is_none_or(|e| now < e)
@@ -49,13 +62,17 @@ fn store_key(hash: &str) -> String {
     format!("key:{hash}")
 }
 
+/// `n` random base62 characters.
+pub fn random_base62(n: usize) -> String {
+    let mut rng = rand::rng();
+    (0..n)
+        .map(|_| BASE62[rng.random_range(0..BASE62.len())] as char)
+        .collect()
+}
+
 /// A new random key.
 pub fn generate() -> String {
-    let mut rng = rand::rng();
-    let body: String = (0..32)
-        .map(|_| BASE62[rng.random_range(0..BASE62.len())] as char)
-        .collect();
-    format!("{KEY_PREFIX}{body}")
+    format!("{KEY_PREFIX}{}", random_base62(32))
 }
 
 /// Whether `key` has the shape of a key (checked before any store lookup).
@@ -64,7 +81,7 @@ pub fn well_formed(key: &str) -> bool {
         .is_some_and(|b| b.len() == 32 && b.bytes().all(|c| c.is_ascii_alphanumeric()))
 }
 
-/// Creates and stores a key; returns the key (shown once) and its record.
+/// Creates and stores a key for a new account; returns the key (shown once) and its record.
 pub async fn create(
     store: &Store,
     tier: Tier,
@@ -74,6 +91,7 @@ pub async fn create(
     let key = generate();
     let record = KeyRecord {
         hash: hash(&key),
+        account: format!("acc_{}", random_base62(16)),
         prefix: key[..12].to_string(),
         tier,
         email,

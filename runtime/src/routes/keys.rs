@@ -135,8 +135,8 @@ pub async fn usage(state: &AppState, caller: &Caller, q: &Params) -> Rendered {
     )
 }
 
-/// POST /api/keys/rotate: a new key with the same tier, e-mail and expiry, shown once; the
-/// old one stops working at once.
+/// POST /api/keys/rotate: a new key of the same account (tier, e-mail, expiry, usage,
+/// watchlist, webhooks), shown once; the old one stops working at once.
 pub async fn rotate(state: &AppState, caller: &Caller) -> Rendered {
     let old = match record(caller) {
         Ok(r) => r.clone(),
@@ -148,6 +148,7 @@ pub async fn rotate(state: &AppState, caller: &Caller) -> Rendered {
             Err(e) => return store_error(e),
         };
     new.payment_status = old.payment_status.clone();
+    new.account = old.account_id().to_string();
     if let Err(e) = keys::save(&state.store, &new).await {
         return store_error(e);
     }
