@@ -1,14 +1,15 @@
 //! `saferef-generate build` on a small dataset (the ingest fixture): every route's file holds
 //! the render function's bytes, two builds are byte-identical but for the manifest's time, an
-//! unchanged rebuild writes nothing, a one-compound change rewrites only what it changes, and
-//! the CDN's reading of `_redirects` and `_headers` answers every route as the runtime would.
+//! unchanged rebuild writes nothing, a one-compound change rewrites only what it changes, the
+//! build state never makes a rebuild differ from a build from scratch, and the CDN's reading
+//! of `_redirects` and `_headers` answers every route as the runtime would.
 
 use std::path::{Path, PathBuf};
 
 use saferef_generator::ingest::{IngestOptions, run};
 use saferef_generator::load::{Dataset, load};
 use saferef_generator::site::cdn::{Resolution, StaticSite};
-use saferef_generator::site::{BuildOptions, build, header_lines, routes::routes};
+use saferef_generator::site::{BuildOptions, build, header_lines, routes::routes, state};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -70,10 +71,10 @@ fn the_tree_is_the_render_functions_applied_ahead_of_time() {
     // Formaldehyde, benzene and BPA (the listed agents of the fixture tables) x (default, all
     // contexts, raw, alternatives, 19 contexts, 19 x 3 badges) + 3 CAS lookups + root + the
     // not-found badge + the OpenAPI document and its Postman form + 3 documents and the
-    // release notes, each in HTML and JSON + the static 404 + _redirects + _headers + the
-    // dataset snapshot.
+    // release notes, each in HTML and JSON + the static 404 + the playground, dashboard,
+    // compliance and examples pages + _redirects + _headers + the dataset snapshot.
     assert_eq!(d.compounds.len(), 3);
-    assert_eq!(first.files, 3 * (23 + 57) + 3 + 1 + 1 + 2 + 8 + 1 + 3);
+    assert_eq!(first.files, 3 * (23 + 57) + 3 + 1 + 1 + 2 + 8 + 1 + 4 + 3);
     assert_eq!(first.written, first.files);
     for r in routes(&d, &d.release_date()) {
         let bytes = std::fs::read(out.path().join(&r.file)).unwrap();
@@ -115,10 +116,11 @@ fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
         .map(|(_, b)| b.file.as_str())
         .collect();
     assert!(changed.len() > 20, "{changed:?}");
+    // Its own files, its CAS lookup, and the examples page, an aggregate that names it.
     assert!(
-        changed
-            .iter()
-            .all(|f| f.contains(&benzene) || f.ends_with("cas/71-43-2.json")),
+        changed.iter().all(|f| f.contains(&benzene)
+            || f.ends_with("cas/71-43-2.json")
+            || *f == "api/examples/index.json"),
         "{changed:?}"
     );
     let report = build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
@@ -138,6 +140,118 @@ fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
             .join("human_adult/flat.svg")
             .exists()
     );
+}
+
+/// Asserts that `incremental` (a rebuild) holds the tree a build from scratch of `d` writes:
+/// the same files with the same bytes, and a manifest listing the same files and hashes.
+fn assert_same_as_fresh(d: &Dataset, incremental: &Path) {
+    let fresh = tempfile::tempdir().unwrap();
+    build(d, &opts(fresh.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let (a, b) = (tree(incremental), tree(fresh.path()));
+    let names = |t: &[(String, Vec<u8>)]| t.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&a), names(&b));
+    for ((path, ba), (_, bb)) in a.iter().zip(&b) {
+        if path == "manifest.json" {
+            let files = |bytes: &[u8]| {
+                serde_json::from_slice::<serde_json::Value>(bytes).unwrap()["files"].clone()
+            };
+            assert_eq!(files(ba), files(bb), "manifest files");
+        } else {
+            assert_eq!(ba, bb, "{path} differs from a build from scratch");
+        }
+    }
+}
+
+#[test]
+fn the_build_state_is_invalidated_by_every_shared_input() {
+    let (_data, mut d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+
+    // A context label is in every compound's context responses: all are rendered again.
+    d.contexts
+        .contexts
+        .iter_mut()
+        .find(|c| c.name == "human_child")
+        .unwrap()
+        .label = "Children (relabelled)".into();
+    build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
+    let child = std::fs::read_to_string(
+        out.path()
+            .join(format!("api/compound/{benzene}/context/human_child.json")),
+    )
+    .unwrap();
+    assert!(child.contains("Children (relabelled)"), "{child}");
+    assert_same_as_fresh(&d, out.path());
+
+    // A changed template re-renders the documents.
+    let template = saferef_generator::render::documents::BUILTIN_TEMPLATE
+        .replace("<body>", "<body><p>edited template</p>");
+    assert_ne!(
+        template,
+        saferef_generator::render::documents::BUILTIN_TEMPLATE
+    );
+    d.templates.insert("document.html.j2".into(), template);
+    let report = build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
+    assert!(report.written > 4, "{report:?}");
+    let terms = std::fs::read_to_string(out.path().join("api/terms/index.html")).unwrap();
+    assert!(terms.contains("edited template"));
+    assert_same_as_fresh(&d, out.path());
+
+    // Another runtime origin changes `_redirects` only.
+    let mut o = opts(out.path(), "2026-11-21T13:00:00Z");
+    o.runtime_origin = Some("https://other.example".into());
+    let report = build(&d, &o).unwrap();
+    assert_eq!(report.written, 1);
+    let redirects = std::fs::read_to_string(out.path().join("_redirects")).unwrap();
+    assert!(redirects.contains("https://other.example/api/:splat"));
+}
+
+#[test]
+fn a_deleted_or_corrupted_build_state_gives_the_same_tree() {
+    let (_data, mut d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let state_file = out.path().join(state::PATH);
+    let bytes = std::fs::read(&state_file).unwrap();
+    assert!(state::decode(&bytes).is_some());
+
+    // Corrupted (one byte flipped) while a compound changed: everything is rendered again and
+    // only what changed is written (the manifest's hashes are trusted instead).
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    d.compounds.get_mut(&benzene).unwrap().name = "Benzene (renamed)".into();
+    let mut corrupted = bytes.clone();
+    corrupted[bytes.len() / 2] ^= 0x20;
+    std::fs::write(&state_file, &corrupted).unwrap();
+    let report = build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
+    assert!(report.written > 20 && report.written < 30, "{report:?}");
+    assert_same_as_fresh(&d, out.path());
+
+    // Deleted, while a compound left: its files still go (the manifest lists them).
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    d.compounds.remove(&bpa);
+    std::fs::remove_file(&state_file).unwrap();
+    let report = build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
+    assert_eq!(report.removed, 23 + 57 + 1);
+    assert_same_as_fresh(&d, out.path());
+
+    // Truncated: the same.
+    let bytes = std::fs::read(&state_file).unwrap();
+    std::fs::write(&state_file, &bytes[..bytes.len() - 10]).unwrap();
+    let report = build(&d, &opts(out.path(), "2026-11-21T13:00:00Z")).unwrap();
+    assert_eq!(report.written, 0);
+    assert_same_as_fresh(&d, out.path());
+
+    // `--full` compares every file on disk: one edited by hand is restored.
+    let raw = out.path().join(format!("api/compound/{benzene}/raw.json"));
+    let original = std::fs::read(&raw).unwrap();
+    std::fs::write(&raw, b"edited").unwrap();
+    let mut full = opts(out.path(), "2026-11-21T14:00:00Z");
+    full.full = true;
+    let report = build(&d, &full).unwrap();
+    assert_eq!(report.written, 1);
+    assert_eq!(std::fs::read(&raw).unwrap(), original);
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! source tables, and (in later stages) aggregation and response rendering.
 
 pub mod aggregate;
+pub mod api;
 pub mod cas;
+pub mod changelog;
 pub mod fragrance;
 pub mod graph;
 pub mod ids;

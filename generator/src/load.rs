@@ -126,6 +126,10 @@ pub struct Dataset {
     pub fragrance: crate::fragrance::Fragrance,
     /// `regulatory-status/`: limits per analyte, matrix and jurisdiction over time (SPEC 4.6).
     pub regulatory_status: crate::regulatory_status::RegulatoryStatus,
+    /// `changelog.jsonl`: the entries `saferef-generate diff` wrote, in file order (empty
+    /// when the file is absent). Not in the fingerprint: it describes the data, and a diff
+    /// names its release after the fingerprint of the data it describes.
+    pub changelog: Vec<crate::changelog::Entry>,
 }
 
 impl Dataset {
@@ -276,6 +280,10 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
     problems.extend(status_problems);
     crate::regulatory_status::validate(&status, &mut problems);
     dataset.regulatory_status = status;
+    let (changelog, changelog_problems) =
+        crate::changelog::read(&data_dir.join(crate::changelog::FILE));
+    dataset.changelog = changelog;
+    problems.extend(changelog_problems);
     dataset.fingerprint = hasher
         .finalize()
         .iter()

@@ -1,4 +1,4 @@
-//! `saferef-generate`: check, ingest (and, in later stages, build and diff) the dataset.
+//! `saferef-generate`: check, ingest, build and diff the dataset.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,6 +56,20 @@ enum Command {
         #[arg(long)]
         date: Option<String>,
     },
+    /// Compare two data directories and append the release's entries to NEW's
+    /// changelog.jsonl (entries already there are not written twice).
+    Diff {
+        /// The previous release's data directory.
+        old: PathBuf,
+        /// The new release's data directory; its changelog.jsonl receives the entries.
+        new: PathBuf,
+        /// Release name (default: NEW's data date and the first digits of its fingerprint).
+        #[arg(long)]
+        release: Option<String>,
+        /// Print the summary without writing the changelog.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -83,7 +97,52 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             data,
             date,
         } => ingest(sources, data, date),
+        Command::Diff {
+            old,
+            new,
+            release,
+            dry_run,
+        } => diff(&old, &new, release.as_deref(), dry_run),
     }
+}
+
+fn diff(
+    old: &std::path::Path,
+    new: &std::path::Path,
+    release: Option<&str>,
+    dry_run: bool,
+) -> anyhow::Result<ExitCode> {
+    use saferef_generator::changelog;
+    // Problems are `check`'s to report; an older release may predate today's rules.
+    let (before, _) = saferef_generator::load::load(old)?;
+    let (after, _) = saferef_generator::load::load(new)?;
+    let d = changelog::diff(&before, &after, release);
+    println!(
+        "release {} ({}): {} entries",
+        d.release,
+        d.date,
+        d.entries.len()
+    );
+    for (kind, n) in d.counts() {
+        println!("  {:<22} {n}", kind.as_str());
+    }
+    for e in d
+        .entries
+        .iter()
+        .filter(|e| e.kind != changelog::EventType::CompoundAdded)
+    {
+        println!("  - {}", e.summary);
+    }
+    if !dry_run {
+        let path = new.join(changelog::FILE);
+        let written = changelog::append(&path, &d.entries)?;
+        eprintln!(
+            "diff: {written} new entries appended to {} ({} already there)",
+            path.display(),
+            d.entries.len() - written
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check(data: &std::path::Path, stats: bool) -> anyhow::Result<ExitCode> {

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ids::IdRegistry;
@@ -19,12 +20,12 @@ use crate::model::record::CompoundRecord;
 pub const PATH: &str = "_data/dataset.json.zst";
 
 /// Bumped when the snapshot's shape changes; an older snapshot is rebuilt, not misread.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 
-#[derive(Serialize, Deserialize)]
+/// The snapshot as read back (`encode_parts` writes the same fields, compounds last).
+#[derive(Deserialize)]
 struct Snapshot {
     format: u32,
-    generator_version: String,
     fingerprint: String,
     ids: String,
     agencies: Vec<Agency>,
@@ -43,31 +44,109 @@ struct Snapshot {
     fragrance: crate::fragrance::Fragrance,
     #[serde(default)]
     regulatory_status: crate::regulatory_status::RegulatoryStatus,
+    #[serde(default)]
+    changelog: Vec<crate::changelog::Entry>,
+}
+
+/// The fields of the snapshot beside the compounds, borrowed from the dataset. Everything a
+/// response is rendered from is in here or in a compound record (the runtime renders from the
+/// snapshot alone), which is what lets the build key its cache on these bytes.
+#[derive(Serialize)]
+struct Shared<'a> {
+    ids: String,
+    agencies: &'a [Agency],
+    contexts: &'a Contexts,
+    aliases: &'a [Alias],
+    materials: Vec<&'a Material>,
+    products: Vec<&'a Product>,
+    material_index: &'a BTreeMap<String, String>,
+    documents: &'a BTreeMap<String, MarkdownFile>,
+    release_notes: &'a [MarkdownFile],
+    templates: &'a BTreeMap<String, String>,
+    fragrance: &'a crate::fragrance::Fragrance,
+    regulatory_status: &'a crate::regulatory_status::RegulatoryStatus,
+    changelog: &'a [crate::changelog::Entry],
+}
+
+#[derive(Serialize)]
+struct Head<'a> {
+    format: u32,
+    generator_version: &'a str,
+    fingerprint: &'a str,
+}
+
+/// The snapshot's JSON in pieces: the build hashes them to tell what changed since the
+/// previous build, then joins them (`encode_parts`).
+#[derive(Debug)]
+pub struct Parts {
+    /// Every field but the compounds and the fingerprint, as the inside of a JSON object.
+    pub shared: Vec<u8>,
+    /// Each compound record's JSON, in id order.
+    pub compounds: Vec<(String, Vec<u8>)>,
+    pub fingerprint: String,
+}
+
+/// `dataset` serialized in pieces (the compounds in parallel).
+pub fn parts(dataset: &Dataset) -> anyhow::Result<Parts> {
+    let shared = serde_json::to_vec(&Shared {
+        ids: dataset.ids.to_tsv(),
+        agencies: &dataset.agencies,
+        contexts: &dataset.contexts,
+        aliases: &dataset.aliases,
+        materials: dataset.materials.values().collect(),
+        products: dataset.products.values().collect(),
+        material_index: &dataset.material_index,
+        documents: &dataset.documents,
+        release_notes: &dataset.release_notes,
+        templates: &dataset.templates,
+        fragrance: &dataset.fragrance,
+        regulatory_status: &dataset.regulatory_status,
+        changelog: &dataset.changelog,
+    })?;
+    let records: Vec<&CompoundRecord> = dataset.compounds.values().collect();
+    let compounds = records
+        .par_iter()
+        .map(|r| Ok((r.hq_id.clone(), serde_json::to_vec(r)?)))
+        .collect::<serde_json::Result<_>>()?;
+    Ok(Parts {
+        // Without its braces, to be joined into the snapshot object.
+        shared: shared[1..shared.len() - 1].to_vec(),
+        compounds,
+        fingerprint: dataset.fingerprint.clone(),
+    })
 }
 
 /// The compressed snapshot of `dataset`.
 pub fn encode(dataset: &Dataset) -> anyhow::Result<Vec<u8>> {
-    let snapshot = Snapshot {
+    encode_parts(&parts(dataset)?)
+}
+
+/// The compressed snapshot made of `parts`: one JSON object, the compounds last.
+pub fn encode_parts(parts: &Parts) -> anyhow::Result<Vec<u8>> {
+    let head = serde_json::to_vec(&Head {
         format: FORMAT,
-        generator_version: env!("CARGO_PKG_VERSION").into(),
-        fingerprint: dataset.fingerprint.clone(),
-        ids: dataset.ids.to_tsv(),
-        agencies: dataset.agencies.clone(),
-        contexts: dataset.contexts.clone(),
-        aliases: dataset.aliases.clone(),
-        compounds: dataset.compounds.values().cloned().collect(),
-        materials: dataset.materials.values().cloned().collect(),
-        products: dataset.products.values().cloned().collect(),
-        material_index: dataset.material_index.clone(),
-        documents: dataset.documents.clone(),
-        release_notes: dataset.release_notes.clone(),
-        templates: dataset.templates.clone(),
-        fragrance: dataset.fragrance.clone(),
-        regulatory_status: dataset.regulatory_status.clone(),
-    };
-    let json = serde_json::to_vec(&snapshot)?;
-    // Level 3 (zstd's default): the snapshot is rewritten by every build, so speed matters
-    // more than the last few percent of size.
+        generator_version: env!("CARGO_PKG_VERSION"),
+        fingerprint: &parts.fingerprint,
+    })?;
+    let size = parts
+        .compounds
+        .iter()
+        .map(|(_, c)| c.len() + 1)
+        .sum::<usize>();
+    let mut json = Vec::with_capacity(head.len() + parts.shared.len() + size + 32);
+    json.extend_from_slice(&head[..head.len() - 1]);
+    json.push(b',');
+    json.extend_from_slice(&parts.shared);
+    json.extend_from_slice(b",\"compounds\":[");
+    for (i, (_, record)) in parts.compounds.iter().enumerate() {
+        if i > 0 {
+            json.push(b',');
+        }
+        json.extend_from_slice(record);
+    }
+    json.extend_from_slice(b"]}");
+    // Level 3 (zstd's default): the snapshot is rewritten whenever the data changes, so speed
+    // matters more than the last few percent of size.
     Ok(zstd::encode_all(json.as_slice(), 3)?)
 }
 
@@ -105,6 +184,7 @@ pub fn read(path: &Path) -> anyhow::Result<Dataset> {
         templates: s.templates,
         fragrance: s.fragrance,
         regulatory_status: s.regulatory_status,
+        changelog: s.changelog,
         ..Dataset::default()
     })
 }

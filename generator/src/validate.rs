@@ -34,6 +34,7 @@ pub fn validate(dataset: &Dataset) -> Vec<Problem> {
     crate::validate_documents::validate(dataset, &mut problems);
     crate::fragrance::validate(&dataset.fragrance, dataset, &mut problems);
     crate::validate_aliases::validate(dataset, &mut problems);
+    crate::changelog::validate(dataset, &mut problems);
     problems.sort();
     problems
 }

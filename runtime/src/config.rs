@@ -47,6 +47,9 @@ pub struct Config {
     pub secret_key: Option<SecretKey>,
     /// `SAFEREF_WEBHOOK_ALLOW_LOOPBACK=1`: tests only; webhook URLs on loopback over http.
     pub webhook_allow_loopback: bool,
+    /// `SAFEREF_WEBHOOK_RETRY_DELAYS` (milliseconds, comma-separated): tests only; replaces
+    /// the webhook retry schedule (30 s .. 6 h) so retries happen within a test.
+    pub webhook_retry_delays: Option<Vec<std::time::Duration>>,
     /// `--state`: the embedded store and the mail outbox (`<state>/outbox/`).
     pub state_dir: PathBuf,
     /// `SAFEREF_SMTP_URL` (e.g. `smtps://user:pass@host`); without it mail goes to the outbox.
@@ -73,6 +76,7 @@ impl std::fmt::Debug for Config {
             .field("production", &self.production)
             .field("secret_key", &self.secret_key.is_some())
             .field("webhook_allow_loopback", &self.webhook_allow_loopback)
+            .field("webhook_retry_delays", &self.webhook_retry_delays)
             .field("state_dir", &self.state_dir)
             .field("smtp_url", &set(&self.smtp_url))
             .field("mail_from", &self.mail_from)
@@ -100,6 +104,12 @@ impl Config {
                         .to_string(),
                 );
             }
+            if self.webhook_retry_delays.is_some() {
+                problems.push(
+                    "SAFEREF_WEBHOOK_RETRY_DELAYS is a test setting and is refused in production"
+                        .to_string(),
+                );
+            }
         }
         problems
     }
@@ -111,6 +121,20 @@ impl Config {
             .find(|(p, _)| p == price)
             .map(|(_, t)| *t)
     }
+}
+
+/// Parses `SAFEREF_WEBHOOK_RETRY_DELAYS`: `3000,60000` (milliseconds, one per retry).
+pub fn parse_retry_delays(text: &str) -> Result<Vec<std::time::Duration>, String> {
+    let delays = text
+        .split(',')
+        .map(|ms| {
+            ms.trim()
+                .parse::<u64>()
+                .map(std::time::Duration::from_millis)
+                .map_err(|_| format!("SAFEREF_WEBHOOK_RETRY_DELAYS: {ms:?} is not milliseconds"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(delays)
 }
 
 /// Parses `SAFEREF_PAYMENT_PRICES`: `price_123=developer,price_456=pro`.
@@ -162,5 +186,19 @@ mod tests {
         assert_eq!(prices[1], ("price_b".to_string(), Tier::Pro));
         assert!(parse_prices("price_a=gold").is_err());
         assert!(parse_prices("price_a").is_err());
+        let delays = parse_retry_delays("3000, 50").unwrap();
+        assert_eq!(delays[1], std::time::Duration::from_millis(50));
+        assert!(parse_retry_delays("3s").is_err());
+        let c = Config {
+            production: true,
+            secret_key: Some(SecretKey([7; 32])),
+            webhook_retry_delays: Some(delays),
+            ..Config::default()
+        };
+        assert_eq!(
+            c.check().len(),
+            1,
+            "the test retry schedule is refused in production"
+        );
     }
 }

@@ -33,6 +33,29 @@ pub struct KeyRecord {
     /// active, past_due or unpaid (payment-provider state; absent for keys made by hand).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_status: Option<String>,
+    #[serde(default, flatten)]
+    pub billing: Billing,
+}
+
+/// What the payment provider told us about the key's subscription (SPEC 3), and whether the
+/// key is a trial.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Billing {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trial: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscription_id: Option<String>,
+    /// The provider's own subscription status (active, past_due, canceled, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider_status: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cancel_at_period_end: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_failed_at: Option<DateTime<Utc>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_attempts: Option<u32>,
 }
 
 impl KeyRecord {
@@ -99,8 +122,26 @@ pub async fn create(
         expires_at,
         active: true,
         payment_status: None,
+        billing: Billing::default(),
     };
     save(store, &record).await?;
+    Ok((key, record))
+}
+
+/// A new key for the account of `old`, with everything else of `old` (tier, e-mail, expiry,
+/// billing); `old` stops working. The new record is written before the old one is removed,
+/// so a crash in between leaves the old key working (and an unannounced new one), never none.
+pub async fn replace(store: &Store, old: &KeyRecord) -> Result<(String, KeyRecord), StoreError> {
+    let key = generate();
+    let record = KeyRecord {
+        hash: hash(&key),
+        account: old.account_id().to_string(),
+        prefix: key[..12].to_string(),
+        created: Utc::now(),
+        ..old.clone()
+    };
+    save(store, &record).await?;
+    delete(store, old).await?;
     Ok((key, record))
 }
 

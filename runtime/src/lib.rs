@@ -4,16 +4,22 @@
 //!
 //! **Architecture invariant:** the runtime never writes to `data/` or `site/`.
 
+pub mod accounts;
 pub mod caller;
 pub mod config;
 pub mod freshness;
 pub mod keys;
+pub mod mail;
 pub mod quota;
+pub mod releases;
 pub mod routes;
+pub mod server;
 pub mod settings;
 pub mod startup;
 pub mod store;
 pub mod tier;
+pub mod watchlist;
+pub mod webhooks;
 
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -57,6 +63,9 @@ pub struct AppState {
     /// Last integrity verdict and when it was made (SPEC 4.1: cached 60 s). A `Mutex`
     /// because the check is rare and the guard is never held across an await.
     integrity: Mutex<Option<(Instant, Option<bool>)>>,
+    /// `GET /api/docs`, rendered at its first request (it renders an excerpt of every
+    /// example response) and then served as is: the dataset does not change while we run.
+    pub docs: std::sync::OnceLock<saferef_generator::render::Rendered>,
 }
 
 impl AppState {
@@ -91,6 +100,7 @@ impl AppState {
             config,
             graph,
             integrity: Mutex::new(None),
+            docs: std::sync::OnceLock::new(),
         }
     }
 
@@ -116,9 +126,5 @@ pub async fn serve(
     state: Arc<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
-    warp::serve(routes::all(state))
-        .incoming(listener)
-        .graceful(shutdown)
-        .run()
-        .await;
+    server::run(listener, routes::all(state), shutdown).await;
 }

@@ -70,10 +70,29 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
     tracing::info!("listening on http://{addr}");
     let state = Arc::new(state);
     tokio::spawn(saferef_runtime::freshness::daily(state.clone()));
+    tokio::spawn(saferef_runtime::webhooks::worker::run(
+        state.store.clone(),
+        state.config.clone(),
+    ));
+    tokio::spawn(saferef_runtime::accounts::provider::hourly(state.clone()));
+    tokio::spawn(emit_release(state.clone()));
     serve(listener, state.clone(), shutdown_signal()).await;
     state.store.flush().await?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Queues the loaded release's events for the webhooks (once across instances).
+async fn emit_release(state: Arc<AppState>) {
+    match saferef_runtime::releases::emit(&state).await {
+        Ok(e) if e.events > 0 => tracing::info!(
+            events = e.events,
+            deliveries = e.deliveries,
+            "release events queued"
+        ),
+        Ok(_) => {}
+        Err(e) => tracing::error!("release events: {e} (retried at the next start)"),
+    }
 }
 
 /// Ctrl-C or SIGTERM: stop accepting, finish requests in flight, then flush the store.

@@ -49,6 +49,9 @@ pub struct Settings {
     /// Tests only: allow webhook URLs on loopback over http.
     #[arg(long, env = "SAFEREF_WEBHOOK_ALLOW_LOOPBACK", default_value_t = false)]
     pub webhook_allow_loopback: bool,
+    /// Tests only: webhook retry delays in milliseconds, comma-separated (e.g. `3000`).
+    #[arg(long, env = "SAFEREF_WEBHOOK_RETRY_DELAYS")]
+    pub webhook_retry_delays: Option<String>,
     /// SMTP server for account mail (else .eml files in <state>/outbox/).
     #[arg(long, env = "SAFEREF_SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,
@@ -96,6 +99,11 @@ impl Settings {
                 problems.push(e);
                 Vec::new()
             });
+        let webhook_retry_delays = self.webhook_retry_delays.as_deref().and_then(|text| {
+            crate::config::parse_retry_delays(text)
+                .map_err(|e| problems.push(e))
+                .ok()
+        });
         let production = match self.environment.as_str() {
             "production" => true,
             "development" | "test" => false,
@@ -112,6 +120,7 @@ impl Settings {
             production,
             secret_key,
             webhook_allow_loopback: self.webhook_allow_loopback,
+            webhook_retry_delays,
             state_dir: self.state.clone(),
             smtp_url: self.smtp_url.clone(),
             mail_from: self.mail_from.clone(),

@@ -1,5 +1,6 @@
 //! The exposure contexts (`data/contexts.json`) and how a requested context name resolves.
 
+use crate::render::lists::quoted;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -21,14 +22,15 @@ pub struct Contexts {
     pub contexts: Vec<Context>,
 }
 
-/// Why a requested context was not accepted (a 400).
+/// Why a requested context was not accepted (a 400). It holds the request's value quoted and
+/// cut (`render::lists::quoted`), so a hostile value cannot make the error large.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ContextError {
     #[error(
-        "malformed context {0:?}: a context is 2 to 40 lowercase letters, digits or underscores, starting with a letter; valid contexts: {1}"
+        "malformed context {0}: a context is 2 to 40 lowercase letters, digits or underscores, starting with a letter; valid contexts: {1}"
     )]
     Malformed(String, String),
-    #[error("unknown context {0:?}; valid contexts: {1}")]
+    #[error("unknown context {0}; valid contexts: {1}")]
     Unknown(String, String),
 }
 
@@ -45,12 +47,12 @@ impl Contexts {
     /// Resolves a name or alias to its context.
     pub fn resolve(&self, requested: &str) -> Result<&Context, ContextError> {
         if !is_context_name(requested) {
-            return Err(ContextError::Malformed(requested.to_string(), self.names()));
+            return Err(ContextError::Malformed(quoted(requested), self.names()));
         }
         self.contexts
             .iter()
             .find(|c| c.name == requested || c.aliases.iter().any(|a| a == requested))
-            .ok_or_else(|| ContextError::Unknown(requested.to_string(), self.names()))
+            .ok_or_else(|| ContextError::Unknown(quoted(requested), self.names()))
     }
 
     pub fn get(&self, name: &str) -> Option<&Context> {

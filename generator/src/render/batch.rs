@@ -8,9 +8,9 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use super::compound::compound_assessed;
-use super::lists::quoted;
+use super::lists::{RiskIndex, quoted};
 use super::{Cache, Rendered};
-use crate::aggregate::{self, Assessment, EvidenceItem, Schema};
+use crate::aggregate::{Assessment, EvidenceItem, Schema};
 use crate::cas::Cas;
 use crate::ids::CompoundId;
 use crate::load::Dataset;
@@ -118,7 +118,10 @@ struct Body<'a> {
 }
 
 /// The compound an input names: an id, or a CAS number resolved through the registry.
-fn resolve<'d>(dataset: &'d Dataset, input: &str) -> Result<(&'d CompoundRecord, bool), String> {
+pub fn resolve<'d>(
+    dataset: &'d Dataset,
+    input: &str,
+) -> Result<(&'d CompoundRecord, bool), String> {
     let (id, via_cas) = if CompoundId::parse(input).is_some() {
         (input.to_string(), false)
     } else {
@@ -285,6 +288,28 @@ pub fn batch(
     detail: Option<&str>,
     caller: &BatchCaller,
 ) -> Rendered {
+    batch_indexed(
+        dataset,
+        &RiskIndex::default(),
+        inputs,
+        context,
+        synthesize,
+        detail,
+        caller,
+    )
+}
+
+/// `batch` with the compounds' assessments read from `index` (the runtime's, built once)
+/// instead of made per request.
+pub fn batch_indexed(
+    dataset: &Dataset,
+    index: &RiskIndex,
+    inputs: &[String],
+    context: Option<&str>,
+    synthesize: bool,
+    detail: Option<&str>,
+    caller: &BatchCaller,
+) -> Rendered {
     let (unique, duplicates_removed) = distinct(inputs);
     if let Err(e) = check(&unique, synthesize, caller) {
         return e;
@@ -308,7 +333,7 @@ pub fn batch(
         .iter()
         .map(|input| match resolve(dataset, input) {
             Ok((record, via_cas)) => {
-                let a = aggregate::assess(record);
+                let a = index.assessment(record);
                 (*input, answer(dataset, record, &ask, &a), via_cas)
             }
             Err(e) => (*input, Item::failed(e), false),
@@ -339,6 +364,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+    use crate::aggregate;
     use crate::render::compound;
     use crate::render::test_data::dataset;
 

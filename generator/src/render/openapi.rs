@@ -1,113 +1,456 @@
-//! `GET /api/openapi` (SPEC 4.1): a first OpenAPI 3.1 description listing the endpoints that
-//! answer today, and its Postman form (`format=postman`). The full document, with schemas and
-//! examples, comes with the documentation issue.
+//! `GET /api/openapi` (SPEC 4.1, 9): the OpenAPI 3.1 document generated from the endpoint
+//! catalogue (`crate::api`) — paths, parameters with their bounds and enums, request bodies,
+//! response schemas with the error body and the rate-limit headers, the two key schemes,
+//! tags — and its Postman v2.1 form (`format=postman`) with a first request that needs no key.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::{Cache, Rendered};
+use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind, Param};
+use crate::load::Dataset;
 
 /// The description document's own version (SPEC 9).
 pub const DOCUMENT_VERSION: &str = "2.1.0";
+/// SPEC 9: `api_schema_version` is the integer 1.
+pub const API_SCHEMA_VERSION: u32 = 1;
 
-/// (path, summary, keyed) of the endpoints the service answers now.
-const PATHS: &[(&str, &str, bool)] = &[
-    ("/api", "Service, endpoints and dataset totals", false),
+/// Tag descriptions, in the order the reference presents them.
+const TAGS: &[(&str, &str)] = &[
+    ("Service", "Root, health, freshness and this document"),
+    ("Documents", "Disclaimer, terms, privacy and release notes"),
+    ("Compounds", "Compound safety records per exposure context"),
+    ("Search", "Unified search with curated aliases"),
     (
-        "/api/health",
-        "Health, with optional integrity or monitor check",
-        false,
+        "Materials and products",
+        "Materials, products and their risk synthesis",
     ),
+    ("Badges", "Embeddable SVG safety badges"),
     (
-        "/api/compound/{id}",
-        "Aggregated record per context, all contexts, or the legacy shape",
-        false,
+        "Regulatory",
+        "Classifications by agency and the regulatory-status layer",
     ),
-    ("/api/compound/{id}/raw", "Raw compound record", false),
+    ("Exposure", "Where compounds are found"),
+    ("Relationships", "The compound–material–product graph"),
     (
-        "/api/compound/{id}/alternatives",
-        "Safer alternatives (basic list without a key)",
-        false,
+        "Fragrance",
+        "Fragrance ingredients and EU labelled allergens",
     ),
+    ("Export", "Bulk export with the reference-data envelope"),
+    ("Changelog", "Data changes between releases"),
     (
-        "/api/compound/cas/{cas}",
-        "Compound by CAS number, optionally redirecting",
-        false,
+        "Keys",
+        "Trial, status, usage, rotation, recovery and erasure",
     ),
-    ("/api/material/{id}", "Material record", false),
+    ("Watchlist", "Compounds an account watches"),
+    ("Webhooks", "Signed change notifications"),
     (
-        "/api/product/{id}",
-        "Product profile with risk synthesis",
-        false,
-    ),
-    ("/api/product/{id}/raw", "Stored product", false),
-    ("/api/badge/{id}", "SVG safety badge", false),
-    (
-        "/api/openapi",
-        "This document; format=postman for a Postman collection",
-        false,
+        "Pages",
+        "Reference, playground, examples, dashboard, compliance",
     ),
 ];
 
-fn document() -> Value {
-    let paths: serde_json::Map<String, Value> = PATHS
-        .iter()
-        .map(|(path, summary, keyed)| {
-            let mut op = json!({"summary": summary, "responses": {"200": {"description": "OK"}}});
-            if *keyed {
-                op["security"] = json!([{"ApiKeyHeader": []}, {"ApiKeyQuery": []}]);
+fn schema(kind: Kind, contexts: &[String]) -> Value {
+    match kind {
+        Kind::Text { min, max } => json!({"type": "string", "minLength": min, "maxLength": max}),
+        Kind::Pattern(p) => json!({"type": "string", "pattern": p}),
+        Kind::Int { min, max, default } => {
+            let mut s = json!({"type": "integer", "minimum": min});
+            if let Some(m) = max {
+                s["maximum"] = json!(m);
             }
-            (path.to_string(), json!({"get": op}))
-        })
+            if let Some(d) = default {
+                s["default"] = json!(d);
+            }
+            s
+        }
+        Kind::Enum(values) => json!({"type": "string", "enum": values}),
+        Kind::Bool => json!({"type": "string", "enum": ["true", "false"]}),
+        Kind::Date => json!({"type": "string", "format": "date"}),
+        Kind::DateOrTime => {
+            json!({"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time"}]})
+        }
+        Kind::Context => json!({"type": "string", "enum": contexts}),
+        Kind::CompoundList { min, max } => json!({
+            "type": "string",
+            "pattern": "^[^,]+(,[^,]+)*$",
+            "description": format!("{min} to {max} comma-separated compound ids or CAS numbers"),
+        }),
+        Kind::ContextList { min, max } => json!({
+            "type": "string",
+            "pattern": "^[a-z_]+(,[a-z_]+)*$",
+            "description": format!("{min} to {max} comma-separated contexts"),
+        }),
+    }
+}
+
+fn parameter(p: &Param, contexts: &[String]) -> Value {
+    json!({
+        "name": p.name,
+        "in": match p.location { In::Path => "path", In::Query => "query" },
+        "required": p.required,
+        "description": p.description,
+        "schema": schema(p.kind, contexts),
+    })
+}
+
+fn schema_ref(name: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{name}")})
+}
+
+fn success(e: &Endpoint) -> Value {
+    let content = match e.answer {
+        Answer::Json(s) => json!({"application/json": {"schema": schema_ref(s)}}),
+        Answer::Html => json!({"text/html": {"schema": {"type": "string"}}}),
+        Answer::Svg => json!({"image/svg+xml": {"schema": {"type": "string"}}}),
+        Answer::JsonOrCsv(s) => json!({
+            "application/json": {"schema": schema_ref(s)},
+            "text/csv": {"schema": {"type": "string"}},
+        }),
+        Answer::HtmlOrJson(s) => json!({
+            "text/html": {"schema": {"type": "string"}},
+            "application/json": {"schema": schema_ref(s)},
+        }),
+    };
+    json!({"description": "Success", "headers": rate_headers(), "content": content})
+}
+
+fn rate_headers() -> Value {
+    let h = |name: &str| {
+        (
+            name.to_string(),
+            json!({"$ref": format!("#/components/headers/{name}")}),
+        )
+    };
+    Value::Object(
+        [
+            "X-RateLimit-Limit",
+            "X-RateLimit-Remaining",
+            "X-RateLimit-Reset",
+            "X-API-Tier",
+        ]
+        .into_iter()
+        .map(h)
+        .collect(),
+    )
+}
+
+fn error(description: &str) -> Value {
+    json!({
+        "description": description,
+        "headers": rate_headers(),
+        "content": {"application/json": {"schema": schema_ref("Error")}},
+    })
+}
+
+/// The error answers an endpoint can give (SPEC 7).
+fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
+    let mut out = vec![
+        ("400", error("Malformed id, CAS, context or parameter")),
+        ("404", error("Not found")),
+        ("405", error("Method not allowed")),
+        (
+            "429",
+            json!({
+                "description": "Daily quota exceeded",
+                "headers": {"Retry-After": {"$ref": "#/components/headers/Retry-After"}},
+                "content": {"application/json": {"schema": schema_ref("Error")}},
+            }),
+        ),
+    ];
+    if e.access != Access::Public || e.name == "batch" || e.name == "batchPost" {
+        out.push(("401", error("Key required but missing or invalid")));
+    }
+    if e.access == Access::DeveloperForbidden || e.path.starts_with("/api/compound") {
+        out.push(("403", error("Refused for this tier or compound")));
+    }
+    if e.path.starts_with("/api/compound/") {
+        out.push(("422", error("Record unavailable in the aggregated form")));
+    }
+    if e.method == "POST" {
+        out.push(("413", error("Body over 256 KiB")));
+        out.push(("415", error("Body is not application/json")));
+    }
+    if e.name == "compoundByCas" {
+        out.push((
+            "302",
+            json!({"description": "redirect=true: the compound's URL in Location"}),
+        ));
+    }
+    out.push(("503", error("A store or summary is unavailable; retry")));
+    out
+}
+
+fn operation(e: &Endpoint, contexts: &[String]) -> Value {
+    let mut responses = Map::new();
+    responses.insert(e.status.to_string(), success(e));
+    for (status, body) in errors(e) {
+        responses.insert(status.to_string(), body);
+    }
+    let mut op = json!({
+        "operationId": e.name,
+        "summary": e.summary,
+        "tags": [e.tag],
+        "parameters": e.params.iter().map(|p| parameter(p, contexts)).collect::<Vec<_>>(),
+        "responses": responses,
+        "x-quota-cost": e.cost,
+    });
+    op["security"] = match e.access {
+        Access::Public => json!([{}, {"ApiKeyHeader": []}, {"ApiKeyQuery": []}]),
+        _ => json!([{"ApiKeyHeader": []}, {"ApiKeyQuery": []}]),
+    };
+    if let Some(body) = e.body {
+        op["requestBody"] = json!({
+            "required": true,
+            "content": {"application/json": {"schema": schema_ref(body)}},
+        });
+    }
+    if let Some(example) = e.example {
+        op["x-example-request"] = json!(example);
+    }
+    op
+}
+
+fn object(required: &[&str]) -> Value {
+    json!({"type": "object", "required": required})
+}
+
+fn schemas() -> Value {
+    let email = json!({"type": "string", "format": "email", "maxLength": 254});
+    json!({
+        "Error": {
+            "type": "object",
+            "required": ["error"],
+            "properties": {
+                "error": {"type": "string"},
+                "hq_id": {"type": "string"}, "name": {"type": "string"},
+                "message": {"type": "string"}, "schema": {"type": "string"},
+            },
+        },
+        "Object": {"type": "object"},
+        "Root": object(&["version", "api_schema_version"]),
+        "Health": object(&["status", "version"]),
+        "Freshness": object(&[]),
+        "Compound": {"type": "object"},
+        "CompoundList": object(&["pagination"]),
+        "Batch": object(&["results", "meta"]),
+        "Compare": {"type": "object"},
+        "Search": object(&["results"]),
+        "ReleaseNotes": object(&["versions", "latest"]),
+        "Document": {"type": "object"},
+        "Export": object(&["_notice", "_disclaimer_url"]),
+        "BatchBody": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["compounds"],
+            "properties": {
+                "compounds": {"type": "array", "minItems": 1, "maxItems": 100, "items": {"type": "string"}},
+                "context": {"type": "string"},
+                "synthesize": {"type": "boolean"},
+                "detail": {"type": "string", "enum": ["summary", "full"]},
+            },
+        },
+        "EmailBody": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["email"],
+            "properties": {"email": email},
+        },
+        "CodeBody": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["email"],
+            "properties": {"email": email, "code": {"type": "string", "pattern": "^[0-9]{6}$"}},
+        },
+        "BillingEvent": {
+            "type": "object",
+            "required": ["id", "type", "data"],
+            "properties": {
+                "id": {"type": "string"},
+                "type": {"type": "string"},
+                "created": {"type": "integer"},
+                "data": {"type": "object", "properties": {"object": {"type": "object"}}},
+            },
+        },
+        "CompoundsBody": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["compounds"],
+            "properties": {
+                "compounds": {"type": "array", "minItems": 1, "maxItems": 100, "items": {"type": "string"}},
+            },
+        },
+        "WebhookBody": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["url"],
+            "properties": {
+                "url": {"type": "string", "format": "uri"},
+                "events": {"type": "array", "items": {"type": "string", "enum": [
+                    "compound.added", "compound.updated", "compound.risk_changed",
+                    "regulatory.updated", "webhook.test",
+                ]}},
+                "compounds": {"type": "array", "items": {"type": "string"}},
+                "format": {"type": "string", "enum": ["json", "slack"]},
+                "signing_secret": {"type": "string", "minLength": 16, "maxLength": 256},
+            },
+        },
+    })
+}
+
+fn headers() -> Value {
+    let int = |d: &str| json!({"description": d, "schema": {"type": "integer"}});
+    let text = |d: &str| json!({"description": d, "schema": {"type": "string"}});
+    json!({
+        "X-RateLimit-Limit": int("Daily quota of the caller's tier (absent for enterprise)"),
+        "X-RateLimit-Remaining": int("Requests left today"),
+        "X-RateLimit-Reset": int("When the window resets, Unix time in milliseconds (00:00 UTC)"),
+        "X-API-Tier": text("public, developer, pro or enterprise"),
+        "Retry-After": int("Seconds until the quota resets"),
+    })
+}
+
+fn document(dataset: &Dataset) -> Value {
+    let contexts: Vec<String> = dataset
+        .contexts
+        .contexts
+        .iter()
+        .map(|c| c.name.clone())
         .collect();
+    let mut paths = Map::new();
+    for e in ENDPOINTS {
+        let item = paths.entry(e.path.to_string()).or_insert_with(|| json!({}));
+        item[e.method.to_ascii_lowercase()] = operation(e, &contexts);
+    }
     json!({
         "openapi": "3.1.0",
-        "info": {"title": "saferef", "version": DOCUMENT_VERSION, "description": "Chemical and product safety reference. Reference data, not professional advice."},
+        "info": {
+            "title": "saferef",
+            "version": DOCUMENT_VERSION,
+            "description": "Chemical and product safety reference. Reference data, not professional advice. Every path is also served under /api/v1/.",
+            "x-api-schema-version": API_SCHEMA_VERSION,
+            "x-service-version": crate::SERVICE_VERSION,
+        },
         "servers": [{"url": "/"}],
+        "tags": TAGS.iter().map(|(name, d)| json!({"name": name, "description": d})).collect::<Vec<_>>(),
         "paths": paths,
-        "components": {"securitySchemes": {
-            "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
-            "ApiKeyQuery": {"type": "apiKey", "in": "query", "name": "api_key"}
-        }}
+        "components": {
+            "securitySchemes": {
+                "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+                "ApiKeyQuery": {"type": "apiKey", "in": "query", "name": "api_key"},
+            },
+            "schemas": schemas(),
+            "headers": headers(),
+        },
     })
 }
 
 fn postman() -> Value {
-    let items: Vec<Value> = PATHS
-        .iter()
-        .map(|(path, summary, _)| {
-            json!({"name": summary, "request": {"method": "GET", "url": format!("{{{{base_url}}}}{}", path.replace('{', ":").replace('}', ""))}})
-        })
-        .collect();
+    let mut folders: Vec<(&str, Vec<Value>)> = TAGS.iter().map(|(t, _)| (*t, Vec::new())).collect();
+    for e in ENDPOINTS {
+        let raw = e
+            .example
+            .map_or_else(|| e.path.replace('{', ":").replace('}', ""), str::to_string);
+        let mut request = json!({
+            "method": e.method,
+            "url": format!("{{{{base_url}}}}{raw}"),
+            "description": e.summary,
+        });
+        if e.access != Access::Public {
+            request["header"] = json!([{"key": "X-API-Key", "value": "{{api_key}}"}]);
+        }
+        if e.body.is_some() {
+            request["header"] = json!([
+                {"key": "Content-Type", "value": "application/json"},
+                {"key": "X-API-Key", "value": "{{api_key}}"},
+            ]);
+            request["body"] = json!({"mode": "raw", "raw": "{}"});
+        }
+        if let Some((_, items)) = folders.iter_mut().find(|(t, _)| *t == e.tag) {
+            items.push(json!({"name": e.summary, "request": request}));
+        }
+    }
+    let first = json!({
+        "name": "First call: benzene for a child, no key needed",
+        "request": {"method": "GET", "url": "{{base_url}}/api/compound/cas/71-43-2?context=human_child"},
+    });
+    let mut items = vec![first];
+    items.extend(
+        folders
+            .into_iter()
+            .filter(|(_, items)| !items.is_empty())
+            .map(|(name, items)| json!({"name": name, "item": items})),
+    );
     json!({
-        "info": {"name": "saferef", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
-        "variable": [{"key": "base_url", "value": "http://127.0.0.1:8080"}],
-        "item": items
+        "info": {
+            "name": "saferef",
+            "description": "Chemical and product safety reference. Set base_url, and api_key for keyed requests.",
+            "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
+        },
+        "variable": [
+            {"key": "base_url", "value": "http://127.0.0.1:8080"},
+            {"key": "api_key", "value": ""},
+        ],
+        "item": items,
     })
 }
 
 /// `GET /api/openapi?format=`: only `postman` changes the answer; other values are a 400.
-pub fn openapi(format: Option<&str>) -> Rendered {
+pub fn openapi(dataset: &Dataset, format: Option<&str>) -> Rendered {
     match format {
-        None => Rendered::json(200, &document(), Cache::Reference),
+        None => Rendered::json(200, &document(dataset), Cache::Reference),
         Some("postman") => Rendered::json(200, &postman(), Cache::Reference),
-        Some(other) => Rendered::error(400, format!("format accepts only postman, not {other:?}")),
+        Some(other) => Rendered::error(
+            400,
+            format!(
+                "format accepts only postman, not {}",
+                super::lists::quoted(other)
+            ),
+        ),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::test_data::dataset;
 
     #[test]
-    fn documents() {
-        let doc: Value = serde_json::from_slice(&openapi(None).body).unwrap();
+    fn the_document_covers_every_catalogued_endpoint() {
+        let d = dataset();
+        let doc: Value = serde_json::from_slice(&openapi(d, None).body).unwrap();
+        assert_eq!(doc["openapi"], "3.1.0");
         assert_eq!(doc["info"]["version"], "2.1.0");
-        assert!(doc["paths"]["/api/compound/{id}"]["get"].is_object());
-        let pm: Value = serde_json::from_slice(&openapi(Some("postman")).body).unwrap();
+        for e in ENDPOINTS {
+            let op = &doc["paths"][e.path][e.method.to_ascii_lowercase()];
+            assert_eq!(op["operationId"], e.name, "{} {}", e.method, e.path);
+        }
+        let compound = &doc["paths"]["/api/compound/{id}"]["get"];
+        let context = compound["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "context")
+            .unwrap();
+        assert_eq!(context["schema"]["enum"].as_array().unwrap().len(), 19);
+        let search = &doc["paths"]["/api/search"]["get"];
+        assert_eq!(search["security"].as_array().unwrap().len(), 2, "keyed");
+        let limit = &search["parameters"][1]["schema"];
         assert_eq!(
-            pm["item"][2]["request"]["url"],
-            "{{base_url}}/api/compound/:id"
+            (limit["minimum"].clone(), limit["maximum"].clone()),
+            (json!(1), json!(100))
         );
-        assert_eq!(openapi(Some("yaml")).status, 400);
+        assert_eq!(doc["paths"]["/api/export"]["get"]["x-quota-cost"], 10);
+    }
+
+    #[test]
+    fn the_postman_collection_starts_with_a_call_that_needs_no_key() {
+        let d = dataset();
+        let pm: Value = serde_json::from_slice(&openapi(d, Some("postman")).body).unwrap();
+        assert_eq!(
+            pm["item"][0]["request"]["url"],
+            "{{base_url}}/api/compound/cas/71-43-2?context=human_child"
+        );
+        assert!(pm["item"][0]["request"].get("header").is_none());
+        assert_eq!(openapi(d, Some("yaml")).status, 400);
     }
 }

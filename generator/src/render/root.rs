@@ -25,7 +25,7 @@ struct Root<'a> {
     description: &'static str,
     tagline: &'static str,
     platform: &'static str,
-    endpoints: BTreeMap<&'static str, &'static str>,
+    endpoints: BTreeMap<String, &'static str>,
     versioned_base: &'static str,
     api_schema_version: u32,
     openapi: &'static str,
@@ -34,8 +34,10 @@ struct Root<'a> {
     data_enrichment: Enrichment<'a>,
 }
 
-/// The endpoint map: name -> path template (SPEC 4.1 and the root's list of further paths).
-const ENDPOINTS: &[(&str, &str)] = &[
+/// The endpoint map as first published: name -> path template (SPEC 4.1 and the root's list of
+/// further paths). Names are kept (fields are only added, SPEC 9); `endpoints()` adds every
+/// other catalogued path.
+const PUBLISHED: &[(&str, &str)] = &[
     ("root", "/api"),
     ("health", "/api/health"),
     ("freshness", "/api/freshness"),
@@ -84,6 +86,33 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("compliance", "/api/compliance"),
 ];
 
+/// The published names, then each other path of the catalogue under its name in snake case.
+fn endpoints() -> BTreeMap<String, &'static str> {
+    let mut map: BTreeMap<String, &'static str> = PUBLISHED
+        .iter()
+        .map(|(name, path)| (name.to_string(), *path))
+        .collect();
+    for e in crate::api::ENDPOINTS {
+        if !map.values().any(|p| *p == e.path) {
+            map.insert(snake_case(e.name), e.path);
+        }
+    }
+    map
+}
+
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// `GET /api`; `built_at` is the dataset's release time (`Dataset::release_date`), so the
 /// static file and the runtime answer the same bytes.
 pub fn root(dataset: &Dataset, built_at: &str) -> Rendered {
@@ -98,7 +127,7 @@ pub fn root(dataset: &Dataset, built_at: &str) -> Rendered {
         description: "Chemical and product safety reference: published regulatory and scientific classifications of compounds, materials and consumer products, aggregated per exposure context.",
         tagline: "Reference data, not professional advice.",
         platform: "saferef",
-        endpoints: ENDPOINTS.iter().copied().collect(),
+        endpoints: endpoints(),
         versioned_base: "/api/v1/",
         api_schema_version: 1,
         openapi: "/api/openapi",

@@ -9,7 +9,7 @@ use crate::load::Dataset;
 use crate::render::badge::{self, Style};
 use crate::render::compound::{self, Access};
 use crate::render::documents::{self, DOCUMENTS};
-use crate::render::{Rendered, entities, openapi, root};
+use crate::render::{Cache, Rendered, entities, openapi, pages, root};
 
 /// One public URL and its precomputed response.
 #[derive(Debug, Clone)]
@@ -23,6 +23,34 @@ pub struct Route {
     /// File under the site root, e.g. `api/compound/hq-c-org-000001/context/dog.json`.
     pub file: String,
     pub rendered: Rendered,
+}
+
+impl Route {
+    /// The route without its body.
+    pub fn meta(&self) -> RouteMeta {
+        RouteMeta {
+            pattern: self.pattern,
+            path: self.path.clone(),
+            query: self.query.clone(),
+            file: self.file.clone(),
+            status: self.rendered.status,
+            cache: self.rendered.cache,
+            surrogate_key: self.rendered.surrogate_key.clone(),
+        }
+    }
+}
+
+/// A route without its body: what `_redirects` and `_headers` are rendered from, and what the
+/// build keeps of a compound's routes between builds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteMeta {
+    pub pattern: &'static str,
+    pub path: String,
+    pub query: Option<String>,
+    pub file: String,
+    pub status: u16,
+    pub cache: Cache,
+    pub surrogate_key: Option<String>,
 }
 
 /// URL patterns as `_redirects` writes them: (name, path, query, file). `:id` and `:cas`
@@ -112,6 +140,30 @@ pub const PATTERNS: &[(&str, &str, Option<&str>, &str)] = &[
     ),
     ("openapi", "/api/openapi", None, "/api/openapi/index.json"),
     (
+        "playground",
+        "/api/playground",
+        None,
+        "/api/playground/index.html",
+    ),
+    (
+        "dashboard",
+        "/api/dashboard",
+        None,
+        "/api/dashboard/index.html",
+    ),
+    (
+        "compliance",
+        "/api/compliance",
+        None,
+        "/api/compliance/index.html",
+    ),
+    (
+        "examples",
+        "/api/examples",
+        None,
+        "/api/examples/index.json",
+    ),
+    (
         "badge_context_style",
         "/api/badge/:id",
         Some("context={context} style={style}"),
@@ -153,22 +205,45 @@ fn route(
     }
 }
 
-/// Every public route of the dataset, rendered in parallel, in a stable order.
+/// Every public route of the dataset, rendered in parallel, in a stable order: each
+/// compound's routes, the CAS lookups, then `rest_routes`.
 pub fn routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
     let ids: Vec<&String> = dataset.compounds.keys().collect();
-    let mut out: Vec<Route> = ids
+    let groups: Vec<Vec<Route>> = ids
         .par_iter()
-        .flat_map_iter(|id| compound_routes(dataset, id))
+        .map(|id| compound_group(dataset, id))
         .collect();
-    out.extend(dataset.compounds.values().map(|r| {
-        route(
-            "compound_cas",
+    let (mut out, cas): (Vec<Route>, Vec<Route>) = groups
+        .into_iter()
+        .flatten()
+        .partition(|r| r.pattern != CAS_PATTERN);
+    out.extend(cas);
+    out.extend(rest_routes(dataset, built_at));
+    out
+}
+
+/// The pattern of a compound's CAS lookup, which `routes` lists after every compound's own.
+pub const CAS_PATTERN: &str = "compound_cas";
+
+/// Every route of one compound, its CAS lookup last: a function of its record and of the
+/// dataset's shared parts (contexts, the id registry), never of another compound.
+pub fn compound_group(dataset: &Dataset, id: &str) -> Vec<Route> {
+    let mut out = compound_routes(dataset, id);
+    if let Some(r) = dataset.compounds.get(id) {
+        out.push(route(
+            CAS_PATTERN,
             format!("/api/compound/cas/{}", r.cas),
             None,
             format!("api/compound/cas/{}.json", r.cas),
             compound::by_cas(dataset, &r.cas, None, None),
-        )
-    }));
+        ));
+    }
+    out
+}
+
+/// The routes that are not a compound's: materials, products, root, documents, fallbacks.
+pub fn rest_routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
+    let mut out = Vec::new();
     let materials: Vec<&String> = dataset.materials.keys().collect();
     out.extend(
         materials
@@ -220,14 +295,44 @@ pub fn routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
         "/api/openapi".into(),
         None,
         "api/openapi/index.json".into(),
-        openapi::openapi(None),
+        openapi::openapi(dataset, None),
     ));
     out.push(route(
         "openapi_postman",
         "/api/openapi".into(),
         Some("format=postman".into()),
         "api/openapi/postman.json".into(),
-        openapi::openapi(Some("postman")),
+        openapi::openapi(dataset, Some("postman")),
+    ));
+    // The developer pages that are a function of the dataset alone (the docs page, with its
+    // response excerpts, is rendered once by the runtime instead: it needs the indexes).
+    out.push(route(
+        "playground",
+        "/api/playground".into(),
+        None,
+        "api/playground/index.html".into(),
+        pages::playground::playground(dataset),
+    ));
+    out.push(route(
+        "dashboard",
+        "/api/dashboard".into(),
+        None,
+        "api/dashboard/index.html".into(),
+        pages::dashboard::dashboard(),
+    ));
+    out.push(route(
+        "compliance",
+        "/api/compliance".into(),
+        None,
+        "api/compliance/index.html".into(),
+        pages::compliance::compliance(dataset),
+    ));
+    out.push(route(
+        "examples",
+        "/api/examples".into(),
+        None,
+        "api/examples/index.json".into(),
+        pages::examples::examples(dataset),
     ));
     for name in DOCUMENTS {
         out.push(route(

@@ -1,9 +1,11 @@
 //! One function per endpoint, each a thin call of the generator's render function for it
 //! (so the runtime answers with the bytes the static build writes), given the caller.
 
+use std::sync::Arc;
+
 use saferef_generator::render::compound::{self, Access};
 use saferef_generator::render::{
-    self, Rendered, badge, batch, compare, contexts, documents, entities, found_in, lists,
+    self, Rendered, badge, batch, compare, contexts, documents, entities, found_in, lists, pages,
     regulatory, relationships, search,
 };
 use warp::reply::Response;
@@ -13,12 +15,22 @@ use super::{Params, Request, health, reply};
 use crate::AppState;
 use crate::caller::Caller;
 
-pub async fn run(state: &AppState, req: &Request, caller: &Caller, handler: Handler) -> Response {
+pub async fn run(
+    state: &Arc<AppState>,
+    req: &Request,
+    caller: &Caller,
+    handler: Handler,
+) -> Response {
     let q = match &req.query {
         Ok(q) => q,
         Err(e) => return reply(e.clone()),
     };
-    reply(render_one(state, req, q, caller, handler).await)
+    match handler {
+        // GET /api/export?type=&format=&detail=&search=&risk=&context=: streamed, so it needs
+        // the state past this call and is not rendered whole like the others.
+        Handler::Export => super::export::export(state, q),
+        other => reply(render_one(state, req, q, caller, other).await),
+    }
 }
 
 async fn render_one(
@@ -79,10 +91,36 @@ async fn render_one(
         Handler::KeyUsage => super::keys::usage(state, caller, q).await,
         // POST /api/keys/rotate
         Handler::KeyRotate => super::keys::rotate(state, caller).await,
+        Handler::Export => unreachable!("run() streams the export"),
+        // GET /api/changelog?since=&compound_id=&type=&summary=&limit=&offset=
+        Handler::Changelog => super::changelog::changelog(d, q),
+        // POST /api/keys/trial {email}
+        Handler::KeyTrial => super::accounts::trial(state, req, caller).await,
+        // POST /api/keys/recover {email} | {email, code}
+        Handler::KeyRecover => super::accounts::recover(state, req, caller).await,
+        // POST /api/keys/erasure {email} | {email, code}
+        Handler::KeyErasure => super::accounts::erasure(state, req, caller).await,
+        // POST /api/billing/webhook (payment provider, signed)
+        Handler::BillingWebhook => super::billing::webhook(state, req).await,
+        // GET /api/watchlist?limit=&offset= | POST /api/watchlist {compounds}
+        Handler::Watchlist if req.method == warp::http::Method::POST => {
+            super::watchlist::add(state, req, caller).await
+        }
+        Handler::Watchlist => super::watchlist::list(state, caller, q).await,
+        // POST /api/watchlist/check {compounds}
+        Handler::WatchlistCheck => super::watchlist::check(state, req, caller).await,
+        // DELETE /api/watchlist/{id}
+        Handler::WatchlistRemove(id) => super::watchlist::remove(state, caller, &id).await,
+        // GET|POST /api/webhooks?action=deliveries&webhook_id=&offset=&limit=
+        Handler::Webhooks => crate::webhooks::routes::collection(state, req, q, caller).await,
+        // DELETE /api/webhooks/{id}
+        Handler::WebhookDelete(id) => crate::webhooks::routes::delete(state, caller, &id).await,
+        // POST /api/webhooks/test/{id}
+        Handler::WebhookTest(id) => crate::webhooks::routes::test(state, caller, &id).await,
         // GET /api/freshness
         Handler::Freshness => crate::freshness::freshness(state).await,
         // GET /api/openapi?format=postman
-        Handler::OpenApi => render::openapi::openapi(q.get("format")),
+        Handler::OpenApi => render::openapi::openapi(d, q.get("format")),
         // GET /api/release-notes?format=json
         Handler::ReleaseNotes => documents::release_notes(d, q.get("format")),
         // GET /api/{disclaimer|terms|privacy}?format=json
@@ -154,7 +192,13 @@ async fn render_one(
             },
         ),
         // GET /api/compounds/compare?ids=&context=&contexts=
-        Handler::Compare => compare::compare(d, q.get("ids"), q.get("context"), q.get("contexts")),
+        Handler::Compare => compare::compare_indexed(
+            d,
+            &state.risk_index,
+            q.get("ids"),
+            q.get("context"),
+            q.get("contexts"),
+        ),
         // GET /api/search?q=&limit=&offset=&type=
         Handler::Search => search::search(
             &state.search_index,
@@ -195,6 +239,28 @@ async fn render_one(
         Handler::FoundInCategories => found_in::categories(d),
         // GET /api/found-in/by-category/{category}?limit=
         Handler::ByCategory(category) => found_in::by_category(d, &category, q.get("limit")),
+        // GET /api/docs
+        Handler::Docs => state
+            .docs
+            .get_or_init(|| {
+                pages::docs::docs(
+                    d,
+                    pages::excerpts::Indexes {
+                        graph: &state.graph,
+                        risk_index: &state.risk_index,
+                        search_index: &state.search_index,
+                    },
+                )
+            })
+            .clone(),
+        // GET /api/playground
+        Handler::Playground => pages::playground::playground(d),
+        // GET /api/examples
+        Handler::Examples => pages::examples::examples(d),
+        // GET /api/dashboard
+        Handler::Dashboard => pages::dashboard::dashboard(),
+        // GET /api/compliance
+        Handler::Compliance => pages::compliance::compliance(d),
     }
 }
 
@@ -215,24 +281,9 @@ struct BatchBody {
 /// GET|POST /api/compounds/batch
 fn batch_request(state: &AppState, req: &Request, q: &Params, caller: &Caller) -> Rendered {
     let body = if req.method == warp::http::Method::POST {
-        let json = req
-            .headers
-            .get("content-type")
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|t| {
-                t.split(';')
-                    .next()
-                    .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
-            });
-        if !json {
-            return Rendered::error(
-                415,
-                "send the batch as JSON with Content-Type: application/json",
-            );
-        }
-        match serde_json::from_slice::<BatchBody>(&req.body) {
+        match req.json::<BatchBody>("batch body") {
             Ok(b) => b,
-            Err(e) => return Rendered::error(400, format!("malformed batch body: {e}")),
+            Err(e) => return e,
         }
     } else {
         let Some(ids) = q.get("ids") else {
@@ -258,8 +309,9 @@ fn batch_request(state: &AppState, req: &Request, q: &Params, caller: &Caller) -
             detail: q.get("detail").map(str::to_string),
         }
     };
-    batch::batch(
+    batch::batch_indexed(
         &state.dataset,
+        &state.risk_index,
         &body.compounds,
         body.context.as_deref(),
         body.synthesize,

@@ -37,6 +37,8 @@ struct Monitor {
     store: &'static str,
     store_reachable: bool,
     resident_memory_bytes: Option<u64>,
+    /// Webhook deliveries waiting in the queue (null when the store does not answer).
+    webhook_queue_depth: Option<usize>,
 }
 
 pub async fn health(state: &AppState, req: &Request, q: &Params) -> Rendered {
@@ -73,6 +75,7 @@ pub async fn health(state: &AppState, req: &Request, q: &Params) -> Rendered {
                     store: state.store.backend(),
                     store_reachable: state.store.ping().await.is_ok(),
                     resident_memory_bytes: resident_memory(),
+                    webhook_queue_depth: crate::webhooks::queue_depth(&state.store).await.ok(),
                 }),
             )
         }

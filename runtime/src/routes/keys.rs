@@ -19,6 +19,8 @@ struct Status<'a> {
     created: String,
     expires_at: Option<String>,
     payment_status: Option<&'a str>,
+    #[serde(flatten)]
+    billing: &'a keys::Billing,
     usage_today: Usage,
 }
 
@@ -85,6 +87,7 @@ pub async fn status(state: &AppState, caller: &Caller) -> Rendered {
         created: r.created.to_rfc3339(),
         expires_at: r.expires_at.map(|e| e.to_rfc3339()),
         payment_status: r.payment_status.as_deref(),
+        billing: &r.billing,
         usage_today: Usage {
             requests,
             limit,
@@ -142,19 +145,10 @@ pub async fn rotate(state: &AppState, caller: &Caller) -> Rendered {
         Ok(r) => r.clone(),
         Err(e) => return e,
     };
-    let (key, mut new) =
-        match keys::create(&state.store, old.tier, old.email.clone(), old.expires_at).await {
-            Ok(made) => made,
-            Err(e) => return store_error(e),
-        };
-    new.payment_status = old.payment_status.clone();
-    new.account = old.account_id().to_string();
-    if let Err(e) = keys::save(&state.store, &new).await {
-        return store_error(e);
-    }
-    if let Err(e) = keys::delete(&state.store, &old).await {
-        return store_error(e);
-    }
+    let (key, new) = match keys::replace(&state.store, &old).await {
+        Ok(made) => made,
+        Err(e) => return store_error(e),
+    };
     Rendered::json(
         201,
         &Rotated {

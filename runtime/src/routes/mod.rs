@@ -6,12 +6,17 @@
 //! Routing is a `match` over path segments (`table.rs`) rather than a tree of warp filters,
 //! so that authentication and quota counting happen exactly once per request.
 
+mod accounts;
+mod billing;
+mod changelog;
+mod export;
 mod handlers;
 mod health;
 mod keys;
 mod request;
 mod static_site;
 mod table;
+mod watchlist;
 
 use std::sync::Arc;
 
@@ -25,7 +30,8 @@ use warp::http::{Method, StatusCode};
 use warp::reply::Response;
 
 pub use request::{Params, Request};
-use table::{Access, Matched};
+use saferef_generator::api::Access;
+use table::Matched;
 
 use crate::AppState;
 use crate::caller::{self, Caller};
@@ -33,6 +39,8 @@ use crate::quota;
 
 /// Request bodies above this size are refused with 413 before they are parsed.
 pub const BODY_LIMIT: usize = 256 * 1024;
+/// A request body must arrive within this long (slow senders get 408).
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The whole service as one warp filter.
 pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
@@ -50,7 +58,7 @@ pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .boxed()
 }
 
-async fn handle(state: &AppState, req: Request) -> Response {
+async fn handle(state: &Arc<AppState>, req: Request) -> Response {
     let started = std::time::Instant::now();
     let id = request::next_id();
     let response = respond(state, &req).await;
@@ -66,7 +74,7 @@ async fn handle(state: &AppState, req: Request) -> Response {
     response
 }
 
-async fn respond(state: &AppState, req: &Request) -> Response {
+async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
     let caller = match caller::resolve(state, &req.headers, req.api_key(), req.remote).await {
         Ok(c) => c,
         Err(e) => return reply(e),
@@ -83,6 +91,19 @@ async fn respond(state: &AppState, req: &Request) -> Response {
     let now = Utc::now();
     let usage = match quota::admit(&state.store, &caller, cost, now).await {
         Ok(u) => u,
+        // Without the store a public read is still served, uncounted: reference data stays
+        // available; keyed callers never get here without a store (their key lookup is a 503).
+        Err(e) if access == Access::Public && !caller.tier.is_keyed() => {
+            tracing::warn!("store: {e}; serving a public request without counting it");
+            let res = match matched {
+                Matched::Static(res) => res,
+                Matched::Endpoint(e) => handlers::run(state, req, &caller, e.handler).await,
+                Matched::MethodNotAllowed(_) | Matched::NotFound => {
+                    reply(saferef_generator::render::not_found())
+                }
+            };
+            return with_caller_headers(res, &caller, None);
+        }
         Err(e) => {
             tracing::error!("store: {e}");
             return reply(Rendered::error(

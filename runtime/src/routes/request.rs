@@ -11,7 +11,8 @@ use saferef_generator::render::Rendered;
 use warp::Filter;
 use warp::http::{HeaderMap, Method};
 
-use super::BODY_LIMIT;
+use super::{BODY_LIMIT, BODY_TIMEOUT};
+use crate::server::ClientAddr;
 
 #[derive(Debug)]
 pub struct Request {
@@ -31,6 +32,28 @@ impl Request {
     /// `api_key` from the query, when the query parsed.
     pub fn api_key(&self) -> Option<&str> {
         self.query.as_ref().ok().and_then(|q| q.get("api_key"))
+    }
+
+    /// The body as JSON of type `T`: 415 unless sent as `application/json`, 400 when it does
+    /// not parse (the message names the field serde stopped at). `what` names the body.
+    pub fn json<T: serde::de::DeserializeOwned>(&self, what: &str) -> Result<T, Rendered> {
+        let json = self
+            .headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| {
+                t.split(';')
+                    .next()
+                    .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+            });
+        if !json {
+            return Err(Rendered::error(
+                415,
+                format!("send the {what} as JSON with Content-Type: application/json"),
+            ));
+        }
+        serde_json::from_slice(&self.body)
+            .map_err(|e| Rendered::error(400, format!("malformed {what}: {e}")))
     }
 }
 
@@ -77,7 +100,7 @@ pub fn filter()
         .and(warp::path::full())
         .and(warp::query::raw().or(warp::any().map(String::new)).unify())
         .and(warp::header::headers_cloned())
-        .and(warp::addr::remote())
+        .and(warp::ext::optional::<ClientAddr>().map(|a: Option<ClientAddr>| a.map(|a| a.0)))
         .and(warp::body::stream())
         .then(
             |method: Method,
@@ -86,7 +109,17 @@ pub fn filter()
              headers: HeaderMap,
              remote: Option<SocketAddr>,
              body| async move {
-                let body = read_body(body).await?;
+                let body = tokio::time::timeout(BODY_TIMEOUT, read_body(body))
+                    .await
+                    .map_err(|_| {
+                        Rendered::error(
+                            408,
+                            format!(
+                                "the request body did not arrive within {} s",
+                                BODY_TIMEOUT.as_secs()
+                            ),
+                        )
+                    })??;
                 let path = normalize(path.as_str());
                 let segments = path
                     .strip_prefix("/api")

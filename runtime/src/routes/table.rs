@@ -1,8 +1,12 @@
-//! The endpoint table: path segments and method -> the endpoint, who may call it (SPEC 5) and
-//! what it costs against the daily quota (SPEC 8: batch counts once, export as 10).
+//! The endpoint table: a request's path and method -> the endpoint of the catalogue
+//! (`saferef_generator::api::ENDPOINTS`: who may call it (SPEC 5), what it costs against the
+//! daily quota (SPEC 8: batch counts once, export as 10)) and the handler its name stands for.
+//!
+//! Routing goes only through the catalogue, so the server answers exactly the endpoints the
+//! OpenAPI document and the docs list.
 
+use saferef_generator::api::{self, Access};
 use saferef_generator::render::Rendered;
-use saferef_generator::render::documents::DOCUMENTS;
 use warp::http::Method;
 use warp::reply::Response;
 
@@ -10,16 +14,6 @@ use super::Request;
 use super::static_site;
 use crate::AppState;
 use crate::caller::Caller;
-
-/// Who may call an endpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    Public,
-    /// Developer tier or higher (SPEC 5.3); a public caller gets 401.
-    Keyed,
-    /// Developer or higher, and a public caller is refused with 403 (compare, SPEC 7).
-    KeyedForbidden,
-}
 
 /// What an endpoint does, with its path parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,6 +42,18 @@ pub enum Handler {
     KeyStatus,
     KeyUsage,
     KeyRotate,
+    Export,
+    Changelog,
+    Webhooks,
+    WebhookDelete(String),
+    WebhookTest(String),
+    KeyTrial,
+    KeyRecover,
+    KeyErasure,
+    BillingWebhook,
+    Watchlist,
+    WatchlistCheck,
+    WatchlistRemove(String),
     Compounds,
     Compare,
     Search,
@@ -62,6 +68,11 @@ pub enum Handler {
     FoundIn(String),
     FoundInCategories,
     ByCategory(String),
+    Docs,
+    Playground,
+    Examples,
+    Dashboard,
+    Compliance,
 }
 
 #[derive(Debug, Clone)]
@@ -98,71 +109,93 @@ pub fn route(state: &AppState, req: &Request, caller: &Caller) -> Matched {
         return Matched::NotFound;
     }
     let segs: Vec<&str> = req.segments.iter().map(String::as_str).collect();
-    let Some((methods, handler, access)) = lookup(&segs) else {
+    let found = api::resolve(&segs);
+    if found.is_empty() {
         return Matched::NotFound;
-    };
-    let allowed = |m: &Method| {
-        methods.contains(&m.as_str()) || (*m == Method::HEAD && methods.contains(&"GET"))
-    };
-    if !allowed(&req.method) {
-        return Matched::MethodNotAllowed(methods.to_vec());
     }
-    Matched::Endpoint(Endpoint {
-        handler,
-        access,
-        cost: 1,
-    })
+    let wanted = if req.method == Method::HEAD {
+        Method::GET
+    } else {
+        req.method.clone()
+    };
+    let Some((endpoint, captured)) = found.iter().find(|(e, _)| e.method == wanted.as_str()) else {
+        return Matched::MethodNotAllowed(found.iter().map(|(e, _)| e.method).collect());
+    };
+    match Handler::of(endpoint.name, captured) {
+        Some(handler) => Matched::Endpoint(Endpoint {
+            handler,
+            access: endpoint.access,
+            cost: endpoint.cost,
+        }),
+        None => Matched::NotFound,
+    }
 }
 
-const GET: &[&str] = &["GET"];
-const GET_POST: &[&str] = &["GET", "POST"];
-const POST: &[&str] = &["POST"];
-
-fn lookup(segs: &[&str]) -> Option<(&'static [&'static str], Handler, Access)> {
-    use Access::*;
-    use Handler::*;
-    let s = |x: &str| x.to_string();
-    Some(match segs {
-        [] => (GET, Root, Public),
-        ["health"] => (GET, Health, Public),
-        ["freshness"] => (GET, Freshness, Public),
-        ["openapi"] => (GET, OpenApi, Public),
-        ["release-notes"] => (GET, ReleaseNotes, Public),
-        [doc] if DOCUMENTS.contains(doc) => (GET, Document(s(doc)), Public),
-        ["compound", "cas", cas] => (GET, ByCas(s(cas)), Public),
-        ["compound", id] => (GET, Compound(s(id)), Public),
-        ["compound", id, "raw"] => (GET, CompoundRaw(s(id)), Public),
-        ["compound", id, "alternatives"] => (GET, Alternatives(s(id)), Public),
-        ["material", id] => (GET, Material(s(id)), Public),
-        ["product", id] => (GET, Product(s(id)), Public),
-        ["product", id, "raw"] => (GET, ProductRaw(s(id)), Public),
-        ["badge", id] => (GET, Badge(s(id)), Public),
-        ["regulatory-status"] => (GET, RegulatoryStatus, Keyed),
-        ["fragrance"] => (GET, Fragrance, Keyed),
-        ["fragrance", "classes"] => (GET, FragranceClasses, Keyed),
-        ["fragrance", "search"] => (GET, FragranceSearch, Keyed),
-        ["keys", "status"] => (GET, KeyStatus, Keyed),
-        ["keys", "usage"] => (GET, KeyUsage, Keyed),
-        ["keys", "rotate"] => (POST, KeyRotate, Keyed),
-        ["compounds"] => (GET, Compounds, Keyed),
-        ["compounds", "batch"] => (GET_POST, Batch, Public),
-        ["compounds", "compare"] => (GET, Compare, KeyedForbidden),
-        ["search"] => (GET, Search, Keyed),
-        ["filter"] => (GET, Filter, Keyed),
-        ["contexts"] => (GET, Contexts, Keyed),
-        ["materials"] => (GET, Materials, Keyed),
-        ["products"] => (GET, Products, Keyed),
-        ["regulatory", "agencies"] => (GET, Agencies, Keyed),
-        ["regulatory", "by-agency", agency] => (GET, ByAgency(s(agency)), Keyed),
-        ["regulatory", id] => (GET, Regulatory(s(id)), Keyed),
-        ["found-in", "categories"] => (GET, FoundInCategories, Keyed),
-        ["found-in", "by-category", category] => (GET, ByCategory(s(category)), Keyed),
-        ["found-in", id] => (GET, FoundIn(s(id)), Keyed),
-        ["relationships", "stats"] => (GET, RelationshipStats, Keyed),
-        ["relationships", id] => (GET, Relationships(s(id)), Keyed),
-        ["relationships", id, "graph"] => (GET, RelationshipGraph(s(id)), Keyed),
-        _ => return None,
-    })
+impl Handler {
+    /// The handler of the catalogue endpoint `name`, with its path parameters in order; None
+    /// for a name without one (a test holds that every catalogued endpoint has one).
+    pub fn of(name: &str, params: &[&str]) -> Option<Handler> {
+        use Handler::*;
+        let p = |i: usize| params.get(i).map(|s| s.to_string()).unwrap_or_default();
+        Some(match name {
+            "root" => Root,
+            "health" => Health,
+            "freshness" => Freshness,
+            "openapi" => OpenApi,
+            "releaseNotes" => ReleaseNotes,
+            "disclaimer" | "terms" | "privacy" => Document(name.to_string()),
+            "compound" => Compound(p(0)),
+            "compoundRaw" => CompoundRaw(p(0)),
+            "alternatives" => Alternatives(p(0)),
+            "compoundByCas" => ByCas(p(0)),
+            "compounds" => Compounds,
+            "filter" => Filter,
+            "batch" | "batchPost" => Batch,
+            "compare" => Compare,
+            "contexts" => Contexts,
+            "search" => Search,
+            "material" => Material(p(0)),
+            "product" => Product(p(0)),
+            "productRaw" => ProductRaw(p(0)),
+            "materials" => Materials,
+            "products" => Products,
+            "badge" => Badge(p(0)),
+            "regulatory" => Regulatory(p(0)),
+            "regulatoryAgencies" => Agencies,
+            "regulatoryByAgency" => ByAgency(p(0)),
+            "regulatoryStatus" => RegulatoryStatus,
+            "foundIn" => FoundIn(p(0)),
+            "foundInCategories" => FoundInCategories,
+            "foundInByCategory" => ByCategory(p(0)),
+            "relationships" => Relationships(p(0)),
+            "relationshipGraph" => RelationshipGraph(p(0)),
+            "relationshipStats" => RelationshipStats,
+            "fragrance" => Fragrance,
+            "fragranceClasses" => FragranceClasses,
+            "fragranceSearch" => FragranceSearch,
+            "export" => Export,
+            "changelog" => Changelog,
+            "keyStatus" => KeyStatus,
+            "keyUsage" => KeyUsage,
+            "keyRotate" => KeyRotate,
+            "keyTrial" => KeyTrial,
+            "keyRecover" => KeyRecover,
+            "keyErasure" => KeyErasure,
+            "billingWebhook" => BillingWebhook,
+            "watchlist" | "watchlistAdd" => Watchlist,
+            "watchlistCheck" => WatchlistCheck,
+            "watchlistRemove" => WatchlistRemove(p(0)),
+            "webhooks" | "webhookCreate" => Webhooks,
+            "webhookDelete" => WebhookDelete(p(0)),
+            "webhookTest" => WebhookTest(p(0)),
+            "docs" => Docs,
+            "playground" => Playground,
+            "examples" => Examples,
+            "dashboard" => Dashboard,
+            "compliance" => Compliance,
+            _ => return None,
+        })
+    }
 }
 
 /// The refusal an access rule gives this caller, if any.
@@ -172,13 +205,34 @@ pub fn refuse(access: Access, caller: &Caller) -> Option<Rendered> {
     }
     match access {
         Access::Public => None,
-        Access::Keyed => Some(Rendered::error(
+        Access::Developer => Some(Rendered::error(
             401,
             "this endpoint needs a Developer tier key or higher: send it in X-API-Key or api_key (a 7-day trial: POST /api/keys/trial)",
         )),
-        Access::KeyedForbidden => Some(Rendered::error(
+        Access::DeveloperForbidden => Some(Rendered::error(
             403,
             "comparison is not available to the public tier: send a Developer tier key or higher in X-API-Key (a 7-day trial: POST /api/keys/trial)",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use saferef_generator::api::ENDPOINTS;
+
+    use super::*;
+
+    #[test]
+    fn every_catalogued_endpoint_has_a_handler() {
+        for e in ENDPOINTS {
+            let params = vec!["x"; e.path.matches('{').count()];
+            assert!(
+                Handler::of(e.name, &params).is_some(),
+                "{} {} ({}) has no handler",
+                e.method,
+                e.path,
+                e.name
+            );
+        }
     }
 }

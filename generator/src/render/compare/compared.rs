@@ -1,6 +1,7 @@
 //! The compared compounds and what both modes share: maps in request order, tier cells and
 //! ranks, the compounds' identities, context labels and the shared/unique split of sets.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use serde::Serialize;
@@ -28,7 +29,7 @@ impl<K: Serialize, V: Serialize> Serialize for InOrder<K, V> {
 /// One compared compound with its assessment.
 pub(super) struct Compared<'d> {
     pub(super) record: &'d CompoundRecord,
-    pub(super) assessment: Assessment,
+    pub(super) assessment: Cow<'d, Assessment>,
 }
 
 impl<'d> Compared<'d> {

@@ -1,8 +1,8 @@
 //! Compound comparison (SPEC 4.2.2): 2 to 5 compounds side by side in one context (tiers,
 //! regulatory matrix, dose-response values, hazard profiles, environmental fate, exposure
 //! sources and a summary), or across 2 to 5 contexts as a risk matrix. Everything is read from
-//! the records and their assessment (`aggregate::assess`); a value no record holds is null,
-//! never estimated.
+//! the records and their assessment (`aggregate::assess`, made once per dataset in the
+//! runtime's `RiskIndex`); a value no record holds is null, never estimated.
 
 mod compared;
 mod dose;
@@ -19,6 +19,7 @@ mod tests;
 use serde::Serialize;
 
 use crate::load::Dataset;
+use crate::render::lists::RiskIndex;
 use crate::render::{Cache, Rendered};
 use matrix::across_contexts;
 use params::{compounds, contexts};
@@ -53,13 +54,26 @@ pub fn compare(
     context: Option<&str>,
     contexts: Option<&str>,
 ) -> Rendered {
-    match respond(dataset, ids, context, contexts) {
+    compare_indexed(dataset, &RiskIndex::default(), ids, context, contexts)
+}
+
+/// `compare` with the compounds' assessments read from `index` (the runtime's, built once)
+/// instead of made per request.
+pub fn compare_indexed(
+    dataset: &Dataset,
+    index: &RiskIndex,
+    ids: Option<&str>,
+    context: Option<&str>,
+    contexts: Option<&str>,
+) -> Rendered {
+    match respond(dataset, index, ids, context, contexts) {
         Ok(r) | Err(r) => r,
     }
 }
 
 fn respond(
     dataset: &Dataset,
+    index: &RiskIndex,
     ids: Option<&str>,
     context: Option<&str>,
     several: Option<&str>,
@@ -78,7 +92,7 @@ fn respond(
     }
     if let Some(raw) = several {
         let names = contexts(dataset, raw)?;
-        let all = compounds(dataset, ids)?;
+        let all = compounds(dataset, index, ids)?;
         let body = Body {
             meta: Meta {
                 compared: all.len(),
@@ -99,7 +113,7 @@ fn respond(
             .name
             .as_str(),
     };
-    let all = compounds(dataset, ids)?;
+    let all = compounds(dataset, index, ids)?;
     let body = Body {
         meta: Meta {
             compared: all.len(),

@@ -3,13 +3,13 @@
 
 use super::compared::Compared;
 use super::{MAX, MIN};
-use crate::aggregate;
 use crate::cas::Cas;
 use crate::ids::CompoundId;
 use crate::load::Dataset;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::WatchClass;
 use crate::render::Rendered;
+use crate::render::lists::RiskIndex;
 
 /// A user-supplied value in a message: quoted, and cut short if it is long.
 fn shown(input: &str) -> String {
@@ -85,6 +85,7 @@ fn count_error(what: &str, got: &str) -> Rendered {
 
 pub(super) fn compounds<'d>(
     dataset: &'d Dataset,
+    index: &'d RiskIndex,
     raw: &str,
 ) -> Result<Vec<Compared<'d>>, Rendered> {
     let inputs = distinct_items(raw, "compounds")?;
@@ -106,7 +107,7 @@ pub(super) fn compounds<'d>(
         .into_iter()
         .map(|record| Compared {
             record,
-            assessment: aggregate::assess(record),
+            assessment: index.assessment(record),
         })
         .collect())
 }

@@ -80,7 +80,7 @@ pub struct CompoundsQuery<'a> {
 }
 
 impl CompoundsQuery<'_> {
-    fn filter(&self, dataset: &Dataset) -> Result<CompoundFilter, Rendered> {
+    pub(super) fn filter(&self, dataset: &Dataset) -> Result<CompoundFilter, Rendered> {
         // A malformed context is a 400 even without `risk`: the caller asked for something.
         let context = context_param(dataset, self.context)?;
         Ok(CompoundFilter {

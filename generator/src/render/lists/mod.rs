@@ -26,6 +26,7 @@ mod materials;
 mod params;
 mod products;
 mod risk_index;
+pub(crate) mod select;
 #[cfg(test)]
 mod tests;
 
@@ -37,4 +38,4 @@ pub use products::{ProductsQuery, products};
 pub use risk_index::RiskIndex;
 
 pub(crate) use compounds::served;
-pub(crate) use params::{number_param, quoted};
+pub use params::{number_param, quoted};

@@ -18,7 +18,7 @@ const MAX_SEARCH: usize = 200;
 
 /// A query value echoed in an error: debug-quoted and cut, so a hostile value cannot make
 /// the error body large.
-pub(crate) fn quoted(value: &str) -> String {
+pub fn quoted(value: &str) -> String {
     const MAX: usize = 64;
     if value.chars().count() <= MAX {
         format!("{value:?}")
@@ -29,7 +29,7 @@ pub(crate) fn quoted(value: &str) -> String {
 }
 
 /// A whole-number query parameter in `range`, `default` when absent.
-pub(crate) fn number_param(
+pub fn number_param(
     name: &str,
     raw: Option<&str>,
     default: usize,

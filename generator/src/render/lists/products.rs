@@ -28,9 +28,9 @@ pub struct ProductsQuery<'a> {
 }
 
 /// A parsed product filter: every part given must match.
-struct ProductFilter {
+pub(super) struct ProductFilter {
     search: Option<String>,
-    risk: Option<ProductRisk>,
+    pub(super) risk: Option<ProductRisk>,
     tier: Option<&'static str>,
     category: Option<String>,
 }
@@ -75,7 +75,7 @@ fn product_category_param(dataset: &Dataset, raw: &str) -> Result<String, Render
 }
 
 impl ProductsQuery<'_> {
-    fn filter(&self, dataset: &Dataset) -> Result<ProductFilter, Rendered> {
+    pub(super) fn filter(&self, dataset: &Dataset) -> Result<ProductFilter, Rendered> {
         Ok(ProductFilter {
             search: search_param(self.search)?,
             risk: self.risk.map(product_risk_param).transpose()?,
@@ -93,7 +93,7 @@ impl ProductsQuery<'_> {
 
 impl ProductFilter {
     /// Everything but `risk`, which needs the index.
-    fn matches(&self, p: &Product) -> bool {
+    pub(super) fn matches(&self, p: &Product) -> bool {
         self.search.as_ref().is_none_or(|s| {
             contains_text(
                 std::iter::once(&p.name)

@@ -1,14 +1,15 @@
-//! `RiskIndex`: every compound's tiers, hazards and search terms and every product's
-//! synthesised risk, computed once per dataset and read by every list.
+//! `RiskIndex`: every compound's assessment, tiers, hazards and search terms and every
+//! product's synthesised risk, computed once per dataset and read by every list, batch and
+//! compare.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 
-use crate::aggregate;
 use crate::aggregate::signals::{self, Hazard};
 use crate::aggregate::synthesis::{self, ProductRisk};
+use crate::aggregate::{self, Assessment};
 use crate::load::Dataset;
 use crate::model::material::Product;
 use crate::model::record::CompoundRecord;
@@ -17,6 +18,8 @@ use crate::model::vocab::RiskLevel;
 /// What the index knows of one compound.
 #[derive(Debug, Clone)]
 pub(super) struct Entry {
+    /// Kept whole for the responses that show more than tiers (batch, compare).
+    pub(super) assessment: Assessment,
     pub(super) tiers: BTreeMap<&'static str, RiskLevel>,
     /// Hazards of at least suspected strength (an evaluated "not classifiable" is none).
     pub(super) hazards: Vec<Hazard>,
@@ -26,7 +29,8 @@ pub(super) struct Entry {
 
 impl Entry {
     fn of(record: &CompoundRecord) -> Entry {
-        let tiers = aggregate::assess(record)
+        let assessment = aggregate::assess(record);
+        let tiers = assessment
             .contexts
             .iter()
             .map(|c| (c.context, c.risk_level))
@@ -44,6 +48,7 @@ impl Entry {
             .map(|t| t.to_lowercase())
             .collect();
         Entry {
+            assessment,
             tiers,
             hazards,
             terms,
@@ -51,8 +56,9 @@ impl Entry {
     }
 }
 
-/// Per compound its tier in every available context (with its hazards and search terms),
-/// and per product its synthesised risk: built once from a dataset, read by every list.
+/// Per compound its assessment and its tier in every available context (with its hazards and
+/// search terms), and per product its synthesised risk: built once from a dataset, read by
+/// every list, batch and compare. The default (empty) index computes each on demand.
 #[derive(Debug, Default)]
 pub struct RiskIndex {
     pub(super) compounds: HashMap<String, Entry>,
@@ -84,6 +90,20 @@ impl RiskIndex {
             Some(e) => Cow::Borrowed(e),
             None => Cow::Owned(Entry::of(record)),
         }
+    }
+
+    /// The compound's assessment (`aggregate::assess`), made once per dataset rather than
+    /// per request.
+    pub fn assessment(&self, record: &CompoundRecord) -> Cow<'_, Assessment> {
+        match self.compounds.get(&record.hq_id) {
+            Some(e) => Cow::Borrowed(&e.assessment),
+            None => Cow::Owned(aggregate::assess(record)),
+        }
+    }
+
+    /// The compound's tier in every available context.
+    pub fn tiers(&self, record: &CompoundRecord) -> BTreeMap<&'static str, RiskLevel> {
+        self.entry(record).tiers.clone()
     }
 
     pub(super) fn product_risk(&self, dataset: &Dataset, product: &Product) -> Option<ProductRisk> {

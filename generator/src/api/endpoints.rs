@@ -1,0 +1,1127 @@
+//! The catalogue itself, in the order the reference presents it.
+
+use super::Access::{Developer, DeveloperForbidden, Public};
+use super::Answer::{Html, HtmlOrJson, Json, JsonOrCsv, Svg};
+use super::In::{Path, Query};
+use super::Kind::{
+    Bool, CompoundList, Context, ContextList, Date, DateOrTime, Enum, Int, Pattern, Text,
+};
+use super::{Endpoint, Param};
+
+const COMPOUND_ID: &str = "^hq-c-[a-z]+-[0-9]{6}$";
+const CAS: &str = "^[0-9]{2,7}-[0-9]{2}-[0-9]$";
+const RISK: &[&str] = &["low", "moderate", "high", "very_high", "critical"];
+
+const fn path(name: &'static str, kind: super::Kind, description: &'static str) -> Param {
+    Param {
+        name,
+        location: Path,
+        required: true,
+        kind,
+        description,
+    }
+}
+
+const fn query(name: &'static str, kind: super::Kind, description: &'static str) -> Param {
+    Param {
+        name,
+        location: Query,
+        required: false,
+        kind,
+        description,
+    }
+}
+
+const fn required(name: &'static str, kind: super::Kind, description: &'static str) -> Param {
+    Param {
+        name,
+        location: Query,
+        required: true,
+        kind,
+        description,
+    }
+}
+
+const ID: Param = path(
+    "id",
+    Pattern(COMPOUND_ID),
+    "Compound id, e.g. hq-c-org-000145",
+);
+const ENTITY_ID: Param = path(
+    "id",
+    Text { min: 1, max: 64 },
+    "Compound, material or product id",
+);
+const CONTEXT: Param = query(
+    "context",
+    Context,
+    "Exposure context (default: the compound's primary context, human_adult when available)",
+);
+const FORMAT_JSON: Param = query("format", Enum(&["json"]), "json for the JSON form");
+const PAGE: Param = query(
+    "page",
+    Int {
+        min: 1,
+        max: None,
+        default: Some(1),
+    },
+    "Page number",
+);
+const LIMIT_100: Param = query(
+    "limit",
+    Int {
+        min: 1,
+        max: Some(100),
+        default: Some(20),
+    },
+    "Items per page",
+);
+const LIMIT_1000: Param = query(
+    "limit",
+    Int {
+        min: 1,
+        max: Some(1000),
+        default: Some(100),
+    },
+    "Most items returned",
+);
+const OFFSET: Param = query(
+    "offset",
+    Int {
+        min: 0,
+        max: None,
+        default: Some(0),
+    },
+    "Items skipped",
+);
+const SEARCH: Param = query(
+    "search",
+    Text { min: 2, max: 200 },
+    "Text in name, CAS or synonyms",
+);
+const RISK_PARAM: Param = query("risk", Enum(RISK), "Risk tier in `context`");
+
+const fn endpoint(
+    name: &'static str,
+    method: &'static str,
+    path: &'static str,
+    tag: &'static str,
+    summary: &'static str,
+) -> Endpoint {
+    Endpoint {
+        name,
+        method,
+        path,
+        tag,
+        summary,
+        access: Public,
+        params: &[],
+        body: None,
+        status: 200,
+        answer: Json("Object"),
+        cost: 1,
+        example: None,
+    }
+}
+
+pub static ENDPOINTS: &[Endpoint] = &[
+    // Service
+    Endpoint {
+        answer: Json("Root"),
+        example: Some("/api"),
+        ..endpoint(
+            "root",
+            "GET",
+            "/api",
+            "Service",
+            "Service, endpoints and dataset totals",
+        )
+    },
+    Endpoint {
+        params: &[query(
+            "check",
+            Enum(&["integrity", "monitor"]),
+            "integrity: the loaded dataset against the site manifest (cached 60 s); monitor: admin token only",
+        )],
+        answer: Json("Health"),
+        example: Some("/api/health"),
+        ..endpoint(
+            "health",
+            "GET",
+            "/api/health",
+            "Service",
+            "Health of the service",
+        )
+    },
+    Endpoint {
+        answer: Json("Freshness"),
+        example: Some("/api/freshness"),
+        ..endpoint(
+            "freshness",
+            "GET",
+            "/api/freshness",
+            "Service",
+            "How recently the records were reviewed (SPEC 4.1.1)",
+        )
+    },
+    Endpoint {
+        params: &[query(
+            "format",
+            Enum(&["postman"]),
+            "postman for a Postman v2.1 collection",
+        )],
+        example: Some("/api/openapi"),
+        ..endpoint(
+            "openapi",
+            "GET",
+            "/api/openapi",
+            "Service",
+            "This OpenAPI 3.1 document",
+        )
+    },
+    Endpoint {
+        params: &[FORMAT_JSON],
+        answer: HtmlOrJson("ReleaseNotes"),
+        example: Some("/api/release-notes?format=json"),
+        ..endpoint(
+            "releaseNotes",
+            "GET",
+            "/api/release-notes",
+            "Documents",
+            "Release notes, newest first",
+        )
+    },
+    Endpoint {
+        params: &[FORMAT_JSON],
+        answer: HtmlOrJson("Document"),
+        example: Some("/api/disclaimer?format=json"),
+        ..endpoint(
+            "disclaimer",
+            "GET",
+            "/api/disclaimer",
+            "Documents",
+            "Disclaimer (JSON form has envelope_notice)",
+        )
+    },
+    Endpoint {
+        params: &[FORMAT_JSON],
+        answer: HtmlOrJson("Document"),
+        example: Some("/api/terms?format=json"),
+        ..endpoint(
+            "terms",
+            "GET",
+            "/api/terms",
+            "Documents",
+            "Terms of service",
+        )
+    },
+    Endpoint {
+        params: &[FORMAT_JSON],
+        answer: HtmlOrJson("Document"),
+        example: Some("/api/privacy?format=json"),
+        ..endpoint(
+            "privacy",
+            "GET",
+            "/api/privacy",
+            "Documents",
+            "Privacy notice",
+        )
+    },
+    // Compounds
+    Endpoint {
+        params: &[
+            ID,
+            CONTEXT,
+            query(
+                "all_contexts",
+                Bool,
+                "true for every available context in one answer",
+            ),
+        ],
+        answer: Json("Compound"),
+        example: Some("/api/compound/hq-c-org-000145?context=human_child"),
+        ..endpoint(
+            "compound",
+            "GET",
+            "/api/compound/{id}",
+            "Compounds",
+            "Aggregated safety record in one exposure context",
+        )
+    },
+    Endpoint {
+        params: &[ID],
+        example: Some("/api/compound/hq-c-org-000145/raw"),
+        ..endpoint(
+            "compoundRaw",
+            "GET",
+            "/api/compound/{id}/raw",
+            "Compounds",
+            "The stored record with its sources",
+        )
+    },
+    Endpoint {
+        params: &[ID],
+        example: Some("/api/compound/hq-c-org-000145/alternatives"),
+        ..endpoint(
+            "alternatives",
+            "GET",
+            "/api/compound/{id}/alternatives",
+            "Compounds",
+            "Safer alternatives (basic list without a key, full data for Developer+)",
+        )
+    },
+    Endpoint {
+        params: &[
+            path("cas", Pattern(CAS), "CAS registry number, e.g. 71-43-2"),
+            query(
+                "redirect",
+                Bool,
+                "true for a 302 to the compound URL instead of the record",
+            ),
+            CONTEXT,
+        ],
+        answer: Json("Compound"),
+        example: Some("/api/compound/cas/71-43-2"),
+        ..endpoint(
+            "compoundByCas",
+            "GET",
+            "/api/compound/cas/{cas}",
+            "Compounds",
+            "Compound by CAS number",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[
+            PAGE,
+            LIMIT_100,
+            SEARCH,
+            RISK_PARAM,
+            CONTEXT,
+            query(
+                "hazard",
+                Text { min: 1, max: 64 },
+                "Hazard class, GHS H-code or use class",
+            ),
+            query("cas", Pattern(CAS), "Exact CAS number"),
+            query(
+                "type_filter",
+                Text { min: 1, max: 64 },
+                "Use class of `type`",
+            ),
+            query(
+                "category_filter",
+                Text { min: 1, max: 64 },
+                "Category or use class",
+            ),
+        ],
+        answer: Json("CompoundList"),
+        example: Some("/api/compounds?risk=high&context=human_child&limit=5"),
+        ..endpoint(
+            "compounds",
+            "GET",
+            "/api/compounds",
+            "Compounds",
+            "Compounds with filters, paginated",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[
+            RISK_PARAM,
+            CONTEXT,
+            query("type", Text { min: 1, max: 64 }, "Use class of `type`"),
+            query(
+                "agency",
+                Text { min: 1, max: 200 },
+                "Agency of a classification",
+            ),
+            query("hazard", Text { min: 1, max: 64 }, "Hazard class or H-code"),
+            query(
+                "cas_prefix",
+                Text { min: 1, max: 12 },
+                "Start of the CAS number",
+            ),
+            query(
+                "exposure",
+                Text { min: 1, max: 64 },
+                "Exposure route or source",
+            ),
+            query("functional_use", Text { min: 1, max: 64 }, "Use class"),
+            query(
+                "year",
+                Int {
+                    min: 1800,
+                    max: Some(2100),
+                    default: None,
+                },
+                "Year of a classification",
+            ),
+            query(
+                "year_min",
+                Int {
+                    min: 1800,
+                    max: Some(2100),
+                    default: None,
+                },
+                "Earliest classification year",
+            ),
+            query(
+                "year_max",
+                Int {
+                    min: 1800,
+                    max: Some(2100),
+                    default: None,
+                },
+                "Latest classification year",
+            ),
+            PAGE,
+            LIMIT_100,
+        ],
+        answer: Json("CompoundList"),
+        example: Some("/api/filter?hazard=mutagen&limit=5"),
+        ..endpoint(
+            "filter",
+            "GET",
+            "/api/filter",
+            "Compounds",
+            "Compound filters (agency, hazard, exposure, years)",
+        )
+    },
+    Endpoint {
+        params: &[
+            required(
+                "ids",
+                CompoundList { min: 1, max: 100 },
+                "Compound ids or CAS numbers, comma-separated (tier cap: public 10, developer 50, pro and enterprise 100)",
+            ),
+            CONTEXT,
+            query(
+                "synthesize",
+                Bool,
+                "true to synthesize records (Developer+, at most 10, 2 credits each)",
+            ),
+            query("detail", Enum(&["summary", "full"]), "Answer detail"),
+        ],
+        answer: Json("Batch"),
+        example: Some("/api/compounds/batch?ids=hq-c-org-000145,71-43-2"),
+        ..endpoint(
+            "batch",
+            "GET",
+            "/api/compounds/batch",
+            "Compounds",
+            "Several compounds at once (counts as one request)",
+        )
+    },
+    Endpoint {
+        body: Some("BatchBody"),
+        answer: Json("Batch"),
+        ..endpoint(
+            "batchPost",
+            "POST",
+            "/api/compounds/batch",
+            "Compounds",
+            "Several compounds at once, as a JSON body",
+        )
+    },
+    Endpoint {
+        access: DeveloperForbidden,
+        params: &[
+            required(
+                "ids",
+                CompoundList { min: 2, max: 5 },
+                "2 to 5 distinct compound ids",
+            ),
+            CONTEXT,
+            query(
+                "contexts",
+                ContextList { min: 2, max: 5 },
+                "2 to 5 contexts for a matrix (instead of context)",
+            ),
+        ],
+        answer: Json("Compare"),
+        example: Some("/api/compounds/compare?ids=hq-c-org-000145,hq-c-org-000001"),
+        ..endpoint(
+            "compare",
+            "GET",
+            "/api/compounds/compare",
+            "Compounds",
+            "Compare 2 to 5 compounds",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        example: Some("/api/contexts"),
+        ..endpoint(
+            "contexts",
+            "GET",
+            "/api/contexts",
+            "Compounds",
+            "The 19 exposure contexts",
+        )
+    },
+    // Search
+    Endpoint {
+        access: Developer,
+        params: &[
+            required(
+                "q",
+                Text { min: 2, max: 200 },
+                "Names, identifiers, CAS, types, categories, synonyms; curated aliases (BPA, PFOA, ...)",
+            ),
+            LIMIT_100,
+            OFFSET,
+            query(
+                "type",
+                Enum(&["compound", "product", "material"]),
+                "Only this entity type",
+            ),
+        ],
+        answer: Json("Search"),
+        example: Some("/api/search?q=BPA"),
+        ..endpoint(
+            "search",
+            "GET",
+            "/api/search",
+            "Search",
+            "Unified search, relevance-scored and typo-tolerant",
+        )
+    },
+    // Materials and products
+    Endpoint {
+        params: &[ENTITY_ID],
+        example: Some("/api/material/hq-m-adh-000001"),
+        ..endpoint(
+            "material",
+            "GET",
+            "/api/material/{id}",
+            "Materials and products",
+            "Material record",
+        )
+    },
+    Endpoint {
+        params: &[ENTITY_ID],
+        example: Some("/api/product/hq-p-bdy-000002"),
+        ..endpoint(
+            "product",
+            "GET",
+            "/api/product/{id}",
+            "Materials and products",
+            "Product profile with risk synthesis (compound traces for Developer+)",
+        )
+    },
+    Endpoint {
+        params: &[ENTITY_ID],
+        example: Some("/api/product/hq-p-bdy-000002/raw"),
+        ..endpoint(
+            "productRaw",
+            "GET",
+            "/api/product/{id}/raw",
+            "Materials and products",
+            "Stored product",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[PAGE, LIMIT_100, SEARCH],
+        example: Some("/api/materials?limit=5"),
+        ..endpoint(
+            "materials",
+            "GET",
+            "/api/materials",
+            "Materials and products",
+            "Materials, paginated",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[
+            PAGE,
+            LIMIT_100,
+            SEARCH,
+            query(
+                "risk",
+                Text { min: 1, max: 32 },
+                "Synthesised product risk level",
+            ),
+            query(
+                "tier",
+                Text { min: 1, max: 8 },
+                "Product tier code (BDY, FOD, ...)",
+            ),
+            query(
+                "category_filter",
+                Text { min: 1, max: 64 },
+                "Product category",
+            ),
+        ],
+        example: Some("/api/products?limit=5"),
+        ..endpoint(
+            "products",
+            "GET",
+            "/api/products",
+            "Materials and products",
+            "Products, paginated",
+        )
+    },
+    // Badges
+    Endpoint {
+        params: &[
+            ENTITY_ID,
+            CONTEXT,
+            query(
+                "style",
+                Enum(&["flat", "flat-square", "pill"]),
+                "Badge style (default flat)",
+            ),
+            query(
+                "label",
+                Text { min: 1, max: 40 },
+                "Left-hand text (default the service name)",
+            ),
+        ],
+        answer: Svg,
+        example: Some("/api/badge/hq-c-org-000145?style=pill"),
+        ..endpoint(
+            "badge",
+            "GET",
+            "/api/badge/{id}",
+            "Badges",
+            "Embeddable SVG safety badge (gray not-found badge for unknown ids)",
+        )
+    },
+    // Regulatory
+    Endpoint {
+        access: Developer,
+        params: &[ID],
+        example: Some("/api/regulatory/hq-c-org-000145"),
+        ..endpoint(
+            "regulatory",
+            "GET",
+            "/api/regulatory/{id}",
+            "Regulatory",
+            "Classifications of a compound by agency",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        example: Some("/api/regulatory/agencies"),
+        ..endpoint(
+            "regulatoryAgencies",
+            "GET",
+            "/api/regulatory/agencies",
+            "Regulatory",
+            "The agencies of record",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[
+            path("agency", Text { min: 1, max: 200 }, "Agency name"),
+            LIMIT_1000,
+        ],
+        example: Some("/api/regulatory/by-agency/IARC?limit=5"),
+        ..endpoint(
+            "regulatoryByAgency",
+            "GET",
+            "/api/regulatory/by-agency/{agency}",
+            "Regulatory",
+            "Compounds classified by one agency",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[
+            query("analyte", Text { min: 1, max: 200 }, "Analyte id or name"),
+            query("matrix", Text { min: 1, max: 200 }, "Food matrix"),
+            query(
+                "jurisdiction",
+                Enum(&["US", "EU", "CA_AB899"]),
+                "Jurisdiction",
+            ),
+            query(
+                "as_of",
+                Date,
+                "Date of the view (default today): past = then in force, future = scheduled changes rolled in",
+            ),
+            query(
+                "view",
+                Enum(&["calendar"]),
+                "calendar for the forward change calendar",
+            ),
+            query(
+                "before",
+                Date,
+                "Calendar: changes effective on or before this date",
+            ),
+        ],
+        example: Some("/api/regulatory-status?jurisdiction=EU"),
+        ..endpoint(
+            "regulatoryStatus",
+            "GET",
+            "/api/regulatory-status",
+            "Regulatory",
+            "Limits per analyte, matrix and jurisdiction, with a temporal view and a change calendar",
+        )
+    },
+    // Exposure and relationships
+    Endpoint {
+        access: Developer,
+        params: &[ID],
+        example: Some("/api/found-in/hq-c-org-000145"),
+        ..endpoint(
+            "foundIn",
+            "GET",
+            "/api/found-in/{id}",
+            "Exposure",
+            "Where a compound is found",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        example: Some("/api/found-in/categories"),
+        ..endpoint(
+            "foundInCategories",
+            "GET",
+            "/api/found-in/categories",
+            "Exposure",
+            "Exposure source categories",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[
+            path("category", Text { min: 1, max: 64 }, "Exposure category"),
+            LIMIT_1000,
+        ],
+        ..endpoint(
+            "foundInByCategory",
+            "GET",
+            "/api/found-in/by-category/{category}",
+            "Exposure",
+            "Compounds found in one category",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[
+            ENTITY_ID,
+            query(
+                "rel_type",
+                Enum(&["compound", "material", "product"]),
+                "Only neighbours of this type",
+            ),
+        ],
+        example: Some("/api/relationships/hq-c-org-000145"),
+        ..endpoint(
+            "relationships",
+            "GET",
+            "/api/relationships/{id}",
+            "Relationships",
+            "Direct neighbours in the compound–material–product graph",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[
+            ENTITY_ID,
+            query(
+                "depth",
+                Int {
+                    min: 1,
+                    max: Some(3),
+                    default: Some(1),
+                },
+                "Hops",
+            ),
+            query(
+                "rel_type",
+                Enum(&["compound", "material", "product"]),
+                "Only nodes of this type",
+            ),
+        ],
+        example: Some("/api/relationships/hq-c-org-000145/graph?depth=2"),
+        ..endpoint(
+            "relationshipGraph",
+            "GET",
+            "/api/relationships/{id}/graph",
+            "Relationships",
+            "Multi-hop graph around an entity",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        example: Some("/api/relationships/stats"),
+        ..endpoint(
+            "relationshipStats",
+            "GET",
+            "/api/relationships/stats",
+            "Relationships",
+            "Graph totals",
+        )
+    },
+    // Fragrance
+    Endpoint {
+        access: Developer,
+        params: &[
+            LIMIT_100,
+            OFFSET,
+            query(
+                "class",
+                Text { min: 1, max: 64 },
+                "Odour family or chemical class",
+            ),
+        ],
+        example: Some("/api/fragrance?limit=5"),
+        ..endpoint(
+            "fragrance",
+            "GET",
+            "/api/fragrance",
+            "Fragrance",
+            "Fragrance ingredients: EU allergen status, IFRA status, dermal and adult tiers",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        example: Some("/api/fragrance/classes"),
+        ..endpoint(
+            "fragranceClasses",
+            "GET",
+            "/api/fragrance/classes",
+            "Fragrance",
+            "Fragrance classes with member counts",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[
+            required(
+                "q",
+                Text { min: 2, max: 200 },
+                "Name, synonym, CAS or class",
+            ),
+            LIMIT_100,
+            OFFSET,
+        ],
+        example: Some("/api/fragrance/search?q=linalool"),
+        ..endpoint(
+            "fragranceSearch",
+            "GET",
+            "/api/fragrance/search",
+            "Fragrance",
+            "Search fragrance ingredients",
+        )
+    },
+    // Export and changes
+    Endpoint {
+        access: Developer,
+        params: &[
+            query(
+                "type",
+                Enum(&["compounds", "materials", "products"]),
+                "What to export (default compounds)",
+            ),
+            query("format", Enum(&["json", "csv"]), "json (default) or csv"),
+            query(
+                "detail",
+                Enum(&["full"]),
+                "full for full detail; otherwise the standard index",
+            ),
+            SEARCH,
+            RISK_PARAM,
+            CONTEXT,
+        ],
+        answer: JsonOrCsv("Export"),
+        cost: 10,
+        example: Some("/api/export?type=compounds&format=csv"),
+        ..endpoint(
+            "export",
+            "GET",
+            "/api/export",
+            "Export",
+            "Bulk export, streamed (counts as 10 requests)",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[
+            query("since", DateOrTime, "Entries on or after this date or time"),
+            query("compound_id", Pattern(COMPOUND_ID), "Only this compound"),
+            query(
+                "type",
+                Enum(&[
+                    "compound.added",
+                    "compound.updated",
+                    "compound.risk_changed",
+                    "regulatory.updated",
+                ]),
+                "Only this change type",
+            ),
+            query(
+                "summary",
+                Bool,
+                "true for compact entries without field changes",
+            ),
+            LIMIT_100,
+            OFFSET,
+        ],
+        example: Some("/api/changelog?limit=5"),
+        ..endpoint(
+            "changelog",
+            "GET",
+            "/api/changelog",
+            "Changelog",
+            "Data changes between releases, newest first",
+        )
+    },
+    // Keys
+    Endpoint {
+        access: Developer,
+        ..endpoint(
+            "keyStatus",
+            "GET",
+            "/api/keys/status",
+            "Keys",
+            "Tier, state, expiry, payment status and usage today of the calling key",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[query(
+            "days",
+            Int {
+                min: 1,
+                max: Some(30),
+                default: Some(7),
+            },
+            "Days of history",
+        )],
+        ..endpoint(
+            "keyUsage",
+            "GET",
+            "/api/keys/usage",
+            "Keys",
+            "Requests per day, newest first",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        status: 201,
+        ..endpoint(
+            "keyRotate",
+            "POST",
+            "/api/keys/rotate",
+            "Keys",
+            "Replace the calling key (new key shown once; the old one stops at once)",
+        )
+    },
+    Endpoint {
+        body: Some("EmailBody"),
+        status: 202,
+        ..endpoint(
+            "keyTrial",
+            "POST",
+            "/api/keys/trial",
+            "Keys",
+            "A 7-day Developer trial key, mailed to the address (one per address)",
+        )
+    },
+    Endpoint {
+        body: Some("CodeBody"),
+        ..endpoint(
+            "keyRecover",
+            "POST",
+            "/api/keys/recover",
+            "Keys",
+            "Two steps: {email} mails a code; {email, code} returns replacement keys",
+        )
+    },
+    Endpoint {
+        body: Some("CodeBody"),
+        ..endpoint(
+            "keyErasure",
+            "POST",
+            "/api/keys/erasure",
+            "Keys",
+            "Two steps: {email} mails a code; {email, code} erases the account's personal data",
+        )
+    },
+    Endpoint {
+        body: Some("BillingEvent"),
+        ..endpoint(
+            "billingWebhook",
+            "POST",
+            "/api/billing/webhook",
+            "Keys",
+            "Payment-provider notifications (signed with X-Provider-Signature)",
+        )
+    },
+    // Watchlist
+    Endpoint {
+        access: Developer,
+        params: &[LIMIT_100, OFFSET],
+        ..endpoint(
+            "watchlist",
+            "GET",
+            "/api/watchlist",
+            "Watchlist",
+            "Watched compounds with name, tiers and when added",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        body: Some("CompoundsBody"),
+        ..endpoint(
+            "watchlistAdd",
+            "POST",
+            "/api/watchlist",
+            "Watchlist",
+            "Watch compounds (ids or CAS; tier caps 100 / 1,000 / 10,000)",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        body: Some("CompoundsBody"),
+        ..endpoint(
+            "watchlistCheck",
+            "POST",
+            "/api/watchlist/check",
+            "Watchlist",
+            "Whether each compound is watched",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[ID],
+        ..endpoint(
+            "watchlistRemove",
+            "DELETE",
+            "/api/watchlist/{id}",
+            "Watchlist",
+            "Stop watching a compound",
+        )
+    },
+    // Webhooks
+    Endpoint {
+        access: Developer,
+        params: &[
+            query(
+                "action",
+                Enum(&["deliveries"]),
+                "deliveries for a webhook's delivery log",
+            ),
+            query(
+                "webhook_id",
+                Text { min: 1, max: 64 },
+                "The webhook (with action=deliveries)",
+            ),
+            OFFSET,
+            query(
+                "limit",
+                Int {
+                    min: 1,
+                    max: Some(50),
+                    default: Some(20),
+                },
+                "Log entries per page",
+            ),
+        ],
+        ..endpoint(
+            "webhooks",
+            "GET",
+            "/api/webhooks",
+            "Webhooks",
+            "The account's webhooks, or one webhook's delivery log",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        body: Some("WebhookBody"),
+        status: 201,
+        ..endpoint(
+            "webhookCreate",
+            "POST",
+            "/api/webhooks",
+            "Webhooks",
+            "Register a webhook (https, public address; signing secret shown once)",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[path("id", Text { min: 1, max: 64 }, "Webhook id (wh_...)")],
+        ..endpoint(
+            "webhookDelete",
+            "DELETE",
+            "/api/webhooks/{id}",
+            "Webhooks",
+            "Delete a webhook",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[path("id", Text { min: 1, max: 64 }, "Webhook id (wh_...)")],
+        status: 202,
+        ..endpoint(
+            "webhookTest",
+            "POST",
+            "/api/webhooks/test/{id}",
+            "Webhooks",
+            "Queue a webhook.test event",
+        )
+    },
+    // Pages
+    Endpoint {
+        answer: Html,
+        example: Some("/api/docs"),
+        ..endpoint(
+            "docs",
+            "GET",
+            "/api/docs",
+            "Pages",
+            "The reference, readable",
+        )
+    },
+    Endpoint {
+        answer: Html,
+        example: Some("/api/playground"),
+        ..endpoint(
+            "playground",
+            "GET",
+            "/api/playground",
+            "Pages",
+            "Run public queries in the browser without a key",
+        )
+    },
+    Endpoint {
+        example: Some("/api/examples"),
+        ..endpoint(
+            "examples",
+            "GET",
+            "/api/examples",
+            "Pages",
+            "Curated example requests",
+        )
+    },
+    Endpoint {
+        answer: Html,
+        example: Some("/api/dashboard"),
+        ..endpoint(
+            "dashboard",
+            "GET",
+            "/api/dashboard",
+            "Pages",
+            "Usage dashboard for a key holder",
+        )
+    },
+    Endpoint {
+        answer: Html,
+        example: Some("/api/compliance"),
+        ..endpoint(
+            "compliance",
+            "GET",
+            "/api/compliance",
+            "Pages",
+            "Data sources and licences, sub-processors, retention, erasure",
+        )
+    },
+];

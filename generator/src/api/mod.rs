@@ -1,0 +1,223 @@
+//! The endpoint catalogue: every path the service answers, with its methods, who may call it,
+//! its parameters and their bounds, its body and what it returns — declared once.
+//!
+//! The runtime routes requests by these templates (`runtime/src/routes/table.rs` matches a
+//! path against them and maps the endpoint's `name` to its handler), the OpenAPI document and
+//! the Postman collection are generated from them (`render/openapi.rs`), and the docs page
+//! lists them, so the reference cannot drift from what answers.
+
+mod endpoints;
+
+pub use endpoints::ENDPOINTS;
+
+/// Who may call an endpoint (SPEC 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Public,
+    /// Developer tier or higher; a public caller gets 401.
+    Developer,
+    /// Developer or higher; a public caller is refused with 403 (compare, SPEC 7).
+    DeveloperForbidden,
+}
+
+/// Where a parameter travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum In {
+    Path,
+    Query,
+}
+
+/// What values a parameter takes: the bounds the handlers enforce with 400s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Free text of `min..=max` characters.
+    Text {
+        min: usize,
+        max: usize,
+    },
+    /// Text matching a regular expression (ids, CAS numbers).
+    Pattern(&'static str),
+    /// A whole number; `max` None = unbounded.
+    Int {
+        min: i64,
+        max: Option<i64>,
+        default: Option<i64>,
+    },
+    Enum(&'static [&'static str]),
+    /// `true` or `false`.
+    Bool,
+    /// `YYYY-MM-DD`.
+    Date,
+    /// `YYYY-MM-DD` or an RFC 3339 date-time.
+    DateOrTime,
+    /// One of the 19 exposure contexts (aliases are accepted too).
+    Context,
+    /// A comma-separated list of `min..=max` compound ids or CAS numbers.
+    CompoundList {
+        min: usize,
+        max: usize,
+    },
+    /// A comma-separated list of `min..=max` contexts.
+    ContextList {
+        min: usize,
+        max: usize,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Param {
+    pub name: &'static str,
+    pub location: In,
+    pub required: bool,
+    pub kind: Kind,
+    pub description: &'static str,
+}
+
+/// The media type and schema (a name under `components.schemas`) of a successful answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    Json(&'static str),
+    Html,
+    Svg,
+    /// `format=json` or `format=csv` (export).
+    JsonOrCsv(&'static str),
+    /// HTML, or JSON of this schema with `format=json` (documents).
+    HtmlOrJson(&'static str),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Endpoint {
+    /// Stable name: the OpenAPI `operationId` and the runtime's handler key.
+    pub name: &'static str,
+    pub method: &'static str,
+    /// `/api/...` with `{param}` segments.
+    pub path: &'static str,
+    pub tag: &'static str,
+    pub summary: &'static str,
+    pub access: Access,
+    pub params: &'static [Param],
+    /// The JSON request body's schema name (POST).
+    pub body: Option<&'static str>,
+    /// The status of a successful answer.
+    pub status: u16,
+    pub answer: Answer,
+    /// Requests counted against the daily quota (SPEC 8: export counts as 10).
+    pub cost: u64,
+    /// A request with real values from the dataset, for the docs and the Postman collection
+    /// (path and query; `None` when it needs a body or a key of one's own).
+    pub example: Option<&'static str>,
+}
+
+impl Endpoint {
+    /// The path parameters' values when `segments` (after `/api`) match this template.
+    pub fn matches<'a>(&self, segments: &[&'a str]) -> Option<Vec<&'a str>> {
+        let template: Vec<&str> = self.path["/api".len()..]
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .collect();
+        if template.len() != segments.len() {
+            return None;
+        }
+        let mut captured = Vec::new();
+        for (t, s) in template.iter().zip(segments) {
+            if t.starts_with('{') {
+                captured.push(*s);
+            } else if t != s {
+                return None;
+            }
+        }
+        Some(captured)
+    }
+
+    /// Whether the template has no parameter segments.
+    pub fn is_literal(&self) -> bool {
+        !self.path.contains('{')
+    }
+}
+
+/// The endpoints whose template matches `segments`: literal templates win over templates with
+/// parameters (`/api/regulatory/agencies` is not the compound `agencies`). All the returned
+/// endpoints share one template and differ by method.
+pub fn resolve<'a>(segments: &[&'a str]) -> Vec<(&'static Endpoint, Vec<&'a str>)> {
+    let mut found: Vec<(&'static Endpoint, Vec<&'a str>)> = ENDPOINTS
+        .iter()
+        .filter_map(|e| e.matches(segments).map(|c| (e, c)))
+        .collect();
+    let best = found
+        .iter()
+        .map(|(e, _)| specificity(e.path))
+        .max()
+        .unwrap_or_default();
+    found.retain(|(e, _)| specificity(e.path) == best);
+    found
+}
+
+/// How many leading segments are literal: the more, the more specific a template.
+fn specificity(path: &str) -> (usize, usize) {
+    let segments: Vec<&str> = path.split('/').collect();
+    let leading = segments.iter().take_while(|s| !s.starts_with('{')).count();
+    let literal = segments.iter().filter(|s| !s.starts_with('{')).count();
+    (leading, literal)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_each_path_and_method_is_declared_once() {
+        let names: BTreeSet<_> = ENDPOINTS.iter().map(|e| e.name).collect();
+        assert_eq!(names.len(), ENDPOINTS.len());
+        let routes: BTreeSet<_> = ENDPOINTS.iter().map(|e| (e.path, e.method)).collect();
+        assert_eq!(routes.len(), ENDPOINTS.len());
+    }
+
+    #[test]
+    fn path_parameters_are_declared_and_required() {
+        for e in ENDPOINTS {
+            let in_path: Vec<&str> = e
+                .path
+                .split('/')
+                .filter_map(|s| s.strip_prefix('{')?.strip_suffix('}'))
+                .collect();
+            let declared: Vec<&str> = e
+                .params
+                .iter()
+                .filter(|p| p.location == In::Path)
+                .map(|p| p.name)
+                .collect();
+            assert_eq!(in_path, declared, "{}", e.path);
+            assert!(
+                e.params
+                    .iter()
+                    .filter(|p| p.location == In::Path)
+                    .all(|p| p.required),
+                "{}",
+                e.path
+            );
+            if e.body.is_some() {
+                assert_eq!(e.method, "POST", "{}", e.name);
+            }
+        }
+    }
+
+    #[test]
+    fn literal_templates_win_over_parameters() {
+        let found = resolve(&["regulatory", "agencies"]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0.name, "regulatoryAgencies");
+        let found = resolve(&["regulatory", "hq-c-org-000001"]);
+        assert_eq!(found[0].0.name, "regulatory");
+        assert_eq!(found[0].1, vec!["hq-c-org-000001"]);
+        let found = resolve(&["compound", "cas", "50-00-0"]);
+        assert_eq!(found[0].0.name, "compoundByCas");
+        let methods: BTreeSet<_> = resolve(&["watchlist"])
+            .iter()
+            .map(|(e, _)| e.method)
+            .collect();
+        assert_eq!(methods, BTreeSet::from(["GET", "POST"]));
+        assert!(resolve(&["nothing", "here"]).is_empty());
+    }
+}

@@ -1,0 +1,59 @@
+//! Erasure of an address's personal data (SPEC 4.10, DESIGN.md): its keys, and for each of
+//! their accounts the usage history, watchlist, webhooks with their queued deliveries and
+//! logs, the trial mark and pending codes; then the payment provider's customer record.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::codes::{self, Purpose};
+use super::provider::{self, Deletion};
+use super::{email_hash, keys_of};
+use crate::AppState;
+use crate::store::StoreError;
+use crate::{keys, watchlist};
+
+/// What an erasure removed.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Erased {
+    pub keys: usize,
+    pub usage_days: usize,
+    pub watchlist_entries: usize,
+    pub webhooks: usize,
+    /// deleted, pending (retried hourly) or not_configured, per provider customer.
+    pub payment_customers: Vec<&'static str>,
+}
+
+/// Erases everything of `email` (normalized).
+pub async fn erase(state: &AppState, email: &str) -> Result<Erased, StoreError> {
+    let store = &state.store;
+    let records = keys_of(store, email).await?;
+    let accounts: BTreeSet<String> = records.iter().map(|r| r.account_id().to_string()).collect();
+    let customers: BTreeSet<String> = records
+        .iter()
+        .filter_map(|r| r.billing.customer_id.clone())
+        .collect();
+    let mut out = Erased::default();
+    for r in &records {
+        keys::delete(store, r).await?;
+        out.keys += 1;
+    }
+    for account in &accounts {
+        for (key, _) in store.scan(&format!("quota:acct:{account}:")).await? {
+            store.delete(&key).await?;
+            out.usage_days += 1;
+        }
+        out.watchlist_entries += watchlist::erase(store, account).await?;
+        out.webhooks += crate::webhooks::erase_account(store, account).await?;
+    }
+    store
+        .delete(&format!("trial:{}", email_hash(email)))
+        .await?;
+    codes::forget(store, Purpose::Recover, email).await?;
+    codes::forget(store, Purpose::Erasure, email).await?;
+    for customer in &customers {
+        let deletion: Deletion = provider::delete_customer(&state.config, store, customer).await?;
+        out.payment_customers.push(deletion.name());
+    }
+    Ok(out)
+}

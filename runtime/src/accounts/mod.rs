@@ -1,0 +1,130 @@
+//! Accounts (DESIGN.md Decisions: Keys): who owns which keys, found by e-mail address; trial
+//! issuance, one-time codes for recovery and erasure, payment-provider state, and erasure of
+//! everything an account left in the store.
+//!
+//! Addresses are compared lowercased; the store holds them only inside key records (to mail
+//! the owner) and as SHA-256 hashes in marks and codes.
+
+pub mod codes;
+pub mod erasure;
+pub mod provider;
+
+use sha2::{Digest, Sha256};
+
+use crate::keys::{self, KeyRecord};
+use crate::store::{Store, StoreError};
+
+/// The address trimmed and lowercased, if it has the shape of a deliverable address
+/// (RFC 5321 lengths, a dot-atom local part, a domain of at least two LDH labels).
+pub fn normalize_email(raw: &str) -> Option<String> {
+    let email = raw.trim().to_ascii_lowercase();
+    if email.len() > 254 || !email.is_ascii() {
+        return None;
+    }
+    let (local, domain) = email.rsplit_once('@')?;
+    let local_ok = (1..=64).contains(&local.len())
+        && !local.starts_with('.')
+        && !local.ends_with('.')
+        && !local.contains("..")
+        && local
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c));
+    let labels: Vec<&str> = domain.split('.').collect();
+    let domain_ok = labels.len() >= 2
+        && labels.iter().all(|l| {
+            (1..=63).contains(&l.len())
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+        && labels
+            .last()
+            .is_some_and(|tld| tld.len() >= 2 && tld.chars().all(|c| c.is_ascii_alphabetic()));
+    (local_ok && domain_ok).then_some(email)
+}
+
+/// The hash an address is known by in marks and codes.
+pub fn email_hash(email: &str) -> String {
+    Sha256::digest(email.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The key records of `email` (normalized), active or not.
+pub async fn keys_of(store: &Store, email: &str) -> Result<Vec<KeyRecord>, StoreError> {
+    Ok(keys::list(store)
+        .await?
+        .into_iter()
+        .filter(|r| {
+            r.email
+                .as_deref()
+                .is_some_and(|e| e.eq_ignore_ascii_case(email))
+        })
+        .collect())
+}
+
+/// The key records matching a payment-provider subscription or customer.
+pub async fn keys_of_customer(
+    store: &Store,
+    subscription: Option<&str>,
+    customer: Option<&str>,
+) -> Result<Vec<KeyRecord>, StoreError> {
+    Ok(keys::list(store)
+        .await?
+        .into_iter()
+        .filter(|r| {
+            let by_sub =
+                subscription.is_some_and(|s| r.billing.subscription_id.as_deref() == Some(s));
+            let by_customer = customer.is_some_and(|c| r.billing.customer_id.as_deref() == Some(c));
+            by_sub || by_customer
+        })
+        .collect())
+}
+
+/// Equality that takes as long for every pair of equal-length inputs (codes, signatures).
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_normalized_or_refused() {
+        assert_eq!(
+            normalize_email("  Ada.Lovelace+api@Example.ORG "),
+            Some("ada.lovelace+api@example.org".into())
+        );
+        for bad in [
+            "",
+            "ada",
+            "ada@",
+            "@example.org",
+            "ada@example",
+            "ada@@example.org",
+            "ada@exa mple.org",
+            ".ada@example.org",
+            "a..da@example.org",
+            "ada@-example.org",
+            "ada@example.o",
+            "ada@example.123",
+            "ädä@example.org",
+            "ada@example.org\r\nBcc: x@y.org",
+        ] {
+            assert_eq!(normalize_email(bad), None, "{bad:?}");
+        }
+        assert_eq!(
+            normalize_email(&format!("{}@example.org", "a".repeat(65))),
+            None
+        );
+    }
+
+    #[test]
+    fn constant_time_eq_compares_whole_inputs() {
+        assert!(constant_time_eq(b"123456", b"123456"));
+        assert!(!constant_time_eq(b"123456", b"123457"));
+        assert!(!constant_time_eq(b"12345", b"123456"));
+    }
+}

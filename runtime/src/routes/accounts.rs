@@ -1,0 +1,339 @@
+//! The account endpoints anyone may call (DESIGN.md Decisions: Keys):
+//! `POST /api/keys/trial` {email}, and the two-step `POST /api/keys/recover` and
+//! `POST /api/keys/erasure` ({email}, then {email, code}).
+//!
+//! Keys and codes travel only by mail, and the first step answers the same whether or not
+//! the address has an account, so nobody learns that from the API.
+
+use chrono::{Days, Utc};
+use minijinja::context;
+use saferef_generator::render::{Cache, Rendered};
+use serde::{Deserialize, Serialize};
+
+use super::Request;
+use crate::AppState;
+use crate::accounts::codes::{self, Purpose, Verdict};
+use crate::accounts::{self, email_hash, erasure};
+use crate::caller::Caller;
+use crate::keys::{self, Billing, KeyRecord};
+use crate::mail;
+use crate::store::StoreError;
+use crate::tier::Tier;
+
+/// Trial keys open the Developer tier this long (SPEC 3).
+const TRIAL_DAYS: u64 = 7;
+/// Account mail (trials, codes) one client may trigger per day.
+const MAIL_PER_IP_PER_DAY: u64 = 10;
+/// Codes one address may be sent per day (bounds guessing: 5 tries per code).
+const CODES_PER_ADDRESS_PER_DAY: u64 = 5;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TrialBody {
+    email: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CodeBody {
+    email: String,
+    #[serde(default)]
+    code: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Accepted {
+    status: &'static str,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct NewKey {
+    key: String,
+    prefix: String,
+    tier: &'static str,
+    expires_at: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Recovered {
+    status: &'static str,
+    keys: Vec<NewKey>,
+    note: &'static str,
+}
+
+#[derive(Serialize)]
+struct ErasedReply {
+    status: &'static str,
+    removed: erasure::Erased,
+}
+
+fn store_error(e: StoreError) -> Rendered {
+    tracing::error!("store: {e}");
+    Rendered::error(503, "the account store is unavailable; retry shortly")
+}
+
+fn mail_error(e: mail::MailError) -> Rendered {
+    tracing::error!("{e}");
+    Rendered::error(503, "mail could not be sent just now; retry shortly")
+}
+
+fn accepted(message: impl Into<String>) -> Rendered {
+    Rendered::json(
+        202,
+        &Accepted {
+            status: "accepted",
+            message: message.into(),
+        },
+        Cache::NoStore,
+    )
+}
+
+fn email_of(raw: &str) -> Result<String, Rendered> {
+    accounts::normalize_email(raw)
+        .ok_or_else(|| Rendered::error(400, "email must be a valid e-mail address"))
+}
+
+/// Counts one account mail against the caller's daily allowance; 429 past it.
+async fn mail_allowance(state: &AppState, caller: &Caller) -> Result<(), Rendered> {
+    let key = format!("mail-quota:{}:{}", caller.bucket, Utc::now().date_naive());
+    let day = std::time::Duration::from_secs(86_400);
+    match state
+        .store
+        .admit(&key, 1, Some(MAIL_PER_IP_PER_DAY), day)
+        .await
+    {
+        Ok(a) if a.admitted => Ok(()),
+        Ok(_) => Err(Rendered::error(
+            429,
+            format!(
+                "at most {MAIL_PER_IP_PER_DAY} trial, recovery or erasure requests per client per day; retry tomorrow (00:00 UTC)"
+            ),
+        )),
+        Err(e) => Err(store_error(e)),
+    }
+}
+
+/// POST /api/keys/trial {email}
+pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
+    let body: TrialBody = match req.json("trial request") {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let email = match email_of(&body.email) {
+        Ok(e) => e,
+        Err(e) => return e,
+    };
+    if let Err(e) = mail_allowance(state, caller).await {
+        return e;
+    }
+    match issue_trial(state, &email).await {
+        Ok(()) => accepted(format!(
+            "if this address may have a trial, a key for {TRIAL_DAYS} days of the Developer tier is on its way to it (one trial per address)"
+        )),
+        Err(e) => e,
+    }
+}
+
+async fn issue_trial(state: &AppState, email: &str) -> Result<(), Rendered> {
+    let store = &state.store;
+    let mark = format!("trial:{}", email_hash(email));
+    let now = Utc::now();
+    let first = store
+        .put_if_absent(&mark, now.to_rfc3339().as_bytes(), None)
+        .await
+        .map_err(store_error)?;
+    if !first {
+        return mail::send(&state.config, "trial_again", email, context! {})
+            .await
+            .map_err(mail_error);
+    }
+    let expires = now.checked_add_days(Days::new(TRIAL_DAYS));
+    let made = keys::create(store, Tier::Developer, Some(email.to_string()), expires).await;
+    let (key, mut record) = match made {
+        Ok(m) => m,
+        Err(e) => {
+            // Without a key the mark would block the address forever.
+            let _ = store.delete(&mark).await;
+            return Err(store_error(e));
+        }
+    };
+    record.billing = Billing {
+        trial: true,
+        ..Billing::default()
+    };
+    keys::save(store, &record).await.map_err(store_error)?;
+    let ctx = context! {
+        key => key,
+        expires_at => expires.map(|e| e.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+    };
+    if let Err(e) = mail::send(&state.config, "trial_key", email, ctx).await {
+        // Undelivered: take the key and the mark back so the address can ask again.
+        let _ = keys::delete(store, &record).await;
+        let _ = store.delete(&mark).await;
+        return Err(mail_error(e));
+    }
+    Ok(())
+}
+
+/// POST /api/keys/recover: {email} mails a code; {email, code} replaces the address's
+/// active keys and returns the new ones (once).
+pub async fn recover(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
+    let (email, code) = match code_request(req) {
+        Ok(x) => x,
+        Err(e) => return e,
+    };
+    let Some(code) = code else {
+        return send_code(state, caller, &email, Purpose::Recover).await;
+    };
+    if let Err(e) = check_code(state, &email, Purpose::Recover, &code).await {
+        return e;
+    }
+    let records = match accounts::keys_of(&state.store, &email).await {
+        Ok(r) => r,
+        Err(e) => return store_error(e),
+    };
+    let mut fresh = Vec::new();
+    for old in records.iter().filter(|r| r.usable(Utc::now())) {
+        match keys::replace(&state.store, old).await {
+            Ok((key, r)) => fresh.push(new_key(key, &r)),
+            Err(e) => return store_error(e),
+        }
+    }
+    Rendered::json(
+        200,
+        &Recovered {
+            status: "recovered",
+            keys: fresh,
+            note: "store these keys now: they are shown only once; the keys they replace no longer work",
+        },
+        Cache::NoStore,
+    )
+}
+
+fn new_key(key: String, r: &KeyRecord) -> NewKey {
+    NewKey {
+        key,
+        prefix: r.prefix.clone(),
+        tier: r.tier.name(),
+        expires_at: r.expires_at.map(|e| e.to_rfc3339()),
+    }
+}
+
+/// POST /api/keys/erasure: {email} mails a code; {email, code} erases the address's data.
+pub async fn erasure(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
+    let (email, code) = match code_request(req) {
+        Ok(x) => x,
+        Err(e) => return e,
+    };
+    let Some(code) = code else {
+        return send_code(state, caller, &email, Purpose::Erasure).await;
+    };
+    if let Err(e) = check_code(state, &email, Purpose::Erasure, &code).await {
+        return e;
+    }
+    let removed = match erasure::erase(state, &email).await {
+        Ok(r) => r,
+        Err(e) => return store_error(e),
+    };
+    let ctx = context! {
+        keys => removed.keys,
+        provider => !removed.payment_customers.is_empty(),
+    };
+    // The data is gone either way; a lost confirmation is logged, not an error.
+    if let Err(e) = mail::send(&state.config, "erased", &email, ctx).await {
+        tracing::warn!("erasure confirmation: {e}");
+    }
+    Rendered::json(
+        200,
+        &ErasedReply {
+            status: "erased",
+            removed,
+        },
+        Cache::NoStore,
+    )
+}
+
+fn code_request(req: &Request) -> Result<(String, Option<String>), Rendered> {
+    let body: CodeBody = req.json("request")?;
+    Ok((
+        email_of(&body.email)?,
+        body.code.map(|c| c.trim().to_string()),
+    ))
+}
+
+/// Step one: a code to the address if it has an account; the same answer either way.
+async fn send_code(state: &AppState, caller: &Caller, email: &str, purpose: Purpose) -> Rendered {
+    if let Err(e) = mail_allowance(state, caller).await {
+        return e;
+    }
+    let store = &state.store;
+    let has_account = match accounts::keys_of(store, email).await {
+        Ok(r) => match purpose {
+            Purpose::Recover => r.iter().any(|k| k.usable(Utc::now())),
+            Purpose::Erasure => !r.is_empty(),
+        },
+        Err(e) => return store_error(e),
+    };
+    let per_address = format!(
+        "code-quota:{}:{}:{}",
+        purpose.name(),
+        email_hash(email),
+        Utc::now().date_naive()
+    );
+    let allowed = match store
+        .admit(
+            &per_address,
+            1,
+            Some(CODES_PER_ADDRESS_PER_DAY),
+            std::time::Duration::from_secs(86_400),
+        )
+        .await
+    {
+        Ok(a) => a.admitted,
+        Err(e) => return store_error(e),
+    };
+    if has_account && allowed {
+        let code = match codes::issue(store, purpose, email).await {
+            Ok(c) => c,
+            Err(e) => return store_error(e),
+        };
+        let action = match purpose {
+            Purpose::Recover => "replace your saferef API key",
+            Purpose::Erasure => "erase your saferef account data",
+        };
+        let ctx = context! { code => code, purpose => purpose.name(), action => action };
+        if let Err(e) = mail::send(&state.config, "code", email, ctx).await {
+            return mail_error(e);
+        }
+    }
+    accepted(format!(
+        "if an account uses this address, a 6-digit code is on its way to it; send it as {{\"email\", \"code\"}} to POST /api/keys/{} within {} minutes",
+        purpose.name(),
+        codes::VALIDITY.as_secs() / 60
+    ))
+}
+
+/// Step two: the code must be valid; 400 when it is not, 429 after the fifth wrong try.
+async fn check_code(
+    state: &AppState,
+    email: &str,
+    purpose: Purpose,
+    code: &str,
+) -> Result<(), Rendered> {
+    match codes::verify(&state.store, purpose, email, code).await {
+        Ok(Verdict::Valid) => Ok(()),
+        Ok(Verdict::Invalid) => Err(Rendered::error(
+            400,
+            "the code is wrong or expired; ask for a new one with {\"email\"} alone",
+        )),
+        Ok(Verdict::Exhausted) => Err(Rendered::error(
+            429,
+            format!(
+                "{} wrong codes: this code no longer works; ask for a new one with {{\"email\"}} alone",
+                codes::TRIES
+            ),
+        )),
+        Err(e) => Err(store_error(e)),
+    }
+}

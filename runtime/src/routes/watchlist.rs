@@ -1,0 +1,294 @@
+//! Watchlist endpoints (DESIGN.md, Developer+): `GET /api/watchlist?limit=&offset=`,
+//! `POST /api/watchlist` {compounds}, `POST /api/watchlist/check` {compounds} and
+//! `DELETE /api/watchlist/{id}`. Compounds are named by id or CAS number, like batch.
+
+use std::collections::BTreeMap;
+
+use saferef_generator::model::vocab::RiskLevel;
+use saferef_generator::render::batch::resolve;
+use saferef_generator::render::lists::{number_param, quoted};
+use saferef_generator::render::{Cache, Rendered};
+use serde::{Deserialize, Serialize};
+
+use super::{Params, Request};
+use crate::AppState;
+use crate::caller::Caller;
+use crate::store::StoreError;
+use crate::watchlist;
+
+/// Most inputs one add or check request names.
+const MAX_INPUTS: usize = 100;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Body {
+    compounds: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Entry<'a> {
+    id: &'a str,
+    name: &'a str,
+    cas: &'a str,
+    added: String,
+    /// The tier in every available context (as in `GET /api/compounds`).
+    risk_levels: BTreeMap<&'static str, RiskLevel>,
+    /// The newest changelog entry about the compound (`GET /api/changelog`), if any.
+    last_change: Option<LastChange<'a>>,
+}
+
+#[derive(Serialize)]
+struct LastChange<'a> {
+    id: &'a str,
+    date: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    summary: &'a str,
+}
+
+/// The newest changelog entry about `id` (the later-written one on a date tie).
+fn last_change<'d>(
+    dataset: &'d saferef_generator::load::Dataset,
+    id: &str,
+) -> Option<LastChange<'d>> {
+    dataset
+        .changelog
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.compound_id.as_deref() == Some(id))
+        .max_by(|(i, a), (j, b)| a.date.cmp(&b.date).then(i.cmp(j)))
+        .map(|(_, e)| LastChange {
+            id: &e.id,
+            date: &e.date,
+            kind: e.kind.as_str(),
+            summary: &e.summary,
+        })
+}
+
+#[derive(Serialize)]
+struct Page<'a> {
+    watchlist: Vec<Entry<'a>>,
+    pagination: Pagination,
+}
+
+#[derive(Serialize)]
+struct Pagination {
+    total: usize,
+    limit: usize,
+    offset: usize,
+    cap: usize,
+}
+
+#[derive(Serialize)]
+struct Added {
+    added: usize,
+    total: usize,
+    cap: usize,
+    compounds: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Checked {
+    input: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    on_watchlist: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Removed<'a> {
+    removed: &'a str,
+    total: usize,
+}
+
+fn store_error(e: StoreError) -> Rendered {
+    tracing::error!("store: {e}");
+    Rendered::error(503, "the watchlist store is unavailable; retry shortly")
+}
+
+/// The account of a keyed caller (the table lets only keyed callers through).
+fn account(caller: &Caller) -> Result<&str, Rendered> {
+    caller
+        .key
+        .as_ref()
+        .map(|k| k.account_id())
+        .ok_or_else(|| Rendered::error(401, "send your API key in X-API-Key or api_key"))
+}
+
+fn inputs(req: &Request) -> Result<Vec<String>, Rendered> {
+    let body: Body = req.json("watchlist body")?;
+    if body.compounds.is_empty() || body.compounds.len() > MAX_INPUTS {
+        return Err(Rendered::error(
+            400,
+            format!("compounds must list 1 to {MAX_INPUTS} compound ids or CAS numbers"),
+        ));
+    }
+    Ok(body.compounds)
+}
+
+/// GET /api/watchlist?limit=&offset=
+pub async fn list(state: &AppState, caller: &Caller, q: &Params) -> Rendered {
+    let account = match account(caller) {
+        Ok(a) => a,
+        Err(e) => return e,
+    };
+    let limit = match number_param("limit", q.get("limit"), 20, 1..=100) {
+        Ok(n) => n,
+        Err(e) => return e,
+    };
+    let offset = match number_param("offset", q.get("offset"), 0, 0..=usize::MAX) {
+        Ok(n) => n,
+        Err(e) => return e,
+    };
+    let entries = match watchlist::entries(&state.store, account).await {
+        Ok(e) => e,
+        Err(e) => return store_error(e),
+    };
+    let d = &state.dataset;
+    let page = entries
+        .iter()
+        .skip(offset)
+        .take(limit)
+        // A compound dropped by a later release leaves the list quietly.
+        .filter_map(|(id, added)| {
+            let r = d.compounds.get(id)?;
+            Some(Entry {
+                id,
+                name: &r.name,
+                cas: &r.cas,
+                added: added.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                risk_levels: state.risk_index.tiers(r),
+                last_change: last_change(d, id),
+            })
+        })
+        .collect();
+    Rendered::json(
+        200,
+        &Page {
+            watchlist: page,
+            pagination: Pagination {
+                total: entries.len(),
+                limit,
+                offset,
+                cap: watchlist::cap(caller.tier),
+            },
+        },
+        Cache::NoStore,
+    )
+}
+
+/// POST /api/watchlist {compounds}: all or nothing; 400 naming every input that fails.
+pub async fn add(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
+    let account = match account(caller) {
+        Ok(a) => a,
+        Err(e) => return e,
+    };
+    let inputs = match inputs(req) {
+        Ok(i) => i,
+        Err(e) => return e,
+    };
+    let mut ids = Vec::new();
+    let mut problems = Vec::new();
+    for input in &inputs {
+        match resolve(&state.dataset, input.trim()) {
+            Ok((r, _)) => ids.push(r.hq_id.clone()),
+            Err(e) => problems.push(e),
+        }
+    }
+    if !problems.is_empty() {
+        return Rendered::error(400, format!("nothing added: {}", problems.join("; ")));
+    }
+    ids.sort();
+    ids.dedup();
+    let current = match watchlist::ids(&state.store, account).await {
+        Ok(c) => c,
+        Err(e) => return store_error(e),
+    };
+    let cap = watchlist::cap(caller.tier);
+    let new = ids.iter().filter(|id| !current.contains(id)).count();
+    if current.len() + new > cap {
+        return Rendered::error(
+            400,
+            format!(
+                "too many compounds: the {} tier watches at most {cap}; {} are watched and {new} would be added",
+                caller.tier.name(),
+                current.len()
+            ),
+        );
+    }
+    let added = match watchlist::add(&state.store, account, &ids).await {
+        Ok(n) => n,
+        Err(e) => return store_error(e),
+    };
+    Rendered::json(
+        200,
+        &Added {
+            added,
+            total: current.len() + added,
+            cap,
+            compounds: ids,
+        },
+        Cache::NoStore,
+    )
+}
+
+/// POST /api/watchlist/check {compounds}: per input whether it is watched.
+pub async fn check(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
+    let account = match account(caller) {
+        Ok(a) => a,
+        Err(e) => return e,
+    };
+    let inputs = match inputs(req) {
+        Ok(i) => i,
+        Err(e) => return e,
+    };
+    let watched = match watchlist::ids(&state.store, account).await {
+        Ok(w) => w,
+        Err(e) => return store_error(e),
+    };
+    let results: Vec<Checked> = inputs
+        .into_iter()
+        .map(|input| match resolve(&state.dataset, input.trim()) {
+            Ok((r, _)) => Checked {
+                on_watchlist: Some(watched.contains(&r.hq_id)),
+                id: Some(r.hq_id.clone()),
+                input,
+                error: None,
+            },
+            Err(e) => Checked {
+                input,
+                id: None,
+                on_watchlist: None,
+                error: Some(e),
+            },
+        })
+        .collect();
+    Rendered::json(
+        200,
+        &serde_json::json!({ "results": results }),
+        Cache::NoStore,
+    )
+}
+
+/// DELETE /api/watchlist/{id}
+pub async fn remove(state: &AppState, caller: &Caller, id: &str) -> Rendered {
+    let account = match account(caller) {
+        Ok(a) => a,
+        Err(e) => return e,
+    };
+    match watchlist::remove(&state.store, account, id).await {
+        Ok(true) => {}
+        Ok(false) => {
+            return Rendered::error(404, format!("{} is not on this watchlist", quoted(id)));
+        }
+        Err(e) => return store_error(e),
+    }
+    let total = match watchlist::ids(&state.store, account).await {
+        Ok(w) => w.len(),
+        Err(e) => return store_error(e),
+    };
+    Rendered::json(200, &Removed { removed: id, total }, Cache::NoStore)
+}

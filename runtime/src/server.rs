@@ -1,0 +1,69 @@
+//! The HTTP/1.1 server loop: warp's own `serve` offers no connection timeouts, so this is its
+//! loop (accept, one task per connection, graceful shutdown) with the limits a public service
+//! needs against slow or hostile clients (slowloris): request headers must arrive within
+//! `HEADER_TIMEOUT`, and are capped at `MAX_HEADER_BYTES`; request bodies are read under
+//! `routes::BODY_TIMEOUT` (408) and `routes::BODY_LIMIT` (413).
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use tower_service::Service;
+
+/// The client's socket address, put into each request for `warp::ext`.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientAddr(pub SocketAddr);
+
+/// Time a client has to send a request's headers (also between keep-alive requests).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Most bytes of request line plus headers buffered for one request (hyper answers 431).
+pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// Serves `filter` on `listener` until `shutdown` resolves, then lets requests in flight end.
+pub async fn run<F>(
+    listener: tokio::net::TcpListener,
+    filter: F,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) where
+    F: warp::Filter + Clone + Send + Sync + 'static,
+    F::Extract: warp::Reply,
+{
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let (stream, remote) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait rather than spin.
+                    tracing::warn!("accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let warp_service = warp::service(filter.clone());
+        let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+            req.extensions_mut().insert(ClientAddr(remote));
+            let mut warp_service = warp_service.clone();
+            async move { warp_service.call(req).await }
+        });
+        let conn = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(HEADER_TIMEOUT)
+            .max_header_size(MAX_HEADER_BYTES)
+            .serve_connection(TokioIo::new(stream), service);
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                tracing::debug!("connection from {remote}: {e}");
+            }
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+}

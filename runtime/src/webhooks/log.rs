@@ -1,0 +1,98 @@
+//! The delivery log: one entry per attempt under
+//! `whlog:<account>:<webhook id>:<time ms, 16 digits>:<delivery id>:<attempt>`, kept 30 days.
+//! The account leads the key so erasure removes an account's logs with one prefix scan.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::store::{Store, StoreError};
+
+const KEEP: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// One attempt, as `GET /api/webhooks?action=deliveries` shows it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Attempt {
+    pub delivery_id: String,
+    pub event_id: String,
+    pub event_type: String,
+    /// 1 for the first attempt.
+    pub attempt: u32,
+    /// RFC 3339.
+    pub at: String,
+    /// The receiver's HTTP status, when it answered.
+    pub status_code: Option<u16>,
+    /// Why the attempt failed, when it did.
+    pub error: Option<String>,
+    pub duration_ms: u64,
+    /// delivered, retrying or failed (no attempts left).
+    pub outcome: String,
+    /// RFC 3339, when the delivery is retrying.
+    pub next_retry_at: Option<String>,
+}
+
+fn prefix(account: &str, webhook_id: &str) -> String {
+    format!("whlog:{account}:{webhook_id}:")
+}
+
+pub async fn record(
+    store: &Store,
+    account: &str,
+    webhook_id: &str,
+    at_ms: i64,
+    attempt: &Attempt,
+) -> Result<(), StoreError> {
+    let key = format!(
+        "{}{:016}:{}:{:02}",
+        prefix(account, webhook_id),
+        at_ms.max(0),
+        attempt.delivery_id,
+        attempt.attempt
+    );
+    let json = serde_json::to_vec(attempt).expect("log entries serialize");
+    store.put(&key, &json, Some(KEEP)).await
+}
+
+/// The webhook's attempts, newest first: the total and the page `offset..offset+limit`.
+pub async fn page(
+    store: &Store,
+    account: &str,
+    webhook_id: &str,
+    offset: usize,
+    limit: usize,
+) -> Result<(usize, Vec<Attempt>), StoreError> {
+    let entries = store.scan(&prefix(account, webhook_id)).await?;
+    let total = entries.len();
+    let page = entries
+        .into_iter()
+        .rev()
+        .skip(offset)
+        .take(limit)
+        .filter_map(|(_, v)| serde_json::from_slice(&v).ok())
+        .collect();
+    Ok((total, page))
+}
+
+/// Removes one webhook's logs; how many.
+pub async fn remove_webhook(
+    store: &Store,
+    account: &str,
+    webhook_id: &str,
+) -> Result<usize, StoreError> {
+    remove_prefix(store, &prefix(account, webhook_id)).await
+}
+
+/// Removes every log of the account's webhooks, current or deleted; how many.
+pub async fn remove_account(store: &Store, account: &str) -> Result<usize, StoreError> {
+    remove_prefix(store, &format!("whlog:{account}:")).await
+}
+
+async fn remove_prefix(store: &Store, prefix: &str) -> Result<usize, StoreError> {
+    let mut n = 0;
+    for (k, _) in store.scan(prefix).await? {
+        if store.delete(&k).await? {
+            n += 1;
+        }
+    }
+    Ok(n)
+}

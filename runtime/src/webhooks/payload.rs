@@ -1,0 +1,78 @@
+//! What a delivery carries: the event (`{id: "evt_...", type, created, data}`) as JSON, or
+//! for `format=slack` a Slack Block Kit message about it (`slack.rs`). Either body is signed
+//! the same way.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The event kinds (DESIGN.md); release loading emits the first four.
+pub const EVENTS: [&str; 5] = [
+    "compound.added",
+    "compound.updated",
+    "compound.risk_changed",
+    "regulatory.updated",
+    "webhook.test",
+];
+
+/// What a webhook receives when it names no events: every data change.
+pub const DEFAULT_EVENTS: [&str; 4] = [
+    "compound.added",
+    "compound.updated",
+    "compound.risk_changed",
+    "regulatory.updated",
+];
+
+/// The wire shape of an event.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Event {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Unix seconds.
+    pub created: i64,
+    pub data: Value,
+}
+
+impl Event {
+    pub fn new(kind: &str, data: Value) -> Event {
+        Event {
+            id: format!("evt_{}", crate::keys::random_base62(20)),
+            kind: kind.to_string(),
+            created: chrono::Utc::now().timestamp(),
+            data,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Json,
+    Slack,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "json" => Some(Format::Json),
+            "slack" => Some(Format::Slack),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Slack => "slack",
+        }
+    }
+}
+
+/// The body sent for `event` in `format`: the exact bytes that are signed.
+pub fn body(event: &Event, format: Format) -> String {
+    match format {
+        Format::Json => serde_json::to_string(event),
+        Format::Slack => serde_json::to_string(&super::slack::message(event)),
+    }
+    .expect("JSON values serialize")
+}

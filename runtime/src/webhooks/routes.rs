@@ -1,0 +1,390 @@
+//! The webhook endpoints (Developer+, for the account of the key that calls):
+//! `POST /api/webhooks`, `GET /api/webhooks`, `GET /api/webhooks?action=deliveries`,
+//! `DELETE /api/webhooks/{id}` and `POST /api/webhooks/test/{id}`.
+
+use std::time::Duration;
+
+use saferef_generator::render::{Cache, Rendered};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use warp::http::Method;
+
+use super::payload::{DEFAULT_EVENTS, EVENTS, Event, Format};
+use super::registry::{self, Compounds, Webhook};
+use super::{crypto, log, queue, ssrf};
+use crate::AppState;
+use crate::caller::Caller;
+use crate::keys::KeyRecord;
+use crate::routes::{Params, Request};
+use crate::store::StoreError;
+
+/// Compound ids one webhook may list.
+const MAX_COMPOUNDS: usize = 1000;
+const SECRET_MIN: usize = 16;
+const SECRET_MAX: usize = 200;
+const DELIVERIES_MAX: usize = 50;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewWebhook {
+    url: String,
+    events: Option<Vec<String>>,
+    compounds: Option<Vec<String>>,
+    format: Option<String>,
+    signing_secret: Option<String>,
+}
+
+/// The wire form of a webhook (never its secret).
+#[derive(Serialize)]
+struct View<'a> {
+    id: &'a str,
+    url: &'a str,
+    events: &'a [String],
+    /// "watchlist", or the compound ids, or ["*"].
+    compounds: serde_json::Value,
+    format: &'static str,
+    created: String,
+}
+
+impl<'a> From<&'a Webhook> for View<'a> {
+    fn from(w: &'a Webhook) -> View<'a> {
+        View {
+            id: &w.id,
+            url: &w.url,
+            events: &w.events,
+            compounds: match &w.compounds {
+                Compounds::Watchlist => json!("watchlist"),
+                Compounds::All => json!(["*"]),
+                Compounds::Ids(ids) => json!(ids),
+            },
+            format: w.format.name(),
+            created: chrono::DateTime::from_timestamp(w.created, 0)
+                .unwrap_or_default()
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        }
+    }
+}
+
+fn account(caller: &Caller) -> Result<&KeyRecord, Rendered> {
+    caller.key.as_ref().ok_or_else(|| {
+        Rendered::error(
+            401,
+            "webhooks belong to an API key's account: send the key in X-API-Key or api_key",
+        )
+    })
+}
+
+fn store_error(e: StoreError) -> Rendered {
+    tracing::error!("store: {e}");
+    Rendered::error(503, "the webhook store is unavailable; retry shortly")
+}
+
+macro_rules! try_or {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(r) => return r,
+        }
+    };
+}
+
+/// GET|POST /api/webhooks
+pub async fn collection(state: &AppState, req: &Request, q: &Params, caller: &Caller) -> Rendered {
+    let key = try_or!(account(caller));
+    if req.method == Method::POST {
+        return create(state, req, key).await;
+    }
+    match q.get("action") {
+        None => list(state, key).await,
+        Some("deliveries") => deliveries(state, q, key).await,
+        Some(other) => Rendered::error(
+            400,
+            format!("unknown action {other:?}: use action=deliveries&webhook_id=..."),
+        ),
+    }
+}
+
+/// POST /api/webhooks {url, events?, compounds?, format?, signing_secret?}
+async fn create(state: &AppState, req: &Request, key: &KeyRecord) -> Rendered {
+    let Some(secret_key) = state.config.secret_key.as_ref() else {
+        return Rendered::error(
+            503,
+            "webhooks are unavailable: this service has no SAFEREF_SECRET_KEY to encrypt signing secrets with (the operator sets it: base64 of 32 random bytes)",
+        );
+    };
+    let json = req
+        .headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|t| t.split(';').next())
+        .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return Rendered::error(
+            415,
+            "send the webhook as JSON with Content-Type: application/json",
+        );
+    }
+    let body: NewWebhook = match serde_json::from_slice(&req.body) {
+        Ok(b) => b,
+        Err(e) => return Rendered::error(400, format!("malformed webhook body: {e}")),
+    };
+    let events = try_or!(events(body.events));
+    let compounds = try_or!(compounds(state, body.compounds));
+    let format = match body.format.as_deref() {
+        None => Format::Json,
+        Some(f) => match Format::parse(f) {
+            Some(f) => f,
+            None => {
+                return Rendered::error(400, format!("format must be json or slack, not {f:?}"));
+            }
+        },
+    };
+    let secret = match body.signing_secret {
+        None => format!("whsec_{}", crate::keys::random_base62(32)),
+        Some(s)
+            if (SECRET_MIN..=SECRET_MAX).contains(&s.len())
+                && s.bytes().all(|b| b.is_ascii_graphic()) =>
+        {
+            s
+        }
+        Some(_) => {
+            return Rendered::error(
+                400,
+                format!(
+                    "signing_secret must be {SECRET_MIN} to {SECRET_MAX} printable ASCII characters without spaces"
+                ),
+            );
+        }
+    };
+    let url = match ssrf::check_url(&body.url, state.config.webhook_allow_loopback).await {
+        Ok(u) => u,
+        Err(e) => return Rendered::error(400, e),
+    };
+    let account = key.account_id();
+    let id = registry::new_id();
+    let hook = Webhook {
+        sealed_secret: crypto::seal(secret_key, &id, &secret),
+        id,
+        account: account.to_string(),
+        url: url.to_string(),
+        events,
+        compounds,
+        format,
+        created: chrono::Utc::now().timestamp(),
+    };
+    let cap = registry::cap(key.tier);
+    match within_cap(state, &hook, cap).await {
+        Ok(true) => {}
+        Ok(false) => {
+            return Rendered::error(
+                403,
+                format!(
+                    "this account has its {cap} webhooks (the {} tier's limit): delete one first",
+                    key.tier.name()
+                ),
+            );
+        }
+        Err(e) => return e,
+    }
+    let mut out = serde_json::to_value(View::from(&hook)).expect("views serialize");
+    out["signing_secret"] = json!(secret);
+    out["note"] = json!(
+        "store the signing secret now: it is shown only once. Verify X-Service-Signature: t=<unix seconds>,sha256=HMAC-SHA256(secret, \"<t>.<raw body>\")"
+    );
+    Rendered::json(201, &out, Cache::NoStore)
+}
+
+/// Saves `hook` unless the account already has `cap` webhooks. A short per-account lock
+/// makes count-then-save atomic across runtimes sharing the store.
+async fn within_cap(state: &AppState, hook: &Webhook, cap: usize) -> Result<bool, Rendered> {
+    let store = &state.store;
+    let lock = format!("whlock:{}", hook.account);
+    let mut held = false;
+    for _ in 0..40 {
+        if store
+            .put_if_absent(&lock, b"1", Some(Duration::from_secs(10)))
+            .await
+            .map_err(store_error)?
+        {
+            held = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    if !held {
+        return Err(Rendered::error(
+            503,
+            "another registration for this account is in progress; retry shortly",
+        ));
+    }
+    let result = async {
+        let count = registry::of_account(store, &hook.account).await?.len();
+        if count >= cap {
+            return Ok(false);
+        }
+        registry::save(store, hook).await?;
+        Ok(true)
+    }
+    .await;
+    let released = store.delete(&lock).await;
+    let saved = result.map_err(store_error)?;
+    released.map_err(store_error)?;
+    Ok(saved)
+}
+
+fn events(given: Option<Vec<String>>) -> Result<Vec<String>, Rendered> {
+    let Some(given) = given else {
+        return Ok(DEFAULT_EVENTS.iter().map(|e| e.to_string()).collect());
+    };
+    if given.is_empty() {
+        return Err(Rendered::error(
+            400,
+            "events must not be empty: leave it out for every data change",
+        ));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for e in given {
+        if !EVENTS.contains(&e.as_str()) {
+            return Err(Rendered::error(
+                400,
+                format!("unknown event {e:?}: use {}", EVENTS.join(", ")),
+            ));
+        }
+        if !out.contains(&e) {
+            out.push(e);
+        }
+    }
+    Ok(out)
+}
+
+fn compounds(state: &AppState, given: Option<Vec<String>>) -> Result<Compounds, Rendered> {
+    let Some(given) = given else {
+        return Ok(Compounds::Watchlist);
+    };
+    if given.len() == 1 && given[0] == "*" {
+        return Ok(Compounds::All);
+    }
+    if given.is_empty() || given.len() > MAX_COMPOUNDS {
+        return Err(Rendered::error(
+            400,
+            format!(
+                "compounds must list 1 to {MAX_COMPOUNDS} compound ids, or be [\"*\"] for all; leave it out for the watchlist"
+            ),
+        ));
+    }
+    let mut ids: Vec<String> = Vec::new();
+    for id in given {
+        if !state.dataset.compounds.contains_key(&id) {
+            let shown: String = id.chars().take(60).collect();
+            return Err(Rendered::error(
+                400,
+                format!(
+                    "unknown compound id {shown:?} in compounds (ids look like hq-c-org-000001; \"*\" only alone)"
+                ),
+            ));
+        }
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    Ok(Compounds::Ids(ids))
+}
+
+/// GET /api/webhooks
+async fn list(state: &AppState, key: &KeyRecord) -> Rendered {
+    let hooks = match registry::of_account(&state.store, key.account_id()).await {
+        Ok(h) => h,
+        Err(e) => return store_error(e),
+    };
+    let views: Vec<View> = hooks.iter().map(View::from).collect();
+    Rendered::json(
+        200,
+        &json!({
+            "webhooks": views,
+            "count": views.len(),
+            "limit": registry::cap(key.tier),
+        }),
+        Cache::NoStore,
+    )
+}
+
+/// GET /api/webhooks?action=deliveries&webhook_id=&offset=&limit= (limit 1 to 50, default 20)
+async fn deliveries(state: &AppState, q: &Params, key: &KeyRecord) -> Rendered {
+    let Some(id) = q.get("webhook_id") else {
+        return Rendered::error(400, "webhook_id is required with action=deliveries");
+    };
+    let offset = match q.get("offset").map(str::parse::<usize>) {
+        None => 0,
+        Some(Ok(n)) => n,
+        Some(Err(_)) => return Rendered::error(400, "offset must be a non-negative integer"),
+    };
+    let limit = match q.get("limit").map(str::parse::<usize>) {
+        None => 20,
+        Some(Ok(n)) if (1..=DELIVERIES_MAX).contains(&n) => n,
+        _ => {
+            return Rendered::error(
+                400,
+                format!("limit must be an integer from 1 to {DELIVERIES_MAX}"),
+            );
+        }
+    };
+    let account = key.account_id();
+    match registry::get(&state.store, account, id).await {
+        Ok(Some(_)) => {}
+        Ok(None) => return not_found(id),
+        Err(e) => return store_error(e),
+    }
+    let (total, page) = match log::page(&state.store, account, id, offset, limit).await {
+        Ok(p) => p,
+        Err(e) => return store_error(e),
+    };
+    Rendered::json(
+        200,
+        &json!({
+            "webhook_id": id,
+            "total": total,
+            "offset": offset,
+            "limit": limit,
+            "deliveries": page,
+        }),
+        Cache::NoStore,
+    )
+}
+
+fn not_found(id: &str) -> Rendered {
+    let shown: String = id.chars().take(60).collect();
+    Rendered::error(404, format!("no webhook {shown:?} on this account"))
+}
+
+/// DELETE /api/webhooks/{id}
+pub async fn delete(state: &AppState, caller: &Caller, id: &str) -> Rendered {
+    let key = try_or!(account(caller));
+    match super::delete(&state.store, key.account_id(), id).await {
+        Ok(true) => Rendered::json(200, &json!({"id": id, "deleted": true}), Cache::NoStore),
+        Ok(false) => not_found(id),
+        Err(e) => store_error(e),
+    }
+}
+
+/// POST /api/webhooks/test/{id}: queues a `webhook.test` event for this webhook alone.
+pub async fn test(state: &AppState, caller: &Caller, id: &str) -> Rendered {
+    let key = try_or!(account(caller));
+    let hook = match registry::get(&state.store, key.account_id(), id).await {
+        Ok(Some(h)) => h,
+        Ok(None) => return not_found(id),
+        Err(e) => return store_error(e),
+    };
+    let event = Event::new(
+        "webhook.test",
+        json!({"webhook_id": hook.id, "message": "a test event from saferef"}),
+    );
+    let now = chrono::Utc::now().timestamp_millis();
+    match queue::enqueue(&state.store, &hook, &event, now).await {
+        Ok(d) => Rendered::json(
+            202,
+            &json!({"queued": true, "webhook_id": hook.id, "event_id": event.id, "delivery_id": d.id}),
+            Cache::NoStore,
+        ),
+        Err(e) => store_error(e),
+    }
+}

@@ -1,0 +1,269 @@
+//! The delivery worker: polls the queue, leases each due delivery so that no two workers (on
+//! one Redis) attempt it at once, checks the URL again (SSRF), signs and POSTs the body, and
+//! then drops it (2xx), reschedules it with backoff, or gives up after the last retry. Every
+//! attempt is logged. Delivery is at least once: receivers dedupe by event id.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use rand::Rng;
+
+use super::queue::{self, Delivery};
+use super::registry::{self, Webhook};
+use super::{crypto, log, signature, ssrf};
+use crate::Config;
+use crate::config::SecretKey;
+use crate::store::{Store, StoreError};
+
+/// A receiver has this long to answer.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+/// A lease outlives any attempt (URL check up to 5 s, the 10 s timeout, store writes), so it
+/// only lapses when its holder died; then another worker takes the delivery over.
+pub const LEASE: Duration = Duration::from_secs(60);
+/// Delays before the retries (DESIGN.md); after the last one the delivery fails.
+pub const RETRIES: [Duration; 5] = [
+    Duration::from_secs(30),
+    Duration::from_secs(120),
+    Duration::from_secs(600),
+    Duration::from_secs(3600),
+    Duration::from_secs(6 * 3600),
+];
+const POLL: Duration = Duration::from_secs(1);
+/// Deliveries attempted at once per poll.
+const BATCH: usize = 16;
+const ERROR_MAX: usize = 300;
+
+#[derive(Debug)]
+struct Worker {
+    store: Store,
+    key: SecretKey,
+    allow_loopback: bool,
+    retries: Vec<Duration>,
+    client: reqwest::Client,
+    /// Written into leases, to tell holders apart when debugging.
+    id: String,
+}
+
+/// Why an attempt failed.
+struct Failure {
+    status: Option<u16>,
+    error: String,
+}
+
+/// Delivers queued webhooks until the process ends. Returns at once without a secret key
+/// (deliveries then wait in the queue: their secrets cannot be read).
+pub async fn run(store: Store, config: Config) {
+    let Some(key) = config.secret_key.clone() else {
+        tracing::warn!("webhook deliveries wait in the queue: SAFEREF_SECRET_KEY is not set");
+        return;
+    };
+    let client = match client(config.webhook_allow_loopback) {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::error!("webhook deliveries stopped: no HTTP client: {e}");
+            return;
+        }
+    };
+    let worker = Arc::new(Worker {
+        store,
+        key,
+        allow_loopback: config.webhook_allow_loopback,
+        retries: config
+            .webhook_retry_delays
+            .clone()
+            .unwrap_or_else(|| RETRIES.to_vec()),
+        client,
+        id: format!("worker_{}", crate::keys::random_base62(12)),
+    });
+    loop {
+        if let Err(e) = worker.clone().poll().await {
+            tracing::error!("webhook queue: {e}");
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// No redirects (a 3xx is a failure: it could point inside), no proxy (it would connect for
+/// us, past the guard), and the guarded resolver.
+fn client(allow_loopback: bool) -> reqwest::Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .timeout(TIMEOUT)
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .https_only(!allow_loopback)
+        .dns_resolver(Arc::new(ssrf::GuardedResolver { allow_loopback }))
+        .user_agent(concat!("saferef-webhooks/", env!("CARGO_PKG_VERSION")))
+        .build()
+}
+
+impl Worker {
+    async fn poll(self: Arc<Self>) -> Result<(), StoreError> {
+        let due = queue::due(&self.store, Utc::now().timestamp_millis(), BATCH).await?;
+        let mut running = tokio::task::JoinSet::new();
+        for (key, delivery) in due {
+            running.spawn(self.clone().deliver(key, delivery));
+        }
+        while let Some(done) = running.join_next().await {
+            match done {
+                Ok(Err(e)) => tracing::error!("webhook delivery: {e}"),
+                Err(e) => tracing::error!("webhook delivery task: {e}"),
+                Ok(Ok(())) => {}
+            }
+        }
+        Ok(())
+    }
+
+    async fn deliver(self: Arc<Self>, key: String, d: Delivery) -> Result<(), StoreError> {
+        let lease = format!("whlease:{}", d.id);
+        if !self
+            .store
+            .put_if_absent(&lease, self.id.as_bytes(), Some(LEASE))
+            .await?
+        {
+            return Ok(());
+        }
+        // Another worker may have finished this entry between our scan and our lease.
+        if self.store.get(&key).await?.is_none() {
+            self.store.delete(&lease).await?;
+            return Ok(());
+        }
+        let Some(hook) = registry::get(&self.store, &d.account, &d.webhook_id).await? else {
+            // The webhook was deleted after the event was queued.
+            self.store.delete(&key).await?;
+            self.store.delete(&lease).await?;
+            return Ok(());
+        };
+        let at = Utc::now();
+        let started = Instant::now();
+        let result = self.send(&hook, &d).await;
+        let duration_ms = started.elapsed().as_millis() as u64;
+        let attempt = d.attempts + 1;
+        let retry_at = match &result {
+            Ok(_) => None,
+            Err(_) => self
+                .delay(attempt)
+                .map(|delay| Utc::now() + chrono::Duration::milliseconds(delay.as_millis() as i64)),
+        };
+        if let Some(next) = retry_at {
+            let again = Delivery {
+                attempts: attempt,
+                ..d.clone()
+            };
+            queue::put(&self.store, &again, next.timestamp_millis()).await?;
+        }
+        self.store.delete(&key).await?;
+        // Released before logging: a crash now loses a log line, never a delivery.
+        self.store.delete(&lease).await?;
+        let outcome = match (&result, retry_at) {
+            (Ok(_), _) => "delivered",
+            (Err(_), Some(_)) => "retrying",
+            (Err(_), None) => "failed",
+        };
+        tracing::info!(
+            webhook = %d.webhook_id,
+            delivery = %d.id,
+            attempt,
+            outcome,
+            "webhook attempt"
+        );
+        let (status_code, error) = match result {
+            Ok(status) => (Some(status), None),
+            Err(f) => (f.status, Some(f.error)),
+        };
+        let entry = log::Attempt {
+            delivery_id: d.id.clone(),
+            event_id: d.event_id.clone(),
+            event_type: d.event_type.clone(),
+            attempt,
+            at: at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+            status_code,
+            error,
+            duration_ms,
+            outcome: outcome.to_string(),
+            next_retry_at: retry_at.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        };
+        // Not for a webhook deleted (or an account erased) while the attempt ran.
+        if registry::get(&self.store, &d.account, &d.webhook_id)
+            .await?
+            .is_some()
+        {
+            log::record(
+                &self.store,
+                &d.account,
+                &d.webhook_id,
+                at.timestamp_millis(),
+                &entry,
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// One signed POST; the receiver's status when it is a 2xx.
+    async fn send(&self, hook: &Webhook, d: &Delivery) -> Result<u16, Failure> {
+        let failure = |error: String| Failure {
+            status: None,
+            error,
+        };
+        let url = ssrf::check_url(&hook.url, self.allow_loopback)
+            .await
+            .map_err(|e| failure(format!("refused: {e}")))?;
+        let secret = crypto::open(&self.key, &hook.id, &hook.sealed_secret)
+            .map_err(|e| failure(e.to_string()))?;
+        let t = Utc::now().timestamp();
+        let res = self
+            .client
+            .post(url)
+            .header("content-type", "application/json")
+            .header(
+                signature::HEADER,
+                signature::header(&secret, t, d.body.as_bytes()),
+            )
+            .header("x-service-event", &d.event_type)
+            .header("x-service-delivery", &d.id)
+            .body(d.body.clone())
+            .send()
+            .await
+            .map_err(|e| failure(describe(e)))?;
+        let status = res.status();
+        if status.is_success() {
+            return Ok(status.as_u16());
+        }
+        let error = if status.is_redirection() {
+            format!("HTTP {status}: redirects are not followed")
+        } else {
+            format!("HTTP {status}")
+        };
+        Err(Failure {
+            status: Some(status.as_u16()),
+            error,
+        })
+    }
+
+    /// The delay before retry `attempt` (1 = after the first attempt) with ±10% jitter, so
+    /// deliveries that failed together do not retry together; `None` when none is left.
+    fn delay(&self, attempt: u32) -> Option<Duration> {
+        let base = *self.retries.get(attempt as usize - 1)?;
+        Some(base.mul_f64(rand::rng().random_range(0.9..=1.1)))
+    }
+}
+
+/// A transport error for the log, without the URL (it may carry credentials).
+fn describe(e: reqwest::Error) -> String {
+    let kind = if e.is_timeout() {
+        "timed out"
+    } else if e.is_connect() {
+        "connection failed"
+    } else {
+        "request failed"
+    };
+    let mut text = kind.to_string();
+    let mut source = std::error::Error::source(&e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text.chars().take(ERROR_MAX).collect()
+}
