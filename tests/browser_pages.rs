@@ -5,74 +5,36 @@
 //! docs' Node.js verification code is checked against a signature made by the service's own
 //! signer. Needs `chromium`, `node` and `npm ci --prefix tests/browser` (scripts/test does both).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
 use base64::Engine;
 use serde_json::{Value, json};
 
 mod support;
+use support::binary::{self, Server};
 use support::data_dir;
-
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 fn developer_key(state: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["keys", "create", "--tier", "developer", "--state"])
-        .arg(state)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    stdout.lines().last().unwrap().to_string()
+    binary::create_key(state, "developer")
 }
 
 fn serve(site: &Path, state: &Path) -> Server {
     let secret = base64::engine::general_purpose::STANDARD.encode([7u8; 32]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["--listen", "127.0.0.1:0", "--data"])
-        .arg(data_dir())
-        .arg("--site")
-        .arg(site)
-        .arg("--state")
-        .arg(state)
-        .env("SAFEREF_SECRET_KEY", secret)
+    binary::serve(
+        &data_dir(),
+        site,
+        state,
         // The dashboard test registers a webhook on loopback.
-        .env("SAFEREF_WEBHOOK_ALLOW_LOOPBACK", "true")
-        .env_remove("SAFEREF_REDIS_URL")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
-    Server { child, base }
+        &[
+            ("SAFEREF_SECRET_KEY", secret.as_str()),
+            ("SAFEREF_WEBHOOK_ALLOW_LOOPBACK", "true"),
+        ],
+    )
 }
 
 #[test]

@@ -4,71 +4,22 @@
 //! strong ETags; a restart on a current tree does not rebuild it.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 
 use saferef_generator::site::routes::routes;
 use saferef_generator::snapshot;
 
 mod support;
+use support::binary::{self, Server};
 use support::data_dir;
-
-struct Server {
-    child: Child,
-    base: String,
-}
 
 /// An enterprise key in the store under `state` (no quota: thousands of requests follow).
 fn enterprise_key(state: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["keys", "create", "--tier", "enterprise", "--state"])
-        .arg(state)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .last()
-        .unwrap()
-        .to_string()
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+    binary::create_key(state, "enterprise")
 }
 
 fn serve(site: &Path, state: &Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["--listen", "127.0.0.1:0", "--data"])
-        .arg(data_dir())
-        .arg("--site")
-        .arg(site)
-        .arg("--state")
-        .arg(state)
-        .env("SAFEREF_COMMIT", "abc123")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
-    Server { child, base }
+    binary::serve(&data_dir(), site, state, &[("SAFEREF_COMMIT", "abc123")])
 }
 
 /// `_headers` as exact paths -> headers (the build writes one block per path).

@@ -6,9 +6,9 @@
 //! workers; erasure; and a delivery that survives a SIGKILL of the real binary.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 use warp::Filter;
 
 mod support;
+use support::binary::{self, Server};
 use support::{data_dir, stores};
 
 const SECRET_KEY: [u8; 32] = [42; 32];
@@ -953,19 +954,6 @@ async fn erasure_leaves_no_trace_of_the_accounts_webhooks() {
     }
 }
 
-/// The real binary on an embedded store under `state`.
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// A served tree of just the dataset snapshot (and empty `_redirects`/`_headers`), with an
 /// empty `--data`: the binary's documented start on a snapshot, without building the site.
 fn snapshot_tree(root: &Path) {
@@ -984,31 +972,16 @@ fn snapshot_tree(root: &Path) {
 
 fn serve_binary(tree: &Path, state: &Path) -> Server {
     let secret = base64::engine::general_purpose::STANDARD.encode(SECRET_KEY);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["--listen", "127.0.0.1:0", "--data"])
-        .arg(tree.join("data"))
-        .arg("--site")
-        .arg(tree.join("site"))
-        .arg("--state")
-        .arg(state)
-        .env("SAFEREF_SECRET_KEY", secret)
-        .env("SAFEREF_WEBHOOK_ALLOW_LOOPBACK", "true")
-        .env("SAFEREF_WEBHOOK_RETRY_DELAYS", "4000")
-        .env_remove("SAFEREF_REDIS_URL")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
-    Server { child, base }
+    binary::serve(
+        &tree.join("data"),
+        &tree.join("site"),
+        state,
+        &[
+            ("SAFEREF_SECRET_KEY", secret.as_str()),
+            ("SAFEREF_WEBHOOK_ALLOW_LOOPBACK", "true"),
+            ("SAFEREF_WEBHOOK_RETRY_DELAYS", "4000"),
+        ],
+    )
 }
 
 #[tokio::test]
@@ -1016,23 +989,7 @@ async fn a_delivery_survives_a_killed_runtime() {
     let tree = tempfile::tempdir().unwrap();
     snapshot_tree(tree.path());
     let state = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["keys", "create", "--tier", "developer", "--state"])
-        .arg(state.path())
-        .env_remove("SAFEREF_REDIS_URL")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let key = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .last()
-        .unwrap()
-        .to_string();
+    let key = binary::create_key(state.path(), "developer");
     let receiver = Receiver::start(&[500]).await;
 
     let (tree_dir, state_dir) = (tree.path().to_path_buf(), state.path().to_path_buf());

@@ -2,6 +2,8 @@
 //! started on an ephemeral loopback port.
 #![allow(dead_code, reason = "each test binary uses part of the support module")]
 
+pub mod binary;
+
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 

@@ -17,12 +17,11 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use hmac::{Hmac, Mac};
+use hmac::Mac;
 use minijinja::context;
 use saferef_generator::render::{Cache, Rendered};
 use serde::Serialize;
 use serde_json::Value;
-use sha2::Sha256;
 
 use super::Request;
 use crate::AppState;
@@ -30,6 +29,7 @@ use crate::accounts;
 use crate::keys::{self, Billing, KeyRecord};
 use crate::mail;
 use crate::store::StoreError;
+use crate::webhooks::signature;
 
 /// Notifications older than this are refused (replay protection).
 const TOLERANCE_SECS: i64 = 300;
@@ -127,13 +127,8 @@ pub fn verify(secret: &str, header: Option<&str>, body: &[u8], now: i64) -> Resu
         let Some(given) = decode_hex(hex) else {
             return false;
         };
-        let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes())
-            .expect("HMAC takes keys of any length");
-        mac.update(t.to_string().as_bytes());
-        mac.update(b".");
-        mac.update(body);
         // verify_slice compares in constant time.
-        mac.verify_slice(&given).is_ok()
+        signature::mac(secret, t, body).verify_slice(&given).is_ok()
     });
     if ok {
         Ok(())
@@ -278,16 +273,8 @@ mod tests {
     use super::*;
 
     fn sign(secret: &str, t: i64, body: &[u8]) -> String {
-        let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
-        mac.update(format!("{t}.").as_bytes());
-        mac.update(body);
-        let hex: String = mac
-            .finalize()
-            .into_bytes()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        format!("t={t},v1={hex}")
+        let header = signature::header(secret, t, body);
+        header.replace("sha256=", "v1=")
     }
 
     #[test]
