@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 
 mod support;
+use support::keyed_get as get;
 use support::{start_with, stores};
 
 const BILLING_SECRET: &str = "whsec_test_billing";
@@ -64,16 +65,6 @@ fn code_in(mail: &str) -> String {
 
 async fn post(url: &str, key: Option<&str>, body: &Value) -> (StatusCode, Value) {
     let mut req = reqwest::Client::new().post(url).json(body);
-    if let Some(k) = key {
-        req = req.header("x-api-key", k);
-    }
-    let res = req.send().await.unwrap();
-    let status = res.status();
-    (status, res.json().await.unwrap_or(Value::Null))
-}
-
-async fn get(url: &str, key: Option<&str>) -> (StatusCode, Value) {
-    let mut req = reqwest::Client::new().get(url);
     if let Some(k) = key {
         req = req.header("x-api-key", k);
     }

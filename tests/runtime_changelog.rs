@@ -2,7 +2,6 @@
 //! filters, compact entries, bounds and their 400s; and the release events with their
 //! once-only claim on both store backends.
 
-use reqwest::StatusCode;
 use saferef_runtime::Config;
 use saferef_runtime::keys;
 use saferef_runtime::releases;
@@ -11,6 +10,7 @@ use saferef_runtime::tier::Tier;
 use serde_json::Value;
 
 mod support;
+use support::keyed_get as get;
 use support::{start_with, state, stores};
 
 async fn service() -> (String, String) {
@@ -21,16 +21,6 @@ async fn service() -> (String, String) {
         .unwrap()
         .0;
     (start_with(store, Config::default()).await, k)
-}
-
-async fn get(url: &str, key: Option<&str>) -> (StatusCode, Value) {
-    let mut req = reqwest::Client::new().get(url);
-    if let Some(k) = key {
-        req = req.header("x-api-key", k);
-    }
-    let res = req.send().await.unwrap();
-    let status = res.status();
-    (status, res.json().await.unwrap_or(Value::Null))
 }
 
 fn entries(body: &Value) -> &Vec<Value> {

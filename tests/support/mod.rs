@@ -49,6 +49,17 @@ pub async fn get(url: &str) -> (u16, reqwest::header::HeaderMap, Value) {
     (status, headers, body)
 }
 
+/// GET with an optional `X-API-Key`: status and JSON body (null when the body is not JSON).
+pub async fn keyed_get(url: &str, key: Option<&str>) -> (reqwest::StatusCode, Value) {
+    let mut req = reqwest::Client::new().get(url);
+    if let Some(k) = key {
+        req = req.header("x-api-key", k);
+    }
+    let res = req.send().await.unwrap();
+    let status = res.status();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
 /// A service of its own: the committed dataset over `store`, with `config`.
 pub async fn start_with(store: Store, config: Config) -> String {
     let (dataset, _) = saferef_generator::load::load(&data_dir()).unwrap();

@@ -118,7 +118,12 @@ fn account(caller: &Caller) -> Result<&str, Rendered> {
         .ok_or_else(|| Rendered::error(401, "send your API key in X-API-Key or api_key"))
 }
 
-fn inputs(req: &Request) -> Result<Vec<String>, Rendered> {
+/// The caller's account and the compounds a POST body names (1 to `MAX_INPUTS`).
+fn account_and_inputs<'c>(
+    caller: &'c Caller,
+    req: &Request,
+) -> Result<(&'c str, Vec<String>), Rendered> {
+    let account = account(caller)?;
     let body: Body = req.json("watchlist body")?;
     if body.compounds.is_empty() || body.compounds.len() > MAX_INPUTS {
         return Err(Rendered::error(
@@ -126,7 +131,7 @@ fn inputs(req: &Request) -> Result<Vec<String>, Rendered> {
             format!("compounds must list 1 to {MAX_INPUTS} compound ids or CAS numbers"),
         ));
     }
-    Ok(body.compounds)
+    Ok((account, body.compounds))
 }
 
 /// GET /api/watchlist?limit=&offset=
@@ -182,12 +187,8 @@ pub async fn list(state: &AppState, caller: &Caller, q: &Params) -> Rendered {
 
 /// POST /api/watchlist {compounds}: all or nothing; 400 naming every input that fails.
 pub async fn add(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
-    let account = match account(caller) {
-        Ok(a) => a,
-        Err(e) => return e,
-    };
-    let inputs = match inputs(req) {
-        Ok(i) => i,
+    let (account, inputs) = match account_and_inputs(caller, req) {
+        Ok(x) => x,
         Err(e) => return e,
     };
     let mut ids = Vec::new();
@@ -237,12 +238,8 @@ pub async fn add(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
 
 /// POST /api/watchlist/check {compounds}: per input whether it is watched.
 pub async fn check(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
-    let account = match account(caller) {
-        Ok(a) => a,
-        Err(e) => return e,
-    };
-    let inputs = match inputs(req) {
-        Ok(i) => i,
+    let (account, inputs) = match account_and_inputs(caller, req) {
+        Ok(x) => x,
         Err(e) => return e,
     };
     let watched = match watchlist::ids(&state.store, account).await {
