@@ -17,9 +17,25 @@ impl Drop for Server {
     }
 }
 
-/// `saferef-serve --listen 127.0.0.1:0 --data DATA --site SITE --state STATE` with `env`, on
-/// the embedded store; returns once it prints the address it listens on.
+/// `saferef-serve --listen 127.0.0.1:0 --data DATA --site SITE --state STATE` with `env`
+/// (the embedded store unless `env` sets `SAFEREF_REDIS_URL`); returns once it prints the
+/// address it listens on.
 pub fn serve(data: &Path, site: &Path, state: &Path, env: &[(&str, &str)]) -> Server {
+    serve_logged(data, site, state, env, None)
+}
+
+/// As `serve`, with the server's log (stderr) written to `log` when given.
+pub fn serve_logged(
+    data: &Path,
+    site: &Path,
+    state: &Path,
+    env: &[(&str, &str)],
+    log: Option<&Path>,
+) -> Server {
+    let stderr = match log {
+        Some(path) => Stdio::from(std::fs::File::create(path).unwrap()),
+        None => Stdio::null(),
+    };
     let mut child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
         .args(["--listen", "127.0.0.1:0", "--data"])
         .arg(data)
@@ -27,10 +43,10 @@ pub fn serve(data: &Path, site: &Path, state: &Path, env: &[(&str, &str)]) -> Se
         .arg(site)
         .arg("--state")
         .arg(state)
-        .envs(env.iter().copied())
         .env_remove("SAFEREF_REDIS_URL")
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let mut line = String::new();
@@ -47,10 +63,16 @@ pub fn serve(data: &Path, site: &Path, state: &Path, env: &[(&str, &str)]) -> Se
 
 /// A new key of `tier` in the embedded store under `state` (`keys create` prints it last).
 pub fn create_key(state: &Path, tier: &str) -> String {
+    create_key_with(state, tier, &[])
+}
+
+/// As `create_key`, in the store `env` configures (`SAFEREF_REDIS_URL`).
+pub fn create_key_with(state: &Path, tier: &str, env: &[(&str, &str)]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
         .args(["keys", "create", "--tier", tier, "--state"])
         .arg(state)
         .env_remove("SAFEREF_REDIS_URL")
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     assert!(
