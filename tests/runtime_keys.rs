@@ -315,7 +315,7 @@ async fn freshness_is_503_until_a_summary_exists_then_the_daily_one_from_the_sto
         );
         store
             .put(
-                "freshness:summary",
+                &saferef_runtime::freshness::store_key(&dataset),
                 &serde_json::to_vec(&summary).unwrap(),
                 None,
             )

@@ -231,3 +231,100 @@ async fn embedded_counters_survive_a_restart() {
     assert!(store.delete("quota:ip:1:2026-11-21").await.unwrap());
     assert_eq!(store.count("quota:ip:1:2026-11-21").await.unwrap(), 0);
 }
+
+#[tokio::test]
+async fn leases_are_renewed_and_released_only_by_their_holder() {
+    for (store, _dir) in backends().await {
+        let name = store.backend();
+        let k = format!("{}lease", ns("hold"));
+        let short = Some(Duration::from_millis(300));
+        assert!(store.put_if_absent(&k, b"a", short).await.unwrap());
+        assert!(
+            !store
+                .if_holds(&k, b"b", Some(Duration::from_secs(5)))
+                .await
+                .unwrap(),
+            "{name}: another holder cannot renew"
+        );
+        assert!(
+            store
+                .if_holds(&k, b"a", Some(Duration::from_secs(5)))
+                .await
+                .unwrap(),
+            "{name}: the holder renews"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(
+            store.get(&k).await.unwrap().as_deref(),
+            Some(&b"a"[..]),
+            "{name}: renewed past its first expiry"
+        );
+        assert!(!store.if_holds(&k, b"b", None).await.unwrap(), "{name}");
+        assert!(
+            store.get(&k).await.unwrap().is_some(),
+            "{name}: not released by another"
+        );
+        assert!(store.if_holds(&k, b"a", None).await.unwrap(), "{name}");
+        assert!(store.get(&k).await.unwrap().is_none(), "{name}: released");
+
+        // A lapsed lease taken over is not the old holder's to renew or release.
+        assert!(store.put_if_absent(&k, b"a", short).await.unwrap());
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert!(store.put_if_absent(&k, b"c", None).await.unwrap());
+        assert!(!store.if_holds(&k, b"a", short).await.unwrap(), "{name}");
+        assert!(!store.if_holds(&k, b"a", None).await.unwrap(), "{name}");
+        assert_eq!(
+            store.get(&k).await.unwrap().as_deref(),
+            Some(&b"c"[..]),
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn ranked_members_come_back_by_score_and_move_when_ranked_again() {
+    for (store, _dir) in backends().await {
+        let name = store.backend();
+        let set = format!("{}due", ns("rank"));
+        for (member, score) in [("c", 30), ("a", 10), ("b", 20), ("d", 40)] {
+            store.rank(&set, member, score).await.unwrap();
+        }
+        assert_eq!(
+            store.ranked_upto(&set, 25, 10).await.unwrap(),
+            ["a", "b"],
+            "{name}"
+        );
+        assert_eq!(
+            store.ranked_upto(&set, 100, 3).await.unwrap(),
+            ["a", "b", "c"],
+            "{name}"
+        );
+        store.rank(&set, "a", 35).await.unwrap();
+        assert_eq!(
+            store.ranked_upto(&set, 100, 10).await.unwrap(),
+            ["b", "c", "a", "d"],
+            "{name}: moved, not duplicated"
+        );
+        assert!(store.unrank(&set, "c").await.unwrap(), "{name}");
+        assert!(!store.unrank(&set, "c").await.unwrap(), "{name}");
+        assert_eq!(
+            store.ranked_upto(&set, 100, 10).await.unwrap(),
+            ["b", "a", "d"],
+            "{name}"
+        );
+        assert!(
+            store
+                .ranked_upto(&format!("{set}x"), 100, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        // A sorted set sharing a prefix with plain entries does not break a prefix scan.
+        store
+            .put(&format!("{set}:plain"), b"v", None)
+            .await
+            .unwrap();
+        let scanned = store.scan(&set).await.unwrap();
+        assert_eq!(scanned.len(), 1, "{name}: {scanned:?}");
+    }
+}

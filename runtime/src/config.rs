@@ -50,6 +50,9 @@ pub struct Config {
     /// `SAFEREF_WEBHOOK_RETRY_DELAYS` (milliseconds, comma-separated): tests only; replaces
     /// the webhook retry schedule (30 s .. 6 h) so retries happen within a test.
     pub webhook_retry_delays: Option<Vec<std::time::Duration>>,
+    /// `SAFEREF_WEBHOOK_LEASE_SECS`: how long a delivery stays leased to the worker
+    /// attempting it (renewed meanwhile); `None` is `webhooks::worker::LEASE`.
+    pub webhook_lease: Option<std::time::Duration>,
     /// `--state`: the embedded store and the mail outbox (`<state>/outbox/`).
     pub state_dir: PathBuf,
     /// `SAFEREF_SMTP_URL` (e.g. `smtps://user:pass@host`); without it mail goes to the outbox.
@@ -77,6 +80,7 @@ impl std::fmt::Debug for Config {
             .field("secret_key", &self.secret_key.is_some())
             .field("webhook_allow_loopback", &self.webhook_allow_loopback)
             .field("webhook_retry_delays", &self.webhook_retry_delays)
+            .field("webhook_lease", &self.webhook_lease)
             .field("state_dir", &self.state_dir)
             .field("smtp_url", &set(&self.smtp_url))
             .field("mail_from", &self.mail_from)

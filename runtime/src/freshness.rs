@@ -10,9 +10,14 @@ use saferef_generator::load::Dataset;
 use saferef_generator::render::{Cache, Rendered};
 use serde::{Deserialize, Serialize};
 
-use crate::AppState;
+use crate::store::StoreError;
+use crate::{AppState, Live, jobs};
 
-const STORE_KEY: &str = "freshness:summary";
+/// Where the daily summary of `dataset` is kept: per dataset version, so that instances
+/// serving different releases (during a rollout) each read the summary of their own.
+pub fn store_key(dataset: &Dataset) -> String {
+    format!("freshness:summary:{}", dataset.fingerprint)
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Summary {
@@ -124,7 +129,7 @@ pub fn summarize(
 
 /// GET /api/freshness
 pub async fn freshness(state: &AppState) -> Rendered {
-    let cached = match state.store.get(STORE_KEY).await {
+    let cached = match state.store.get(&store_key(&state.dataset)).await {
         Ok(v) => v.and_then(|b| serde_json::from_slice::<Summary>(&b).ok()),
         Err(e) => {
             tracing::warn!("store: {e}; serving the build-time freshness summary");
@@ -140,8 +145,9 @@ pub async fn freshness(state: &AppState) -> Rendered {
     }
 }
 
-/// Recomputes the summary into the store every day at 06:00 UTC.
-pub async fn daily(state: Arc<AppState>) {
+/// Recomputes the summary into the store every day at 06:00 UTC, on one instance of the
+/// fleet: the others serve what it stored.
+pub async fn daily(live: Arc<Live>) {
     loop {
         let now = Utc::now();
         let six = now
@@ -154,17 +160,26 @@ pub async fn daily(state: Arc<AppState>) {
             six + chrono::Duration::days(1)
         };
         tokio::time::sleep((next - now).to_std().unwrap_or_default()).await;
-        let summary = summarize(
-            &state.dataset,
-            state.built_at.as_deref(),
-            Utc::now(),
-            "redis",
-        );
-        let json = serde_json::to_vec(&summary).expect("summaries serialize");
-        if let Err(e) = state.store.put(STORE_KEY, &json, None).await {
+        if let Err(e) = refresh(&live.current(), Utc::now()).await {
             tracing::warn!("store: {e}; the daily freshness summary was not saved");
         }
     }
+}
+
+/// The daily run for `now`'s date: computes and stores the summary when this instance claims
+/// the run (once per day and dataset version across instances); whether it did.
+pub async fn refresh(state: &AppState, now: DateTime<Utc>) -> Result<bool, StoreError> {
+    let period = format!("{}:{}", now.date_naive(), state.dataset.fingerprint);
+    if !jobs::claim(&state.store, "freshness", &period, jobs::DAY).await? {
+        return Ok(false);
+    }
+    let summary = summarize(&state.dataset, state.built_at.as_deref(), now, "redis");
+    let json = serde_json::to_vec(&summary).expect("summaries serialize");
+    state
+        .store
+        .put(&store_key(&state.dataset), &json, None)
+        .await?;
+    Ok(true)
 }
 
 #[cfg(test)]

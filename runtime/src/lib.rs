@@ -8,10 +8,12 @@ pub mod accounts;
 pub mod caller;
 pub mod config;
 pub mod freshness;
+pub mod jobs;
 pub mod keys;
 pub mod mail;
 pub mod quota;
 pub mod releases;
+pub mod reload;
 pub mod routes;
 pub mod server;
 pub mod settings;
@@ -120,11 +122,41 @@ impl AppState {
     }
 }
 
+/// The release being served. A reload (`reload.rs`) builds the next `AppState` beside it and
+/// swaps it in whole: each request reads the current one once, so it is answered from one
+/// release from start to end, and requests never wait for a reload.
+#[derive(Debug)]
+pub struct Live(arc_swap::ArcSwap<AppState>);
+
+impl Live {
+    pub fn new(state: Arc<AppState>) -> Arc<Live> {
+        Arc::new(Live(arc_swap::ArcSwap::new(state)))
+    }
+
+    pub fn current(&self) -> Arc<AppState> {
+        self.0.load_full()
+    }
+
+    /// Serves `next` from now on; returns the release it replaces.
+    pub fn replace(&self, next: Arc<AppState>) -> Arc<AppState> {
+        self.0.swap(next)
+    }
+}
+
 /// Serves the API on `listener` until `shutdown` resolves. Tests bind `127.0.0.1:0`.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: Arc<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
-    server::run(listener, routes::all(state), shutdown).await;
+    serve_live(listener, Live::new(state), shutdown).await;
+}
+
+/// As `serve`, for a service whose release can be replaced while it runs.
+pub async fn serve_live(
+    listener: tokio::net::TcpListener,
+    live: Arc<Live>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) {
+    server::run(listener, routes::all(live), shutdown).await;
 }

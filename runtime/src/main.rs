@@ -9,7 +9,7 @@ use clap::Parser;
 use saferef_runtime::settings::{Command, KeysAction, Settings};
 use saferef_runtime::store::Store;
 use saferef_runtime::tier::Tier;
-use saferef_runtime::{AppState, keys, serve};
+use saferef_runtime::{AppState, Live, keys, serve_live};
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
@@ -68,15 +68,27 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
     // Tests and scripts read this line to find the port when --listen ends in :0.
     println!("listening on http://{addr}");
     tracing::info!("listening on http://{addr}");
-    let state = Arc::new(state);
-    tokio::spawn(saferef_runtime::freshness::daily(state.clone()));
+    let live = Live::new(Arc::new(state));
+    let state = live.current();
+    tokio::spawn(saferef_runtime::freshness::daily(live.clone()));
     tokio::spawn(saferef_runtime::webhooks::worker::run(
         state.store.clone(),
         state.config.clone(),
     ));
-    tokio::spawn(saferef_runtime::accounts::provider::hourly(state.clone()));
+    tokio::spawn(saferef_runtime::accounts::provider::hourly(
+        state.config.clone(),
+        state.store.clone(),
+    ));
     tokio::spawn(emit_release(state.clone()));
-    serve(listener, state.clone(), shutdown_signal()).await;
+    #[cfg(unix)]
+    tokio::spawn(saferef_runtime::reload::on_hangup(
+        live.clone(),
+        saferef_runtime::reload::Source {
+            data: settings.data.clone(),
+            site: settings.site.clone(),
+        },
+    ));
+    serve_live(listener, live, shutdown_signal()).await;
     state.store.flush().await?;
     tracing::info!("stopped");
     Ok(())

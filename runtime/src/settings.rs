@@ -52,6 +52,12 @@ pub struct Settings {
     /// Tests only: webhook retry delays in milliseconds, comma-separated (e.g. `3000`).
     #[arg(long, env = "SAFEREF_WEBHOOK_RETRY_DELAYS")]
     pub webhook_retry_delays: Option<String>,
+    /// Seconds a webhook delivery stays leased to the instance attempting it; renewed while
+    /// the attempt runs, so it only lapses (and another instance takes over) when that
+    /// instance died.
+    #[arg(long, env = "SAFEREF_WEBHOOK_LEASE_SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(2..=600))]
+    pub webhook_lease_secs: u64,
     /// SMTP server for account mail (else .eml files in <state>/outbox/).
     #[arg(long, env = "SAFEREF_SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,
@@ -121,6 +127,7 @@ impl Settings {
             secret_key,
             webhook_allow_loopback: self.webhook_allow_loopback,
             webhook_retry_delays,
+            webhook_lease: Some(std::time::Duration::from_secs(self.webhook_lease_secs)),
             state_dir: self.state.clone(),
             smtp_url: self.smtp_url.clone(),
             mail_from: self.mail_from.clone(),

@@ -3,6 +3,7 @@
 #![allow(dead_code, reason = "each test binary uses part of the support module")]
 
 pub mod binary;
+pub mod redis;
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};

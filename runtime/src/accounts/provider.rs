@@ -5,10 +5,8 @@
 //! opaque id, not personal data) and retried hourly until the provider confirms it, so an
 //! erasure is never silently incomplete.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use crate::AppState;
 use crate::config::Config;
 use crate::store::{Store, StoreError};
 
@@ -97,13 +95,25 @@ pub async fn retry_pending(config: &Config, store: &Store) -> Result<usize, Stor
     Ok(left)
 }
 
-/// Runs `retry_pending` at start and then hourly.
-pub async fn hourly(state: Arc<AppState>) {
+/// Runs `retry_pending` at start and then hourly, on one instance of the fleet per hour.
+pub async fn hourly(config: Config, store: Store) {
     loop {
-        match retry_pending(&state.config, &state.store).await {
-            Ok(0) => {}
-            Ok(n) => tracing::warn!(pending = n, "payment provider deletions still pending"),
-            Err(e) => tracing::error!("store: {e}"),
+        let hour = chrono::Utc::now().format("%Y-%m-%dT%H").to_string();
+        let run = match crate::jobs::claim(&store, "provider-deletions", &hour, crate::jobs::HOUR)
+            .await
+        {
+            Ok(run) => run,
+            Err(e) => {
+                tracing::error!("store: {e}");
+                false
+            }
+        };
+        if run {
+            match retry_pending(&config, &store).await {
+                Ok(0) => {}
+                Ok(n) => tracing::warn!(pending = n, "payment provider deletions still pending"),
+                Err(e) => tracing::error!("store: {e}"),
+            }
         }
         tokio::time::sleep(Duration::from_secs(3600)).await;
     }

@@ -33,20 +33,21 @@ pub use request::{Params, Request};
 use saferef_generator::api::Access;
 use table::Matched;
 
-use crate::AppState;
 use crate::caller::{self, Caller};
 use crate::quota;
+use crate::{AppState, Live};
 
 /// Request bodies above this size are refused with 413 before they are parsed.
 pub const BODY_LIMIT: usize = 256 * 1024;
 /// A request body must arrive within this long (slow senders get 408).
 pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
-/// The whole service as one warp filter.
-pub fn all(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
+/// The whole service as one warp filter, answering from the release `live` holds when each
+/// request arrives.
+pub fn all(live: Arc<Live>) -> BoxedFilter<(Response,)> {
     request::filter()
         .and_then(move |req: Result<Request, Rendered>| {
-            let state = state.clone();
+            let state = live.current();
             async move {
                 let res = match req {
                     Ok(req) => handle(&state, req).await,

@@ -17,6 +17,9 @@ use super::{Admitted, StoreError};
 
 /// key -> (expiry in Unix ms, 0 = never; value)
 const TABLE: TableDefinition<&str, (u64, &[u8])> = TableDefinition::new("kv");
+/// Ordered sets: (set, score, member), and (set, member) -> score to find a member's entry.
+const RANKED: TableDefinition<(&str, i64, &str), ()> = TableDefinition::new("ranked");
+const SCORES: TableDefinition<(&str, &str), i64> = TableDefinition::new("scores");
 
 #[derive(Debug, Clone)]
 pub struct Embedded {
@@ -66,6 +69,8 @@ impl Embedded {
         let db = Database::create(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let txn = db.begin_write()?;
         txn.open_table(TABLE)?;
+        txn.open_table(RANKED)?;
+        txn.open_table(SCORES)?;
         txn.commit()?;
         Ok(Embedded {
             db: Arc::new(db),
@@ -209,6 +214,113 @@ impl Embedded {
         .await
     }
 
+    /// Renews (`ttl`) or releases (`None`) `key` if it holds `holder`; whether it did.
+    pub async fn if_holds(
+        &self,
+        key: &str,
+        holder: &[u8],
+        ttl: Option<Duration>,
+    ) -> Result<bool, StoreError> {
+        let (key, holder) = (key.to_string(), holder.to_vec());
+        self.blocking(move |db| {
+            let txn = db.begin_write().map_err(err)?;
+            let held = {
+                let mut table = txn.open_table(TABLE).map_err(err)?;
+                let held = table
+                    .get(key.as_str())
+                    .map_err(err)?
+                    .is_some_and(|v| live(v.value().0) && v.value().1 == holder.as_slice());
+                match ttl {
+                    _ if !held => {}
+                    Some(ttl) => {
+                        table
+                            .insert(key.as_str(), (expiry(Some(ttl)), holder.as_slice()))
+                            .map_err(err)?;
+                    }
+                    None => {
+                        table.remove(key.as_str()).map_err(err)?;
+                    }
+                }
+                held
+            };
+            txn.commit().map_err(err)?;
+            Ok(held)
+        })
+        .await
+    }
+
+    pub async fn rank(&self, set: &str, member: &str, score: i64) -> Result<(), StoreError> {
+        let (set, member) = (set.to_string(), member.to_string());
+        self.blocking(move |db| {
+            let txn = db.begin_write().map_err(err)?;
+            {
+                let mut ranked = txn.open_table(RANKED).map_err(err)?;
+                let mut scores = txn.open_table(SCORES).map_err(err)?;
+                let old = scores
+                    .insert((set.as_str(), member.as_str()), score)
+                    .map_err(err)?
+                    .map(|v| v.value());
+                if let Some(old) = old {
+                    ranked
+                        .remove((set.as_str(), old, member.as_str()))
+                        .map_err(err)?;
+                }
+                ranked
+                    .insert((set.as_str(), score, member.as_str()), ())
+                    .map_err(err)?;
+            }
+            txn.commit().map_err(err)
+        })
+        .await
+    }
+
+    pub async fn ranked_upto(
+        &self,
+        set: &str,
+        max: i64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let set = set.to_string();
+        self.blocking(move |db| {
+            let txn = db.begin_read().map_err(err)?;
+            let ranked = txn.open_table(RANKED).map_err(err)?;
+            let mut out = Vec::new();
+            for entry in ranked
+                .range((set.as_str(), i64::MIN, "")..=(set.as_str(), max, "\u{10FFFF}"))
+                .map_err(err)?
+                .take(limit)
+            {
+                out.push(entry.map_err(err)?.0.value().2.to_string());
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    pub async fn unrank(&self, set: &str, member: &str) -> Result<bool, StoreError> {
+        let (set, member) = (set.to_string(), member.to_string());
+        self.blocking(move |db| {
+            let txn = db.begin_write().map_err(err)?;
+            let existed = {
+                let mut ranked = txn.open_table(RANKED).map_err(err)?;
+                let mut scores = txn.open_table(SCORES).map_err(err)?;
+                let old = scores
+                    .remove((set.as_str(), member.as_str()))
+                    .map_err(err)?
+                    .map(|v| v.value());
+                if let Some(old) = old {
+                    ranked
+                        .remove((set.as_str(), old, member.as_str()))
+                        .map_err(err)?;
+                }
+                old.is_some()
+            };
+            txn.commit().map_err(err)?;
+            Ok(existed)
+        })
+        .await
+    }
+
     pub async fn delete(&self, key: &str) -> Result<bool, StoreError> {
         let in_memory = self
             .counters()
@@ -326,5 +438,44 @@ impl Embedded {
             self.write_counters(due).await?;
         }
         Ok(result)
+    }
+
+    /// One write transaction: redb serializes writers and commits all or nothing.
+    pub async fn swap(
+        &self,
+        remove: Vec<String>,
+        put: Vec<(String, Vec<u8>)>,
+    ) -> Result<bool, StoreError> {
+        self.blocking(move |db| {
+            let txn = db.begin_write().map_err(err)?;
+            let applied = {
+                let mut table = txn.open_table(TABLE).map_err(err)?;
+                let mut all_live = true;
+                for key in &remove {
+                    all_live &= table
+                        .get(key.as_str())
+                        .map_err(err)?
+                        .is_some_and(|v| live(v.value().0));
+                }
+                if all_live {
+                    for key in &remove {
+                        table.remove(key.as_str()).map_err(err)?;
+                    }
+                    for (key, value) in &put {
+                        table
+                            .insert(key.as_str(), (0, value.as_slice()))
+                            .map_err(err)?;
+                    }
+                }
+                all_live
+            };
+            if applied {
+                txn.commit().map_err(err)?;
+            } else {
+                txn.abort().map_err(err)?;
+            }
+            Ok(applied)
+        })
+        .await
     }
 }

@@ -123,6 +123,56 @@ impl Store {
         }
     }
 
+    /// For leases: renews `key` for `ttl`, or releases it (`None`), only while it still holds
+    /// `holder` (a lease that lapsed and was taken over is left to its new holder); whether
+    /// it did. Atomic across processes sharing the store.
+    pub async fn if_holds(
+        &self,
+        key: &str,
+        holder: &[u8],
+        ttl: Option<Duration>,
+    ) -> Result<bool, StoreError> {
+        let key = self.key(key);
+        match &self.backend {
+            Backend::Embedded(s) => s.if_holds(&key, holder, ttl).await,
+            Backend::Redis(s) => s.if_holds(&key, holder, ttl).await,
+        }
+    }
+
+    /// Ordered sets (the webhook delivery queue): adds `member` to `set` with `score`, or
+    /// moves it there. Redis keeps a sorted set, so reading what is due never scans the
+    /// keyspace.
+    pub async fn rank(&self, set: &str, member: &str, score: i64) -> Result<(), StoreError> {
+        let set = self.key(set);
+        match &self.backend {
+            Backend::Embedded(s) => s.rank(&set, member, score).await,
+            Backend::Redis(s) => s.rank(&set, member, score).await,
+        }
+    }
+
+    /// Up to `limit` members of `set` with a score of at most `max`, lowest first.
+    pub async fn ranked_upto(
+        &self,
+        set: &str,
+        max: i64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let set = self.key(set);
+        match &self.backend {
+            Backend::Embedded(s) => s.ranked_upto(&set, max, limit).await,
+            Backend::Redis(s) => s.ranked_upto(&set, max, limit).await,
+        }
+    }
+
+    /// Removes `member` from `set`; whether it was there.
+    pub async fn unrank(&self, set: &str, member: &str) -> Result<bool, StoreError> {
+        let set = self.key(set);
+        match &self.backend {
+            Backend::Embedded(s) => s.unrank(&set, member).await,
+            Backend::Redis(s) => s.unrank(&set, member).await,
+        }
+    }
+
     /// Removes `key`; whether it existed.
     pub async fn delete(&self, key: &str) -> Result<bool, StoreError> {
         let key = self.key(key);
@@ -184,5 +234,19 @@ impl Store {
     /// Whether the store answers (health monitor).
     pub async fn ping(&self) -> Result<(), StoreError> {
         self.get("health:ping").await.map(|_| ())
+    }
+
+    /// Removes every key of `remove` and writes `put` (without expiry) as one atomic change,
+    /// only if each key of `remove` holds a live value; whether it did. A crash or a reader
+    /// sees all of the change or none of it, and of concurrent calls removing the same key
+    /// one applies (key rotation: the new record in, the old one out). Not for counters.
+    pub async fn swap(&self, remove: &[&str], put: &[(&str, &[u8])]) -> Result<bool, StoreError> {
+        let remove: Vec<String> = remove.iter().map(|k| self.key(k)).collect();
+        let put: Vec<(String, Vec<u8>)> =
+            put.iter().map(|(k, v)| (self.key(k), v.to_vec())).collect();
+        match &self.backend {
+            Backend::Embedded(s) => s.swap(remove, put).await,
+            Backend::Redis(s) => s.swap(&remove, &put).await,
+        }
     }
 }

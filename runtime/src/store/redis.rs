@@ -24,10 +24,22 @@ end
 return {1, next}
 ";
 
+/// KEYS[1] lease; ARGV holder, ttl ms (0 = release). Acts only while the holder holds it.
+const IF_HOLDS: &str = r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return 0
+end
+if tonumber(ARGV[2]) == 0 then
+  return redis.call('DEL', KEYS[1])
+end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+";
+
 #[derive(Clone)]
 pub struct RedisStore {
     con: ConnectionManager,
     admit: redis::Script,
+    if_holds: redis::Script,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -39,7 +51,7 @@ impl std::fmt::Debug for RedisStore {
 impl RedisStore {
     pub async fn connect(url: &str) -> anyhow::Result<RedisStore> {
         let client = redis::Client::open(url)
-            .map_err(|e| anyhow::anyhow!("SAFEREF_REDIS_URL {url:?}: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("SAFEREF_REDIS_URL {:?}: {e}", redacted(url)))?;
         // Bounded waits: with Redis down a request gets its 503 in about two seconds instead
         // of hanging on reconnection attempts.
         let config = ConnectionManagerConfig::new()
@@ -49,10 +61,11 @@ impl RedisStore {
             .set_max_delay(500);
         let con = ConnectionManager::new_with_config(client, config)
             .await
-            .map_err(|e| anyhow::anyhow!("cannot reach Redis at {url}: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("cannot reach Redis at {}: {e}", redacted(url)))?;
         Ok(RedisStore {
             con,
             admit: redis::Script::new(ADMIT),
+            if_holds: redis::Script::new(IF_HOLDS),
         })
     }
 
@@ -127,10 +140,15 @@ impl RedisStore {
         keys.sort();
         keys.dedup();
         let mut out = Vec::with_capacity(keys.len());
-        for key in keys {
-            // A key may expire between SCAN and GET; it is then left out.
-            if let Some(v) = con.get::<_, Option<Vec<u8>>>(&key).await? {
-                out.push((key, v));
+        for chunk in keys.chunks(500) {
+            // MGET answers nil for a key that expired since SCAN and for one that is not a
+            // string (the sorted sets of `rank`): both are left out.
+            let values: Vec<Option<Vec<u8>>> =
+                redis::cmd("MGET").arg(chunk).query_async(&mut con).await?;
+            for (key, value) in chunk.iter().zip(values) {
+                if let Some(v) = value {
+                    out.push((key.clone(), v));
+                }
             }
         }
         Ok(out)
@@ -156,6 +174,98 @@ impl RedisStore {
             admitted: admitted == 1,
             count,
         })
+    }
+}
+
+impl RedisStore {
+    /// Renews (`ttl`) or releases (`None`) `key` if it holds `holder`; whether it did.
+    pub async fn if_holds(
+        &self,
+        key: &str,
+        holder: &[u8],
+        ttl: Option<Duration>,
+    ) -> Result<bool, StoreError> {
+        let done: i64 = self
+            .if_holds
+            .key(key)
+            .arg(holder)
+            .arg(ttl.map_or(0, |t| t.as_millis().max(1) as u64))
+            .invoke_async(&mut self.con.clone())
+            .await?;
+        Ok(done == 1)
+    }
+}
+
+/// KEYS the keys to remove, then the keys to write; ARGV[1] how many to remove, then the
+/// values to write. A script runs (and reaches the AOF) as one unit: all of it or nothing.
+const SWAP: &str = r"
+local n = tonumber(ARGV[1])
+for i = 1, n do
+  if redis.call('EXISTS', KEYS[i]) == 0 then
+    return 0
+  end
+end
+for i = 1, n do
+  redis.call('DEL', KEYS[i])
+end
+for i = n + 1, #KEYS do
+  redis.call('SET', KEYS[i], ARGV[i - n + 1])
+end
+return 1
+";
+
+static SWAP_SCRIPT: std::sync::LazyLock<redis::Script> =
+    std::sync::LazyLock::new(|| redis::Script::new(SWAP));
+
+impl RedisStore {
+    pub async fn swap(
+        &self,
+        remove: &[String],
+        put: &[(String, Vec<u8>)],
+    ) -> Result<bool, StoreError> {
+        let mut call = SWAP_SCRIPT.prepare_invoke();
+        call.key(remove).arg(remove.len());
+        for (key, value) in put {
+            call.key(key).arg(value.as_slice());
+        }
+        let applied: i64 = call.invoke_async(&mut self.con.clone()).await?;
+        Ok(applied == 1)
+    }
+}
+
+impl RedisStore {
+    pub async fn rank(&self, set: &str, member: &str, score: i64) -> Result<(), StoreError> {
+        let _: i64 = self.con.clone().zadd(set, member, score).await?;
+        Ok(())
+    }
+
+    pub async fn ranked_upto(
+        &self,
+        set: &str,
+        max: i64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .con
+            .clone()
+            .zrangebyscore_limit(set, "-inf", max, 0, limit as isize)
+            .await?)
+    }
+
+    pub async fn unrank(&self, set: &str, member: &str) -> Result<bool, StoreError> {
+        let n: i64 = self.con.clone().zrem(set, member).await?;
+        Ok(n > 0)
+    }
+}
+
+/// `url` with its credentials masked: messages name the server, never its password.
+fn redacted(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => match rest.rfind('@') {
+            Some(at) => format!("{scheme}://***@{}", &rest[at + 1..]),
+            None => url.to_string(),
+        },
+        None => "(not a URL)".to_string(),
     }
 }
 

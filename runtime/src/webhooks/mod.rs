@@ -4,8 +4,9 @@
 //!
 //! Store layout (every key is the account's or transient):
 //! - `wh:<account>:<webhook id>` — the webhook (`registry.rs`), signing secret sealed;
-//! - `whq:<due ms>:<delivery id>` — the queue (`queue.rs`);
-//! - `whlease:<delivery id>` — a worker's lease on a delivery (60 s TTL, `worker.rs`);
+//! - `whd:<delivery id>` and the sorted set `whq` (by due time) — the queue (`queue.rs`);
+//! - `whlease:<delivery id>` — a worker's lease on a delivery (renewed while it is attempted,
+//!   `worker.rs`);
 //! - `whlog:<account>:<webhook id>:<ms>:<delivery id>:<attempt>` — the log (`log.rs`, 30 days);
 //! - `whlock:<account>` — held for a moment while a registration checks the tier's cap.
 //!

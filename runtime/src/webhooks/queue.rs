@@ -1,6 +1,7 @@
 //! The delivery queue, kept in the store so it survives restarts and is shared by every
-//! runtime on one Redis: one key per pending delivery, `whq:<due ms, 16 digits>:<delivery id>`,
-//! so a prefix scan (sorted by key) lists deliveries in the order they fall due.
+//! runtime on one Redis: each pending delivery's body under `whd:<delivery id>`, and its id in
+//! the ordered set `whq` scored by the time it falls due (a Redis sorted set), so reading what
+//! is due costs a range read, never a scan of the keyspace.
 
 use serde::{Deserialize, Serialize};
 
@@ -8,7 +9,8 @@ use super::payload::{self, Event};
 use super::registry::Webhook;
 use crate::store::{Store, StoreError};
 
-const PREFIX: &str = "whq:";
+const BODIES: &str = "whd:";
+const DUE: &str = "whq";
 
 /// One event on its way to one webhook, with the exact body to sign and send.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -21,10 +23,9 @@ pub struct Delivery {
     pub body: String,
     /// Attempts made so far.
     pub attempts: u32,
-}
-
-pub fn key(due_ms: i64, id: &str) -> String {
-    format!("{PREFIX}{:016}:{id}", due_ms.max(0))
+    /// When it falls due (Unix ms): its score in `whq`, kept here too so `recover` can
+    /// schedule a body that a crash left unscheduled.
+    pub due_ms: i64,
 }
 
 /// Queues `event` for `hook`, due at `due_ms`.
@@ -42,44 +43,75 @@ pub async fn enqueue(
         event_type: event.kind.clone(),
         body: payload::body(event, hook.format),
         attempts: 0,
+        due_ms,
     };
-    put(store, &delivery, due_ms).await?;
+    put(store, &delivery).await?;
     Ok(delivery)
 }
 
-pub async fn put(store: &Store, delivery: &Delivery, due_ms: i64) -> Result<(), StoreError> {
+/// Stores `delivery` (new, or with its attempts counted) and schedules it at its `due_ms`.
+/// The body is written first: a crash between the two leaves a body that `recover` schedules.
+pub async fn put(store: &Store, delivery: &Delivery) -> Result<(), StoreError> {
     let json = serde_json::to_vec(delivery).expect("deliveries serialize");
-    store.put(&key(due_ms, &delivery.id), &json, None).await
+    store
+        .put(&format!("{BODIES}{}", delivery.id), &json, None)
+        .await?;
+    store.rank(DUE, &delivery.id, delivery.due_ms).await
 }
 
-/// Every queued delivery with its store key, earliest due first.
-pub async fn pending(store: &Store) -> Result<Vec<(String, Delivery)>, StoreError> {
+/// Schedules every stored delivery at its own due time (idempotent): run when a worker
+/// starts, it picks up bodies a crash left unscheduled. How many there are.
+pub async fn recover(store: &Store) -> Result<usize, StoreError> {
+    let all = pending(store).await?;
+    for d in &all {
+        store.rank(DUE, &d.id, d.due_ms).await?;
+    }
+    Ok(all.len())
+}
+
+/// The delivery `id` as stored now (`None` once delivered, failed or removed).
+pub async fn get(store: &Store, id: &str) -> Result<Option<Delivery>, StoreError> {
     Ok(store
-        .scan(PREFIX)
+        .get(&format!("{BODIES}{id}"))
         .await?
-        .into_iter()
-        .filter_map(|(k, v)| Some((k, serde_json::from_slice(&v).ok()?)))
-        .collect())
+        .and_then(|v| serde_json::from_slice(&v).ok()))
+}
+
+/// Takes `id` off the queue: unscheduled first, then its body.
+pub async fn done(store: &Store, id: &str) -> Result<(), StoreError> {
+    store.unrank(DUE, id).await?;
+    store.delete(&format!("{BODIES}{id}")).await?;
+    Ok(())
 }
 
 /// The deliveries due at `now_ms`, earliest first, at most `max`.
-pub async fn due(
-    store: &Store,
-    now_ms: i64,
-    max: usize,
-) -> Result<Vec<(String, Delivery)>, StoreError> {
-    let cutoff = key(now_ms, "~");
-    Ok(pending(store)
+pub async fn due(store: &Store, now_ms: i64, max: usize) -> Result<Vec<Delivery>, StoreError> {
+    let mut out = Vec::new();
+    for id in store.ranked_upto(DUE, now_ms, max).await? {
+        match get(store, &id).await? {
+            Some(d) => out.push(d),
+            // Scheduled without a body: removed meanwhile.
+            None => {
+                store.unrank(DUE, &id).await?;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Every queued delivery (erasure, the monitor; rare, so a prefix scan).
+async fn pending(store: &Store) -> Result<Vec<Delivery>, StoreError> {
+    Ok(store
+        .scan(BODIES)
         .await?
         .into_iter()
-        .take_while(|(k, _)| *k <= cutoff)
-        .take(max)
+        .filter_map(|(_, v)| serde_json::from_slice(&v).ok())
         .collect())
 }
 
 /// Pending deliveries (the health monitor's queue depth).
 pub async fn depth(store: &Store) -> Result<usize, StoreError> {
-    Ok(store.scan(PREFIX).await?.len())
+    Ok(pending(store).await?.len())
 }
 
 /// Removes the queued deliveries `doomed` picks; how many.
@@ -88,8 +120,9 @@ pub async fn remove(
     doomed: impl Fn(&Delivery) -> bool,
 ) -> Result<usize, StoreError> {
     let mut n = 0;
-    for (k, d) in pending(store).await? {
-        if doomed(&d) && store.delete(&k).await? {
+    for d in pending(store).await? {
+        if doomed(&d) {
+            done(store, &d.id).await?;
             n += 1;
         }
     }

@@ -18,9 +18,10 @@ use crate::store::{Store, StoreError};
 
 /// A receiver has this long to answer.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
-/// A lease outlives any attempt (URL check up to 5 s, the 10 s timeout, store writes), so it
-/// only lapses when its holder died; then another worker takes the delivery over.
-pub const LEASE: Duration = Duration::from_secs(60);
+/// How long a delivery stays leased to the worker attempting it. The holder renews it every
+/// third of that while the attempt runs, so it only lapses when its holder died (or lost the
+/// store for that long); then another worker takes the delivery over.
+pub const LEASE: Duration = Duration::from_secs(30);
 /// Delays before the retries (DESIGN.md); after the last one the delivery fails.
 pub const RETRIES: [Duration; 5] = [
     Duration::from_secs(30),
@@ -40,8 +41,9 @@ struct Worker {
     key: SecretKey,
     allow_loopback: bool,
     retries: Vec<Duration>,
+    lease: Duration,
     client: reqwest::Client,
-    /// Written into leases, to tell holders apart when debugging.
+    /// Written into leases: the process id says which instance holds one.
     id: String,
 }
 
@@ -73,9 +75,18 @@ pub async fn run(store: Store, config: Config) {
             .webhook_retry_delays
             .clone()
             .unwrap_or_else(|| RETRIES.to_vec()),
+        lease: config.webhook_lease.unwrap_or(LEASE),
         client,
-        id: format!("worker_{}", crate::keys::random_base62(12)),
+        id: format!(
+            "worker_{}_{}",
+            std::process::id(),
+            crate::keys::random_base62(8)
+        ),
     });
+    match queue::recover(&worker.store).await {
+        Ok(n) => tracing::debug!(queued = n, "webhook queue recovered"),
+        Err(e) => tracing::error!("webhook queue: {e}"),
+    }
     loop {
         if let Err(e) = worker.clone().poll().await {
             tracing::error!("webhook queue: {e}");
@@ -101,8 +112,8 @@ impl Worker {
     async fn poll(self: Arc<Self>) -> Result<(), StoreError> {
         let due = queue::due(&self.store, Utc::now().timestamp_millis(), BATCH).await?;
         let mut running = tokio::task::JoinSet::new();
-        for (key, delivery) in due {
-            running.spawn(self.clone().deliver(key, delivery));
+        for delivery in due {
+            running.spawn(self.clone().deliver(delivery));
         }
         while let Some(done) = running.join_next().await {
             match done {
@@ -114,29 +125,60 @@ impl Worker {
         Ok(())
     }
 
-    async fn deliver(self: Arc<Self>, key: String, d: Delivery) -> Result<(), StoreError> {
+    /// Keeps `lease` ours while an attempt runs (aborted when it ends).
+    async fn renew(self: Arc<Self>, lease: String) {
+        loop {
+            tokio::time::sleep(self.lease / 3).await;
+            match self
+                .store
+                .if_holds(&lease, self.id.as_bytes(), Some(self.lease))
+                .await
+            {
+                Ok(true) => {}
+                Ok(false) => {
+                    tracing::warn!("{lease} lapsed during an attempt; another worker may retry it");
+                    return;
+                }
+                Err(e) => tracing::warn!("{lease} not renewed: {e}"),
+            }
+        }
+    }
+
+    /// Gives `lease` up, unless it lapsed and another worker holds it now.
+    async fn release(&self, lease: &str) -> Result<(), StoreError> {
+        self.store.if_holds(lease, self.id.as_bytes(), None).await?;
+        Ok(())
+    }
+
+    async fn deliver(self: Arc<Self>, d: Delivery) -> Result<(), StoreError> {
         let lease = format!("whlease:{}", d.id);
         if !self
             .store
-            .put_if_absent(&lease, self.id.as_bytes(), Some(LEASE))
+            .put_if_absent(&lease, self.id.as_bytes(), Some(self.lease))
             .await?
         {
             return Ok(());
         }
-        // Another worker may have finished this entry between our scan and our lease.
-        if self.store.get(&key).await?.is_none() {
-            self.store.delete(&lease).await?;
-            return Ok(());
+        // Another worker may have attempted it between our read and our lease: it is then
+        // gone or rescheduled with one more attempt.
+        match queue::get(&self.store, &d.id).await? {
+            Some(now) if now.attempts == d.attempts => {}
+            _ => {
+                self.release(&lease).await?;
+                return Ok(());
+            }
         }
         let Some(hook) = registry::get(&self.store, &d.account, &d.webhook_id).await? else {
             // The webhook was deleted after the event was queued.
-            self.store.delete(&key).await?;
-            self.store.delete(&lease).await?;
+            queue::done(&self.store, &d.id).await?;
+            self.release(&lease).await?;
             return Ok(());
         };
         let at = Utc::now();
         let started = Instant::now();
+        let renewal = tokio::spawn(self.clone().renew(lease.clone()));
         let result = self.send(&hook, &d).await;
+        renewal.abort();
         let duration_ms = started.elapsed().as_millis() as u64;
         let attempt = d.attempts + 1;
         let retry_at = match &result {
@@ -145,16 +187,19 @@ impl Worker {
                 .delay(attempt)
                 .map(|delay| Utc::now() + chrono::Duration::milliseconds(delay.as_millis() as i64)),
         };
-        if let Some(next) = retry_at {
-            let again = Delivery {
-                attempts: attempt,
-                ..d.clone()
-            };
-            queue::put(&self.store, &again, next.timestamp_millis()).await?;
+        match retry_at {
+            Some(next) => {
+                let again = Delivery {
+                    attempts: attempt,
+                    due_ms: next.timestamp_millis(),
+                    ..d.clone()
+                };
+                queue::put(&self.store, &again).await?;
+            }
+            None => queue::done(&self.store, &d.id).await?,
         }
-        self.store.delete(&key).await?;
         // Released before logging: a crash now loses a log line, never a delivery.
-        self.store.delete(&lease).await?;
+        self.release(&lease).await?;
         let outcome = match (&result, retry_at) {
             (Ok(_), _) => "delivered",
             (Err(_), Some(_)) => "retrying",

@@ -1,0 +1,80 @@
+//! Loading a new release into a running instance (SIGHUP): the next dataset, tree and indexes
+//! are built beside the served ones, on the blocking pool, then swapped in whole (`Live`).
+//! Requests keep being answered from the old release until the swap, so a reload has no
+//! downtime, and a release that fails to load leaves the old one served. The new release's
+//! events are then emitted, once across the fleet (`releases::emit`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::{AppState, Live, releases, startup};
+
+/// What a reload did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reloaded {
+    pub from: String,
+    pub to: String,
+    /// Release events this instance queued (0 when another instance emitted them).
+    pub events: usize,
+}
+
+/// Where the releases come from: `--data` and `--site`.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub data: PathBuf,
+    pub site: PathBuf,
+}
+
+/// Loads the release at `source` and serves it from now on.
+pub async fn reload(live: &Live, source: &Source) -> anyhow::Result<Reloaded> {
+    let old = live.current();
+    let (store, config, source) = (old.store.clone(), old.config.clone(), source.clone());
+    let mut next = tokio::task::spawn_blocking(move || -> anyhow::Result<AppState> {
+        let loaded = startup::load(&source.data, &source.site)?;
+        Ok(AppState::new(
+            loaded.dataset,
+            loaded.problems,
+            loaded.site,
+            store,
+            config,
+        ))
+    })
+    .await??;
+    next.commit = old.commit.clone();
+    next.admin_token = old.admin_token.clone();
+    next.started = old.started;
+    let next = Arc::new(next);
+    live.replace(next.clone());
+    let emitted = releases::emit(&next).await?;
+    Ok(Reloaded {
+        from: old.dataset.fingerprint.clone(),
+        to: next.dataset.fingerprint.clone(),
+        events: emitted.events,
+    })
+}
+
+/// Reloads on every SIGHUP until the process ends; a failed reload is logged and the served
+/// release stays.
+#[cfg(unix)]
+pub async fn on_hangup(live: Arc<Live>, source: Source) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut hangups = match signal(SignalKind::hangup()) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!("no SIGHUP handler ({e}): releases load only at start");
+            return;
+        }
+    };
+    while hangups.recv().await.is_some() {
+        tracing::info!("SIGHUP: loading the release at {}", source.site.display());
+        match reload(&live, &source).await {
+            Ok(r) => tracing::info!(
+                from = %r.from,
+                to = %r.to,
+                events = r.events,
+                "release loaded"
+            ),
+            Err(e) => tracing::error!("reload failed, the previous release is still served: {e:#}"),
+        }
+    }
+}
