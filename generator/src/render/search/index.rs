@@ -43,24 +43,32 @@ pub(super) fn words(folded: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
-/// One searchable string of an entity.
+/// How many bytes of a field's text its `head` holds.
+pub(super) const HEAD: usize = 4;
+
+/// One searchable string of an entity, in 20 bytes: a query reads the fields of all its
+/// candidates, so they are kept small.
 #[derive(Debug)]
 pub(super) struct IndexedField {
     pub(super) field: Field,
     pub(super) entry: u32,
+    /// The first bytes of its text (zeros past its end): most fields that do not start with
+    /// a query show it here, without reading the text.
+    pub(super) head: [u8; HEAD],
     /// Where its folded text starts in `SearchIndex::text`, and its length in bytes.
-    pub(super) start: usize,
-    pub(super) len: usize,
-    /// How many distinct words the text has.
-    pub(super) words: usize,
+    pub(super) start: u32,
+    pub(super) len: u32,
+    /// How many distinct words the text has, at most 255: a query of more than
+    /// `MAX_WORDS` words never compares it.
+    pub(super) words: u8,
 }
 
 #[derive(Debug)]
 pub(super) struct Entry {
     pub(super) kind: EntityType,
     pub(super) id: String,
-    /// The folded name, for the order of equal scores.
-    pub(super) sort_name: String,
+    /// Its place in the order of equal scores: by folded name, then id.
+    pub(super) rank: u32,
 }
 
 /// The search index of a dataset: built once (the runtime keeps it beside the dataset), read
@@ -68,8 +76,8 @@ pub(super) struct Entry {
 ///
 /// Every field's folded text is kept in `text`, joined by newlines (which folded text never
 /// holds). Whole-string matches (exact, prefix, substring) are looked for only in the fields
-/// holding every trigram of the query; word and typo matches go through the vocabulary's
-/// postings: a query costs about what it finds, not the size of the corpus.
+/// holding the query's rarest trigram (or its byte pair); word and typo matches go through the
+/// vocabulary's postings: a query costs about what it finds, not the size of the corpus.
 #[derive(Debug)]
 pub struct SearchIndex {
     pub(super) entries: Vec<Entry>,
@@ -78,6 +86,9 @@ pub struct SearchIndex {
     /// The fields holding each byte trigram of their text (ascending), to find substrings
     /// without scanning `text`.
     pub(super) trigrams: HashMap<[u8; 3], Vec<u32>>,
+    /// The same for byte pairs: a two-byte query has no trigram, and its pair's fields are
+    /// exactly those holding it.
+    pub(super) bigrams: HashMap<[u8; 2], Vec<u32>>,
     pub(super) vocabulary: Vocabulary,
     /// Normalized alias -> the entry of its compound. Aliases of compounds that are not
     /// served (critical threats) or not in the corpus are left out.
@@ -114,16 +125,19 @@ impl SearchIndex {
             fields: Vec::new(),
             text: String::new(),
             trigrams: HashMap::new(),
+            bigrams: HashMap::new(),
             vocabulary: Vocabulary::default(),
             aliases: HashMap::new(),
         };
         let mut positions = HashMap::new();
+        // The folded names, for the order of equal scores.
+        let mut names = Vec::new();
         for r in dataset.compounds.values() {
             if r.watch_class == WatchClass::CriticalThreat {
                 continue;
             }
             positions.insert(r.hq_id.as_str(), index.entries.len());
-            index.push(EntityType::Compound, &r.hq_id, &r.name, |e| {
+            index.push(&mut names, EntityType::Compound, &r.hq_id, &r.name, |e| {
                 e.add(Field::Id, &r.hq_id);
                 e.add(Field::Cas, &r.cas);
                 if let Some(key) = &r.identity.inchi_key {
@@ -148,7 +162,7 @@ impl SearchIndex {
             });
         }
         for p in dataset.products.values() {
-            index.push(EntityType::Product, &p.id, &p.name, |e| {
+            index.push(&mut names, EntityType::Product, &p.id, &p.name, |e| {
                 e.add(Field::Id, &p.id);
                 e.add(Field::Name, &p.name);
                 for n in &p.common_names {
@@ -164,7 +178,7 @@ impl SearchIndex {
             });
         }
         for m in dataset.materials.values() {
-            index.push(EntityType::Material, &m.id, &m.name, |e| {
+            index.push(&mut names, EntityType::Material, &m.id, &m.name, |e| {
                 e.add(Field::Id, &m.id);
                 e.add(Field::Name, &m.name);
                 for s in &m.synonyms {
@@ -182,11 +196,33 @@ impl SearchIndex {
                 index.aliases.insert(alias_key(&a.alias), at);
             }
         }
+        index.rank(&names);
         index
+    }
+
+    /// Ranks the entries by folded name, then id, once, so ordering results compares
+    /// numbers. The sort is stable: entries alike in both keep their index order, as results
+    /// listed in index order would.
+    fn rank(&mut self, names: &[String]) {
+        let mut order: Vec<usize> = (0..self.entries.len()).collect();
+        order.sort_by(|&a, &b| {
+            names[a]
+                .cmp(&names[b])
+                .then_with(|| self.entries[a].id.cmp(&self.entries[b].id))
+        });
+        for (rank, at) in order.into_iter().enumerate() {
+            self.entries[at].rank = u32::try_from(rank).expect("fewer than 4 billion entities");
+        }
+    }
+
+    /// The folded text of a field.
+    pub(super) fn text_of(&self, f: &IndexedField) -> &str {
+        &self.text[f.start as usize..(f.start + f.len) as usize]
     }
 
     fn push(
         &mut self,
+        names: &mut Vec<String>,
         kind: EntityType,
         id: &str,
         name: &str,
@@ -204,19 +240,29 @@ impl SearchIndex {
             for w in ids {
                 self.vocabulary.postings[w as usize].push(at);
             }
-            for t in text.as_bytes().windows(3) {
-                let list = self.trigrams.entry([t[0], t[1], t[2]]).or_default();
-                // Fields arrive in ascending order: a repeat within one field is the last.
+            // Fields arrive in ascending order: a repeat within one field is the last.
+            let add = |list: &mut Vec<u32>| {
                 if list.last() != Some(&at) {
                     list.push(at);
                 }
+            };
+            for t in text.as_bytes().windows(3) {
+                add(self.trigrams.entry([t[0], t[1], t[2]]).or_default());
             }
+            for t in text.as_bytes().windows(2) {
+                add(self.bigrams.entry([t[0], t[1]]).or_default());
+            }
+            let offset = |n: usize| u32::try_from(n).expect("less than 4 GiB of text");
+            let mut head = [0; HEAD];
+            let n = text.len().min(HEAD);
+            head[..n].copy_from_slice(&text.as_bytes()[..n]);
             self.fields.push(IndexedField {
                 field,
                 entry,
-                start: self.text.len(),
-                len: text.len(),
-                words: word_count,
+                head,
+                start: offset(self.text.len()),
+                len: offset(text.len()),
+                words: u8::try_from(word_count).unwrap_or(u8::MAX),
             });
             self.text.push_str(&text);
             self.text.push('\n');
@@ -224,7 +270,8 @@ impl SearchIndex {
         self.entries.push(Entry {
             kind,
             id: id.to_string(),
-            sort_name: fold(name),
+            rank: 0,
         });
+        names.push(fold(name));
     }
 }

@@ -1,7 +1,9 @@
 //! A query against the index: whole-string matches through the trigram postings, word and
 //! typo matches through the vocabulary, and each entry's best score.
 
-use super::index::{EntityType, SearchIndex, words};
+use std::borrow::Cow;
+
+use super::index::{EntityType, HEAD, IndexedField, SearchIndex, words};
 use super::score::{Field, Match, Scratch, score};
 
 /// Queries with more words than this are matched as whole strings only (exact, prefix,
@@ -14,47 +16,58 @@ const INCHI_KEY_BLOCK: usize = 14;
 impl SearchIndex {
     /// Every entry the folded query matches, with its best score and the field that earned
     /// it (of equal scores, the more important field).
+    ///
+    /// An entry's best is the highest (score, earlier field) of its offers, whatever order
+    /// they come in, so word and typo matches go first: a whole-string match is then looked
+    /// for in a field's text only when it could still beat them.
     pub(super) fn matches(&self, query: &str, only: Option<EntityType>) -> Vec<Scored> {
-        let mut best: Vec<Option<(u8, u32)>> = vec![None; self.entries.len()];
-        let mut offer = |at: u32, how: Match| {
-            let f = &self.fields[at as usize];
-            if only.is_some_and(|k| k != self.entries[f.entry as usize].kind) {
-                return;
-            }
-            let Some(s) = score(f.field.weight(), how) else {
-                return;
-            };
-            let slot = &mut best[f.entry as usize];
-            if slot.is_none_or(|(b, bf)| s > b || (s == b && at < bf)) {
-                *slot = Some((s, at));
-            }
-        };
-        let query_chars = query.chars().count();
-        for (at, pos) in self.substrings(query) {
-            let f = &self.fields[at as usize];
-            let how = if pos > 0 {
-                Match::Substring
-            } else if query.len() == f.len {
-                Match::Exact
-            } else if f.field == Field::InchiKey && query_chars < INCHI_KEY_BLOCK {
-                continue;
-            } else {
-                Match::Prefix
-            };
-            offer(at, how);
-        }
+        let mut best = Best(vec![None; self.entries.len()]);
+        let wanted =
+            |f: &IndexedField| only.is_none_or(|k| k == self.entries[f.entry as usize].kind);
         let (matched, tokens) = self.word_matches(query);
         for (at, distance) in matched {
-            let whole = self.fields[at as usize].words == tokens;
-            offer(
-                at,
-                match distance {
-                    0 => Match::Word { whole },
-                    _ => Match::Typo { distance, whole },
-                },
-            );
+            let f = &self.fields[at as usize];
+            let whole = usize::from(f.words) == tokens;
+            let how = match distance {
+                0 => Match::Word { whole },
+                _ => Match::Typo { distance, whole },
+            };
+            if let Some(s) = score(f.field.weight(), how).filter(|_| wanted(f)) {
+                best.offer(f, at, s);
+            }
         }
-        best.iter()
+        let query_chars = query.chars().count();
+        let head = &query.as_bytes()[..query.len().min(HEAD)];
+        for &at in self.candidates(query).iter() {
+            let f = &self.fields[at as usize];
+            if (f.len as usize) < query.len() || !wanted(f) {
+                continue;
+            }
+            let weight = f.field.weight();
+            let same_length = query.len() == f.len as usize;
+            // A match at the start scores above one further in: when even that would not
+            // improve on the entry's best, the field's text is not read.
+            let at_start = if same_length {
+                score(weight, Match::Exact)
+            } else if f.field == Field::InchiKey && query_chars < INCHI_KEY_BLOCK {
+                None
+            } else {
+                score(weight, Match::Prefix)
+            };
+            let Some(top) = at_start.filter(|s| best.improves(f, at, *s)) else {
+                continue;
+            };
+            // The head settles most fields without reading the text (slicing it reads it).
+            if f.head[..head.len()] == *head && self.text_of(f).starts_with(query) {
+                best.offer(f, at, top);
+            } else if let Some(s) = score(weight, Match::Substring).filter(|s| {
+                !same_length && best.improves(f, at, *s) && self.text_of(f).contains(query)
+            }) {
+                best.offer(f, at, s);
+            }
+        }
+        best.0
+            .iter()
             .enumerate()
             .filter_map(|(entry, b)| {
                 b.map(|(score, at)| Scored {
@@ -67,45 +80,45 @@ impl SearchIndex {
             .collect()
     }
 
-    /// The fields whose text holds the query, each with where it first does. The trigram
-    /// postings narrow the fields to those holding every trigram of the query; a query too
-    /// short to have one scans the whole text.
-    fn substrings(&self, query: &str) -> Vec<(u32, usize)> {
-        if query.is_empty() {
-            return Vec::new();
-        }
-        if query.len() < 3 {
-            let mut out: Vec<(u32, usize)> = Vec::new();
-            for (pos, _) in self.text.match_indices(query) {
-                let at = self.fields.partition_point(|f| f.start <= pos) - 1;
-                // Only the first occurrence in a field decides how it matches.
-                if out.last().is_none_or(|(last, _)| *last as usize != at) {
-                    out.push((at as u32, pos - self.fields[at].start));
+    /// The fields that can hold the query: those holding its two rarest trigrams, the fields
+    /// of its byte pair for a two-byte query, and for a one-byte query (what folding leaves of
+    /// "a_") those the whole text shows holding it.
+    fn candidates(&self, query: &str) -> Cow<'_, [u32]> {
+        match *query.as_bytes() {
+            [] => Cow::Borrowed(&[]),
+            [_] => {
+                let mut out: Vec<u32> = Vec::new();
+                for (pos, _) in self.text.match_indices(query) {
+                    let at = self.fields.partition_point(|f| f.start as usize <= pos) - 1;
+                    let at = u32::try_from(at).expect("fields are numbered in u32");
+                    if out.last() != Some(&at) {
+                        out.push(at);
+                    }
+                }
+                Cow::Owned(out)
+            }
+            [a, b] => Cow::Borrowed(self.bigrams.get(&[a, b]).map_or(&[], Vec::as_slice)),
+            _ => {
+                let mut lists: Vec<&[u32]> = Vec::new();
+                for w in query.as_bytes().windows(3) {
+                    match self.trigrams.get(w) {
+                        Some(list) => lists.push(list),
+                        None => return Cow::Borrowed(&[]),
+                    }
+                }
+                lists.sort_unstable_by_key(|l| l.len());
+                // The next rarest trigram removes most fields that do not hold the query for
+                // the price of one merge, when it is not much longer; beyond it, reading a
+                // field's text costs less than merging.
+                match lists[..] {
+                    [rarest, next, ..] if next.len() <= 8 * rarest.len() => {
+                        Cow::Owned(intersect(rarest, next))
+                    }
+                    [rarest, ..] => Cow::Borrowed(rarest),
+                    [] => Cow::Borrowed(&[]),
                 }
             }
-            return out;
         }
-        let mut lists: Vec<&[u32]> = Vec::new();
-        for w in query.as_bytes().windows(3) {
-            match self.trigrams.get(w) {
-                Some(list) => lists.push(list),
-                None => return Vec::new(),
-            }
-        }
-        lists.sort_unstable_by_key(|l| l.len());
-        let mut candidates = lists[0].to_vec();
-        for list in &lists[1..] {
-            candidates.retain(|f| list.binary_search(f).is_ok());
-        }
-        candidates
-            .into_iter()
-            .filter_map(|at| {
-                let f = &self.fields[at as usize];
-                self.text[f.start..f.start + f.len]
-                    .find(query)
-                    .map(|pos| (at, pos))
-            })
-            .collect()
     }
 
     /// The fields holding every word of the query, exactly or within the typo distance, each
@@ -119,49 +132,86 @@ impl SearchIndex {
         if tokens.is_empty() || tokens.len() > MAX_WORDS {
             return (Vec::new(), count);
         }
+        let postings = &self.vocabulary.postings;
         let mut scratch = Scratch::default();
-        let mut alive: Option<Vec<(u32, u8)>> = None;
-        for token in tokens {
-            // The fields this word meets, ascending, each at its smallest distance.
-            let mut hits: Vec<(u32, u8)> = self
-                .vocabulary
-                .meets(token, &mut scratch)
-                .into_iter()
-                .flat_map(|(w, d)| {
-                    self.vocabulary.postings[w as usize]
-                        .iter()
-                        .map(move |f| (*f, d))
-                })
-                .collect();
-            hits.sort_unstable();
-            hits.dedup_by_key(|(f, _)| *f);
-            alive = Some(match alive {
-                None => hits,
-                Some(before) => intersect(&before, &hits),
+        // The vocabulary words each query word meets, the query word occurring in the fewest
+        // fields first: the fields it meets are the only candidates, and the other words
+        // only look them up.
+        let mut met: Vec<(usize, Vec<(u32, u8)>)> = tokens
+            .into_iter()
+            .map(|token| {
+                let words = self.vocabulary.meets(token, &mut scratch);
+                let fields = words.iter().map(|(w, _)| postings[*w as usize].len()).sum();
+                (fields, words)
+            })
+            .collect();
+        met.sort_by_key(|(fields, _)| *fields);
+        let mut alive = fields_met(postings, &met[0].1);
+        for (_, words) in &met[1..] {
+            alive.retain_mut(|(at, distance)| {
+                let nearest = words
+                    .iter()
+                    .filter(|(w, _)| postings[*w as usize].binary_search(at).is_ok())
+                    .map(|(_, d)| *d)
+                    .min();
+                nearest
+                    .inspect(|d| *distance = (*distance).max(*d))
+                    .is_some()
             });
-            if alive.as_ref().is_some_and(Vec::is_empty) {
+            if alive.is_empty() {
                 break;
             }
         }
-        (alive.unwrap_or_default(), count)
+        (alive, count)
     }
 }
 
-/// The fields in both ascending lists, each with the larger of its two distances.
-fn intersect(a: &[(u32, u8)], b: &[(u32, u8)]) -> Vec<(u32, u8)> {
-    let (mut i, mut j, mut out) = (0, 0, Vec::new());
-    while i < a.len() && j < b.len() {
-        match a[i].0.cmp(&b[j].0) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                out.push((a[i].0, a[i].1.max(b[j].1)));
-                i += 1;
-                j += 1;
-            }
+/// Each entry's best score so far and the field that earned it.
+struct Best(Vec<Option<(u8, u32)>>);
+
+impl Best {
+    /// Whether `s` from field `at` would take the entry's place: a higher score, or the same
+    /// from an earlier (more important) field.
+    fn improves(&self, f: &IndexedField, at: u32, s: u8) -> bool {
+        self.0[f.entry as usize].is_none_or(|(b, bf)| s > b || (s == b && at < bf))
+    }
+
+    fn offer(&mut self, f: &IndexedField, at: u32, s: u8) {
+        if self.improves(f, at, s) {
+            self.0[f.entry as usize] = Some((s, at));
         }
     }
+}
+
+/// The values in both ascending lists.
+fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(a.len().min(b.len()));
+    while let (Some(&x), Some(&y)) = (a.get(i), b.get(j)) {
+        if x == y {
+            out.push(x);
+        }
+        // Both steps computed without a branch: which list is behind is unpredictable.
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
+    }
     out
+}
+
+/// The fields any of the words occur in, ascending, each at the smallest distance of the
+/// words it holds.
+fn fields_met(postings: &[Vec<u32>], words: &[(u32, u8)]) -> Vec<(u32, u8)> {
+    if let [(w, d)] = words {
+        // One word's postings are already ascending and distinct.
+        return postings[*w as usize].iter().map(|f| (*f, *d)).collect();
+    }
+    let mut hits: Vec<(u32, u8)> = words
+        .iter()
+        .flat_map(|(w, d)| postings[*w as usize].iter().map(move |f| (*f, *d)))
+        .collect();
+    hits.sort_unstable();
+    hits.dedup_by_key(|(f, _)| *f);
+    hits
 }
 
 pub(super) struct Scored {

@@ -6,10 +6,14 @@
 
 mod index;
 mod matching;
+#[cfg(test)]
+mod ranking_tests;
 mod score;
 #[cfg(test)]
 mod tests;
 mod vocabulary;
+
+use std::cmp::Reverse;
 
 use serde::Serialize;
 
@@ -132,26 +136,37 @@ pub fn search(
         hit.field = Field::Alias;
         hit.boosted = true;
     }
-    // Score first; the alias's compound leads the other perfect matches, then by name.
-    found.sort_by(|a, b| {
-        let (ea, eb) = (&index.entries[a.entry], &index.entries[b.entry]);
-        b.score
-            .cmp(&a.score)
-            .then(b.boosted.cmp(&a.boosted))
-            .then_with(|| ea.sort_name.cmp(&eb.sort_name))
-            .then_with(|| ea.id.cmp(&eb.id))
-    });
-    let results = found
-        .iter()
-        .skip(offset)
-        .take(limit)
-        .filter_map(|s| hit(index, dataset, s))
-        .collect();
+    // Score first; the alias's compound leads the other perfect matches, then by name. Every
+    // key differs (ranks are distinct), so only the page needs sorting: the entries before it
+    // are picked out, then those of the page, then the page is sorted.
+    let order = |s: &Scored| {
+        (
+            Reverse(s.score),
+            Reverse(s.boosted),
+            index.entries[s.entry].rank,
+        )
+    };
+    let total = found.len();
+    let end = offset.saturating_add(limit).min(total);
+    let page = if offset < end {
+        if end < total {
+            found.select_nth_unstable_by_key(end, order);
+        }
+        if offset > 0 {
+            found[..end].select_nth_unstable_by_key(offset, order);
+        }
+        let page = &mut found[offset..end];
+        page.sort_unstable_by_key(order);
+        &*page
+    } else {
+        &[]
+    };
+    let results = page.iter().filter_map(|s| hit(index, dataset, s)).collect();
     let body = Body {
         query: q,
         results,
         meta: Meta {
-            total: found.len(),
+            total,
             limit,
             offset,
             alias_resolved: alias.map(|at| index.entries[at].id.as_str()),
