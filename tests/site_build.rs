@@ -1,15 +1,18 @@
 //! `saferef-generate build` on a small dataset (the ingest fixture): every route's file holds
 //! the render function's bytes, two builds are byte-identical but for the manifest's time, an
 //! unchanged rebuild writes nothing, a one-compound change rewrites only what it changes, the
-//! build state never makes a rebuild differ from a build from scratch, and the CDN's reading
-//! of `_redirects` and `_headers` answers every route as the runtime would.
+//! build state never makes a rebuild differ from a build from scratch (nor do the records a
+//! rebuild takes from the previous build instead of parsing them), and the CDN's reading of
+//! `_redirects` and `_headers` answers every route as the runtime would.
 
 use std::path::{Path, PathBuf};
 
 use saferef_generator::ingest::{IngestOptions, run};
-use saferef_generator::load::{Dataset, load};
+use saferef_generator::load::{Dataset, Problem, load, load_with};
 use saferef_generator::site::cdn::{Resolution, StaticSite};
-use saferef_generator::site::{BuildOptions, build, header_lines, routes::routes, state};
+use saferef_generator::site::{
+    BuildOptions, BuildReport, LastBuild, build, build_after, header_lines, routes::routes, state,
+};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -215,7 +218,8 @@ fn a_deleted_or_corrupted_build_state_gives_the_same_tree() {
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     let state_file = out.path().join(state::PATH);
     let bytes = std::fs::read(&state_file).unwrap();
-    assert!(state::decode(&bytes).is_some());
+    let manifest = std::fs::read(out.path().join("manifest.json")).unwrap();
+    assert!(state::decode(&bytes, &manifest).is_some());
 
     // Corrupted (one byte flipped) while a compound changed: everything is rendered again and
     // only what changed is written (the manifest's hashes are trusted instead).
@@ -252,6 +256,103 @@ fn a_deleted_or_corrupted_build_state_gives_the_same_tree() {
     let report = build(&d, &full).unwrap();
     assert_eq!(report.written, 1);
     assert_eq!(std::fs::read(&raw).unwrap(), original);
+}
+
+/// What `saferef-generate build` does: data/ loaded with the previous build's records, checked
+/// but for the records it checked clean, built. Returns the problems instead when there are.
+struct Rebuild {
+    dataset: Dataset,
+    /// Compounds whose records came from the previous build, and those not checked again.
+    reused: usize,
+    clean: usize,
+    result: Result<BuildReport, Vec<Problem>>,
+}
+
+fn rebuild(data: &Path, out: &Path, at: &str) -> Rebuild {
+    let last = LastBuild::read(out);
+    let (dataset, mut problems) = load_with(data, Some(&last)).unwrap();
+    let clean = last.checked(&dataset);
+    problems.extend(saferef_generator::validate::validate_except(
+        &dataset, &clean,
+    ));
+    let result = if problems.is_empty() {
+        Ok(build_after(&dataset, &opts(out, at), &last).unwrap())
+    } else {
+        Err(problems)
+    };
+    Rebuild {
+        reused: last.reused(&dataset).len(),
+        clean: clean.len(),
+        dataset,
+        result,
+    }
+}
+
+/// Rewrites benzene's record file in `data` through `edit`.
+fn edit_benzene(d: &Dataset, edit: impl Fn(&mut serde_json::Value)) {
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let file = PathBuf::from(&d.files[&benzene]);
+    let mut record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    edit(&mut record);
+    let text = serde_json::to_string_pretty(&record).unwrap() + "\n";
+    std::fs::write(&file, text).unwrap();
+}
+
+#[test]
+fn records_taken_from_the_previous_build_give_the_tree_of_a_build_from_scratch() {
+    let (data, d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    let first = rebuild(data.path(), out.path(), "2026-11-21T10:00:00Z");
+    assert_eq!((first.reused, first.clean), (0, 0));
+    first.result.unwrap();
+
+    // Nothing changed: every record comes from the previous build, none is checked again.
+    let again = rebuild(data.path(), out.path(), "2026-11-21T10:30:00Z");
+    assert_eq!((again.reused, again.clean), (3, 3));
+    assert_eq!(again.result.unwrap().written, 0);
+
+    // One compound changed: it alone is parsed and checked, and the tree is the one a build
+    // from scratch (a plain load, nothing reused) writes.
+    edit_benzene(&d, |r| r["name"] = "Benzene (renamed)".into());
+    let one = rebuild(data.path(), out.path(), "2026-11-21T11:00:00Z");
+    assert_eq!((one.reused, one.clean), (2, 2));
+    assert!(one.result.unwrap().written > 20);
+    let (scratch, problems) = load(data.path()).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(one.dataset.compounds, scratch.compounds);
+    assert_eq!(one.dataset.fingerprint, scratch.fingerprint);
+    assert_same_as_fresh(&scratch, out.path());
+
+    // A problem in the changed record is found, though the others are not checked again.
+    edit_benzene(&d, |r| r["category"] = "no such category".into());
+    let broken = rebuild(data.path(), out.path(), "2026-11-21T12:00:00Z");
+    assert_eq!(broken.clean, 2);
+    let problems = broken.result.unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.path == "category"),
+        "{problems:?}"
+    );
+    edit_benzene(&d, |r| {
+        r.as_object_mut().unwrap().remove("category");
+    });
+
+    // What shapes every record (sources.json: the ranks merged values are ordered by) changed:
+    // nothing is reused; what is checked against changed (ids.tsv): everything is checked.
+    let sources = data.path().join("sources.json");
+    let text = std::fs::read_to_string(&sources).unwrap();
+    std::fs::write(&sources, format!("{text}\n")).unwrap();
+    let reshaped = rebuild(data.path(), out.path(), "2026-11-21T13:00:00Z");
+    assert_eq!((reshaped.reused, reshaped.clean), (0, 0));
+    reshaped.result.unwrap();
+    let ids = data.path().join("ids.tsv");
+    let text = std::fs::read_to_string(&ids).unwrap();
+    std::fs::write(&ids, format!("{text}# a comment\n")).unwrap();
+    let rechecked = rebuild(data.path(), out.path(), "2026-11-21T14:00:00Z");
+    assert_eq!((rechecked.reused, rechecked.clean), (3, 0));
+    rechecked.result.unwrap();
+    let (scratch, _) = load(data.path()).unwrap();
+    assert_same_as_fresh(&scratch, out.path());
 }
 
 #[test]

@@ -1,6 +1,9 @@
 //! Loads the whole `data/` tree into an immutable `Dataset`: compound files are read and
 //! parsed in parallel (walkdir + rayon), curated overlays are merged over them, and every
 //! problem met on the way is collected with its file and JSON path rather than stopping.
+//!
+//! `load_with` reuses what an earlier load parsed (`RecordCache`, kept by the build): a
+//! compound file whose bytes and shared inputs are unchanged is read and hashed, not parsed.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -90,6 +93,16 @@ pub struct CuratedEntry {
     pub set: Value,
 }
 
+pub type Hash = [u8; 32];
+
+/// Records an earlier load parsed (the build keeps them: `site::LastBuild`).
+pub trait RecordCache: Sync {
+    /// The JSON (as the snapshot writes a record) of the record parsed from `file` (relative to
+    /// the data directory) when the file's bytes hashed to `digest` and the inputs every record
+    /// is shaped by hashed to `records_key` (`Dataset::records_key`).
+    fn record(&self, records_key: &Hash, file: &str, digest: &Hash) -> Option<&[u8]>;
+}
+
 /// The loaded dataset. Immutable once built; shared read-only by the generator and runtime.
 #[derive(Debug, Default)]
 pub struct Dataset {
@@ -130,6 +143,16 @@ pub struct Dataset {
     /// when the file is absent). Not in the fingerprint: it describes the data, and a diff
     /// names its release after the fingerprint of the data it describes.
     pub changelog: Vec<crate::changelog::Entry>,
+    /// SHA-256 of each compound's file, by id.
+    pub digests: BTreeMap<String, Hash>,
+    /// SHA-256 over what shapes every record beside its own file (`sources.json`, whose ranks
+    /// order merged values, and the curated overlays): a record parsed from the same file
+    /// bytes under the same key is the same record.
+    pub records_key: Hash,
+    /// SHA-256 over what `validate` checks a record against beside the record itself
+    /// (`ids.tsv`, `agencies.json`, which compound is in which file): an unchanged record
+    /// checked clean under the same key is still clean.
+    pub checks_key: Hash,
 }
 
 impl Dataset {
@@ -163,6 +186,14 @@ impl Dataset {
 
 /// Loads `data_dir`. Fails only if it is not a dataset directory at all.
 pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
+    load_with(data_dir, None)
+}
+
+/// As `load`, taking from `cache` every record whose file and shared inputs are unchanged.
+pub fn load_with(
+    data_dir: &Path,
+    cache: Option<&dyn RecordCache>,
+) -> anyhow::Result<(Dataset, Vec<Problem>)> {
     let compounds_dir = data_dir.join("compounds");
     if !compounds_dir.is_dir() {
         anyhow::bail!(
@@ -221,19 +252,34 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
     let catalog = dataset.catalog.clone();
     let rank = move |s: &str| catalog.as_ref().map_or(0, |c| c.rank(s));
     let mut hasher = Sha256::new();
+    let mut records_key = Sha256::new();
+    records_key.update(std::fs::read(data_dir.join("sources.json")).unwrap_or_default());
     for (path, _) in &dataset.curated {
-        hasher.update(relative(path, data_dir));
-        hasher.update(std::fs::read(path).unwrap_or_default());
+        let bytes = std::fs::read(path).unwrap_or_default();
+        for h in [&mut hasher, &mut records_key] {
+            h.update(relative(path, data_dir));
+            h.update(&bytes);
+        }
     }
+    dataset.records_key = records_key.finalize().into();
+    let reuse = cache.map(|c| (c, &dataset.records_key, data_dir));
     let loaded: Vec<Result<Loaded, Problem>> = json_files(&compounds_dir)
         .par_iter()
-        .map(|path| load_compound(path, &overlays, &rank))
+        .map(|path| load_compound(path, &overlays, &rank, reuse))
         .collect();
+    let mut checks_key = Sha256::new();
+    for f in ["ids.tsv", "agencies.json"] {
+        checks_key.update(std::fs::read(data_dir.join(f)).unwrap_or_default());
+    }
     for item in loaded {
         match item {
             Ok((id, file, record, digest)) => {
                 hasher.update(relative(&file, data_dir));
                 hasher.update(digest);
+                for part in [id.as_bytes(), relative(&file, data_dir)] {
+                    checks_key.update((part.len() as u64).to_le_bytes());
+                    checks_key.update(part);
+                }
                 if let Some(first) = dataset.files.insert(id.clone(), file.clone()) {
                     problems.push(Problem::new(
                         file,
@@ -241,11 +287,13 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
                         format!("{id} is also the id in {first}"),
                     ));
                 }
+                dataset.digests.insert(id.clone(), digest);
                 dataset.compounds.insert(id, record);
             }
             Err(p) => problems.push(p),
         }
     }
+    dataset.checks_key = checks_key.finalize().into();
     if let Ok(text) = std::fs::read_to_string(data_dir.join("materials/index.tsv")) {
         for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
             let cols: Vec<&str> = line.split('\t').collect();
@@ -449,14 +497,27 @@ fn overlays_by_cas(curated: &[(String, CuratedFile)]) -> Overlays<'_> {
     map
 }
 
+/// A cache to reuse records from, the current `records_key` and the data directory.
+type Reuse<'a> = Option<(&'a dyn RecordCache, &'a Hash, &'a Path)>;
+
 fn load_compound(
     path: &Path,
     overlays: &Overlays<'_>,
     rank: &(dyn Fn(&str) -> usize + Sync),
+    reuse: Reuse<'_>,
 ) -> Result<Loaded, Problem> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Problem::new(&file, "", e.to_string()))?;
-    let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
+    let bytes = std::fs::read(path).map_err(|e| Problem::new(&file, "", e.to_string()))?;
+    let digest: [u8; 32] = Sha256::digest(&bytes).into();
+    if let Some((cache, records_key, data_dir)) = reuse
+        && let Some(rel) = path.strip_prefix(data_dir).ok().and_then(Path::to_str)
+        && let Some(json) = cache.record(records_key, rel, &digest)
+        && let Ok(record) = serde_json::from_slice::<CompoundRecord>(json)
+    {
+        return Ok((record.hq_id.clone(), file, record, digest));
+    }
+    let text =
+        String::from_utf8(bytes).map_err(|e| Problem::new(&file, "", format!("not UTF-8: {e}")))?;
     let mut value: Value = serde_json::from_str(&text)
         .map_err(|e| Problem::new(&file, "", format!("not valid JSON: {e}")))?;
     let cas = value

@@ -4,6 +4,10 @@
 //!
 //! Incremental (`build`): what did not change since the previous build is neither rendered nor
 //! written, as `state.rs` records; files no route produces any more are removed.
+//!
+//! All or nothing: the files are staged (`output::Staged`) and move into the tree only once
+//! every one is written; a build that fails (a full disk, a read-only directory) leaves the
+//! previous tree as it was.
 
 pub mod cdn;
 mod netlify;
@@ -25,8 +29,8 @@ pub use netlify::header_lines;
 use routes::RouteMeta;
 use state::{FileEntry, Group, Hash, State};
 
-use crate::load::Dataset;
-use crate::output::write_if_changed;
+use crate::load::{Dataset, RecordCache};
+use crate::output::{CommitError, Staged};
 
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -72,13 +76,166 @@ pub const MANIFEST: &str = "manifest.json";
 /// (materials, products, documents, the routing files, the snapshot) is rendered when any
 /// input changed. And of what is rendered, only files whose hash differs from the previous
 /// build's are written.
+///
+/// When anything fails, the tree at `opts.out` is left as it was (or not created), and the
+/// error says so after the path and the OS error.
 pub fn build(dataset: &Dataset, opts: &BuildOptions) -> anyhow::Result<BuildReport> {
+    // Its records are not taken: the dataset need not be what a load from them gave.
+    let last = LastBuild {
+        records: None,
+        ..LastBuild::read(&opts.out)
+    };
+    build_after(dataset, opts, &last)
+}
+
+/// As `build`, with the previous build already read, and `dataset` what `load_with` gave with
+/// `last` as its cache (unchanged since): the records it took from there are taken as JSON
+/// too, not serialized again.
+pub fn build_after(
+    dataset: &Dataset,
+    opts: &BuildOptions,
+    last: &LastBuild,
+) -> anyhow::Result<BuildReport> {
+    let out = opts.out.display();
+    let outcome = if opts.out.is_dir() {
+        format!("the previous {out} is unchanged")
+    } else {
+        format!("{out} was not created")
+    };
+    let staged = Staged::begin(&opts.out)
+        .map_err(|e| anyhow::Error::from(e).context(format!("the build failed and {outcome}")))?;
+    match build_staged(dataset, opts, last, staged) {
+        Ok(report) => Ok(report),
+        Err(Failure::Staging(e)) => Err(e.context(format!("the build failed and {outcome}"))),
+        Err(Failure::Commit(CommitError { cause, undo: None })) => {
+            Err(anyhow::Error::from(cause).context(format!("the build failed and {outcome}")))
+        }
+        Err(Failure::Commit(CommitError {
+            cause,
+            undo: Some(undo),
+        })) => Err(anyhow::Error::from(cause).context(format!(
+            "the build failed and {out} could not be restored ({undo}: {}); `saferef-generate \
+             build --full` repairs it",
+            undo.source
+        ))),
+    }
+}
+
+/// How a build failed: while rendering and staging (the tree untouched), or while moving the
+/// staged files in (and then undone, unless `undo` says otherwise).
+enum Failure {
+    Staging(anyhow::Error),
+    Commit(CommitError),
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Failure {
+        Failure::Staging(e)
+    }
+}
+
+impl From<crate::output::FsError> for Failure {
+    fn from(e: crate::output::FsError) -> Failure {
+        Failure::Staging(e.into())
+    }
+}
+
+/// The previous build of a tree, as the next one starts from it: its build state (the sum
+/// checked) and, decompressed, the snapshot its records are in. The `RecordCache` of the load
+/// before the build.
+#[derive(Debug, Default)]
+pub struct LastBuild {
+    /// The part of the state file its sum covers, and the manifest written with it.
+    state: Option<(Vec<u8>, Vec<u8>)>,
+    /// The state's records and the snapshot's JSON, when the snapshot is the one the state
+    /// describes and this generator parsed the records.
+    records: Option<(state::Records, Vec<u8>)>,
+}
+
+impl LastBuild {
+    /// The build at `out`; nothing when there is none or its state is unreadable.
+    pub fn read(out: &Path) -> LastBuild {
+        let Some((mut bytes, manifest)) = state::read(out) else {
+            return LastBuild::default();
+        };
+        let Some(body) = state::verify(&bytes, &manifest).map(<[u8]>::len) else {
+            return LastBuild::default();
+        };
+        bytes.truncate(body);
+        let records = state::decode_verified(&bytes, &manifest)
+            .map(|s| s.records)
+            .filter(|r| generator_identity().is_some_and(|i| i == r.identity))
+            .and_then(|r| {
+                let file = std::fs::read(out.join(crate::snapshot::PATH)).ok()?;
+                let sum: Hash = Sha256::digest(&file).into();
+                let json = crate::snapshot::decompress(&file).ok()?;
+                (sum == r.snapshot).then_some((r, json))
+            });
+        LastBuild {
+            state: Some((bytes, manifest)),
+            records,
+        }
+    }
+
+    /// The compounds of `dataset` whose records a load with this cache took from it.
+    pub fn reused(&self, dataset: &Dataset) -> HashSet<String> {
+        dataset
+            .compounds
+            .keys()
+            .filter(|id| self.record_of(dataset, id).is_some())
+            .cloned()
+            .collect()
+    }
+
+    /// Of those, the ones that are checked against the same things as in this build, which
+    /// checked them clean: `validate` need not check them again.
+    pub fn checked(&self, dataset: &Dataset) -> HashSet<String> {
+        match &self.records {
+            Some((r, _)) if r.checks_key == dataset.checks_key => self.reused(dataset),
+            _ => HashSet::new(),
+        }
+    }
+
+    /// The JSON of compound `id`'s record in this build's snapshot, if it came from there.
+    fn record_of(&self, dataset: &Dataset, id: &str) -> Option<&[u8]> {
+        let (file, digest) = record_file(dataset, id)?;
+        self.record(&dataset.records_key, file, digest)
+    }
+}
+
+impl RecordCache for LastBuild {
+    fn record(&self, records_key: &Hash, file: &str, digest: &Hash) -> Option<&[u8]> {
+        let (records, json) = self.records.as_ref()?;
+        let entry = records.files.get(file)?;
+        if records.records_key != *records_key || entry.digest != *digest {
+            return None;
+        }
+        let start = usize::try_from(entry.start).ok()?;
+        json.get(start..start.checked_add(usize::try_from(entry.len).ok()?)?)
+    }
+}
+
+/// The file compound `id` was loaded from (relative to the data directory) and its digest.
+fn record_file<'a>(dataset: &'a Dataset, id: &str) -> Option<(&'a str, &'a Hash)> {
+    let file = Path::new(dataset.files.get(id)?)
+        .strip_prefix(&dataset.dir)
+        .ok()?
+        .to_str()?;
+    Some((file, dataset.digests.get(id)?))
+}
+
+fn build_staged(
+    dataset: &Dataset,
+    opts: &BuildOptions,
+    last: &LastBuild,
+    staged: Staged,
+) -> Result<BuildReport, Failure> {
     let started = Instant::now();
     let stage = |what: &str, since: Instant| {
         eprintln!("build: {what} in {:.2}s", since.elapsed().as_secs_f64());
     };
     let t = Instant::now();
-    let parts = crate::snapshot::parts(dataset)?;
+    let parts = crate::snapshot::parts_with(dataset, |id| last.record_of(dataset, id))?;
     let global = generator_identity().map(|identity| {
         key(&[
             identity.as_bytes(),
@@ -95,9 +252,12 @@ pub fn build(dataset: &Dataset, opts: &BuildOptions) -> anyhow::Result<BuildRepo
     let mut rest_inputs: Vec<&[u8]> = vec![parts.fingerprint.as_bytes()];
     rest_inputs.extend(keys.iter().map(|k| k.as_slice()));
     let rest_key = key(&rest_inputs);
-    let state_file = state::read(&opts.out);
-    let mut previous = match state_file.as_deref().and_then(state::decode) {
-        Some(s) => Previous::State(s),
+    let decoded = last
+        .state
+        .as_ref()
+        .and_then(|(body, manifest)| state::decode_verified(body, manifest));
+    let mut previous = match decoded {
+        Some(s) => Previous::State(Box::new(s)),
         None => Previous::Manifest(read_manifest_hashes(&opts.out)),
     };
     // Without an identity nothing can be keyed; `--full` trusts nothing it did not render.
@@ -120,7 +280,6 @@ pub fn build(dataset: &Dataset, opts: &BuildOptions) -> anyhow::Result<BuildRepo
         _ => None,
     };
     let todo: Vec<usize> = (0..keys.len()).filter(|&i| groups[i].is_none()).collect();
-    let changed = !todo.is_empty() || rest_reused.is_none();
     stage(
         &format!(
             "hashed inputs ({} of {} compounds to render)",
@@ -131,16 +290,6 @@ pub fn build(dataset: &Dataset, opts: &BuildOptions) -> anyhow::Result<BuildRepo
     );
 
     let t = Instant::now();
-    if changed {
-        // From here until the end the tree is in between two builds: a crash must not leave
-        // a manifest or state that describes it.
-        for f in [MANIFEST, state::PATH] {
-            match std::fs::remove_file(opts.out.join(f)) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
-                _ => {}
-            }
-        }
-    }
     let known = |group: Option<&Group<'_>>| -> anyhow::Result<Known<'_>> {
         Ok(match &previous {
             _ if opts.full => Known::Nothing,
@@ -166,7 +315,7 @@ pub fn build(dataset: &Dataset, opts: &BuildOptions) -> anyhow::Result<BuildRepo
                     let entries = netlify::routing_entries(&routes)?;
                     let files = routes.into_iter().map(|r| (r.file, r.rendered.body));
                     let (files, written) =
-                        write_files(&opts.out, files, &known(previous_group(id))?)?;
+                        write_files(&staged, files, &known(previous_group(id))?)?;
                     let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
                     Ok((i, Group::new(keys[i], &files, &entries), written, paths))
                 })
@@ -230,51 +379,108 @@ pub fn build(dataset: &Dataset, opts: &BuildOptions) -> anyhow::Result<BuildRepo
                 Previous::State(s) => known(Some(&s.rest))?,
                 Previous::Manifest(_) => known(None)?,
             };
-            let (files, w) = write_files(&opts.out, files, &known)?;
+            let (files, w) = write_files(&staged, files, &known)?;
             written += w;
             fresh.extend(files.iter().map(|f| f.path.clone()));
             (Group::new(rest_key, &files, &[]), rules)
         }
         (None, None) => unreachable!("the rest is rendered whenever it is not reused"),
     };
-    let removed = remove_stale(&opts.out, &previous, &fresh)?;
-    stage("routing files, snapshot and removals", t);
+    let stale = stale(&previous, &fresh)?;
+    let records = records(dataset, &parts, &rest)?;
+    stage("routing files and snapshot", t);
 
     let t = Instant::now();
     let all = || groups.iter().chain([&rest]);
     let files: u64 = all().map(|g| g.files).sum();
+    let bytes: u64 = all().map(|g| g.size).sum();
+    let state = State {
+        compounds: parts
+            .compounds
+            .iter()
+            .map(|(id, _)| id.clone())
+            .zip(groups)
+            .collect(),
+        rest,
+        redirect_rules,
+        records,
+    };
+    // The manifest: every file with its hash and size, compound by compound in id order, then
+    // the rest; joined from the groups' entries, most of them the previous manifest's bytes.
+    let mut head = serde_json::to_vec(&serde_json::json!({
+        "dataset_version": dataset.fingerprint,
+        "built_at": opts.built_at,
+    }))
+    .map_err(anyhow::Error::from)?;
+    head.pop();
+    head.extend_from_slice(b",\"files\":[");
+    let (manifest, state_file) = state::encode(&state, &head);
+    staged.write_new(MANIFEST, &manifest)?;
+    // Without an identity nothing can be keyed, and no state is kept.
+    if global.is_some() {
+        staged.write(state::PATH, &state_file)?;
+    }
+    stage("manifest and build state", t);
+
+    let t = Instant::now();
+    let removed = staged
+        .commit(&stale, &[MANIFEST, state::PATH])
+        .map_err(Failure::Commit)?;
+    stage(
+        &format!("moved {written} files into place, removed {removed}"),
+        t,
+    );
     let report = BuildReport {
         files: files as usize,
         written,
         unchanged: files as usize - written,
         removed,
-        bytes: all().map(|g| g.size).sum(),
+        bytes,
         redirect_rules,
     };
-    write_manifest(&opts.out, dataset, opts, all())?;
-    // An unchanged tree's state is the one read.
-    if global.is_some() && changed {
-        let state = State {
-            compounds: parts
-                .compounds
-                .iter()
-                .map(|(id, _)| id.clone())
-                .zip(groups)
-                .collect(),
-            rest,
-            redirect_rules,
-        };
-        write_if_changed(&opts.out.join(state::PATH), &state::encode(&state))?;
-    }
-    stage("manifest and build state", t);
     print_summary(&opts.out, &report, started);
     Ok(report)
+}
+
+/// Where each compound file's record is in the snapshot of the tree (`rest` lists its hash).
+fn records(
+    dataset: &Dataset,
+    parts: &crate::snapshot::Parts<'_>,
+    rest: &Group<'_>,
+) -> anyhow::Result<state::Records> {
+    let ranges = crate::snapshot::record_ranges(parts)?;
+    let files = parts
+        .compounds
+        .iter()
+        .zip(ranges)
+        .filter_map(|((id, _), range)| {
+            let (file, digest) = record_file(dataset, id)?;
+            let entry = state::RecordEntry {
+                digest: *digest,
+                start: range.start as u64,
+                len: range.len() as u64,
+            };
+            Some((file.to_string(), entry))
+        })
+        .collect();
+    Ok(state::Records {
+        identity: generator_identity().unwrap_or_default(),
+        records_key: dataset.records_key,
+        checks_key: dataset.checks_key,
+        snapshot: rest
+            .file_entries()?
+            .into_iter()
+            .find(|f| f.path == crate::snapshot::PATH)
+            .map(|f| f.sha256)
+            .unwrap_or_default(),
+        files,
+    })
 }
 
 /// What the previous build left: its state, or (when the state is missing or unreadable) the
 /// files and hashes its manifest lists.
 enum Previous<'a> {
-    State(State<'a>),
+    State(Box<State<'a>>),
     Manifest(HashMap<String, Hash>),
 }
 
@@ -300,20 +506,20 @@ impl Known<'_> {
     }
 }
 
-/// Writes the files whose hash differs from the known one; returns every file's entry and how
-/// many were written.
+/// Stages the files whose hash differs from the known one; returns every file's entry and how
+/// many were staged.
 fn write_files(
-    out: &Path,
+    staged: &Staged,
     files: impl Iterator<Item = (String, Vec<u8>)>,
     known: &Known<'_>,
-) -> std::io::Result<(Vec<FileEntry>, usize)> {
+) -> Result<(Vec<FileEntry>, usize), crate::output::FsError> {
     let mut written = 0;
     let mut entries = Vec::new();
     for (i, (path, bytes)) in files.enumerate() {
         let sha256: Hash = Sha256::digest(&bytes).into();
         // The previous build's hashes are trusted: site/ is the build's alone (`--full`
         // compares with every file on disk instead).
-        if known.hash(i, &path) != Some(&sha256) && write_if_changed(&out.join(&path), &bytes)? {
+        if known.hash(i, &path) != Some(&sha256) && staged.write(&path, &bytes)? {
             written += 1;
         }
         entries.push(FileEntry {
@@ -325,14 +531,10 @@ fn write_files(
     Ok((entries, written))
 }
 
-/// Removes the previous build's files that this one did not produce. Reused groups were taken
-/// out of `previous` (they produce what they did), so what is left are the files of groups
-/// rendered again or gone.
-fn remove_stale(
-    out: &Path,
-    previous: &Previous<'_>,
-    fresh: &HashSet<String>,
-) -> anyhow::Result<usize> {
+/// The previous build's files that this one did not produce. Reused groups were taken out of
+/// `previous` (they produce what they did), so what is left are the files of groups rendered
+/// again or gone.
+fn stale(previous: &Previous<'_>, fresh: &HashSet<String>) -> anyhow::Result<Vec<String>> {
     let before: Vec<String> = match previous {
         Previous::State(s) => {
             let mut paths = Vec::new();
@@ -343,37 +545,7 @@ fn remove_stale(
         }
         Previous::Manifest(m) => m.keys().cloned().collect(),
     };
-    Ok(before
-        .iter()
-        .filter(|p| !fresh.contains(*p))
-        .filter(|p| std::fs::remove_file(out.join(p)).is_ok())
-        .count())
-}
-
-/// `manifest.json`: every file with its hash and size, compound by compound in id order, then
-/// the rest; joined from the groups' entries, most of them copied from the previous state.
-fn write_manifest<'a>(
-    out: &Path,
-    dataset: &Dataset,
-    opts: &BuildOptions,
-    groups: impl Iterator<Item = &'a Group<'a>> + Clone,
-) -> anyhow::Result<()> {
-    let mut text = serde_json::to_vec(&serde_json::json!({
-        "dataset_version": dataset.fingerprint,
-        "built_at": opts.built_at,
-    }))?;
-    text.pop();
-    text.reserve(groups.clone().map(|g| g.manifest.len() + 1).sum::<usize>() + 16);
-    text.extend_from_slice(b",\"files\":[");
-    for (i, g) in groups.filter(|g| !g.manifest.is_empty()).enumerate() {
-        if i > 0 {
-            text.push(b',');
-        }
-        text.extend_from_slice(&g.manifest);
-    }
-    text.extend_from_slice(b"]}\n");
-    write_if_changed(&out.join(MANIFEST), &text)?;
-    Ok(())
+    Ok(before.into_iter().filter(|p| !fresh.contains(p)).collect())
 }
 
 /// SHA-256 over `parts`, each preceded by its length (so no two lists of parts collide).

@@ -11,6 +11,9 @@ pub fn scaled(mut dataset: Dataset, factor: usize) -> anyhow::Result<Dataset> {
         (1..=10).contains(&factor),
         "--scale takes 1 to 10 (ids have room for nine copies), not {factor}"
     );
+    if factor == 1 {
+        return Ok(dataset);
+    }
     let renumber = |id: &str, k: usize| -> String {
         let (head, number) = id.rsplit_once('-').unwrap_or((id, "0"));
         let n: usize = number.parse().unwrap_or(0);

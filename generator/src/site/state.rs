@@ -1,10 +1,15 @@
 //! The build state (`_data/build-state`): what the previous build made of each compound's
 //! routes and of the rest (its manifest entries and routing entries), keyed by a hash of the
 //! inputs they were rendered from, so a rebuild renders and hashes only what changed and
-//! copies the rest of the manifest and of this file as bytes.
+//! copies the rest of the manifest and of this file as bytes; and where in the snapshot each
+//! compound file's parsed record is (`Records`), so the next load parses only changed files.
 //!
-//! A small binary format ending in a SHA-256 of everything before it; a file that is missing,
-//! of another format, truncated or corrupted reads as no state (everything is rendered).
+//! A small binary format ending in a SHA-256 of everything before it. A group's manifest
+//! entries are not repeated here: the state says where they are in the list of files that
+//! ends `manifest.json` (after its head, which holds the build time) and keeps that list's
+//! length and SHA-256, so the two are written together (`encode`) and read together. A state
+//! that is missing, of another format, truncated or corrupted, or beside another list of
+//! files, reads as no state (everything is rendered).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -20,7 +25,7 @@ use crate::render::Cache;
 pub const PATH: &str = "_data/build-state";
 
 /// Changed whenever the layout below changes, so an older file reads as no state.
-const MAGIC: &[u8] = b"saferef build state 2\n";
+const MAGIC: &[u8] = b"saferef build state 3\n";
 
 pub type Hash = [u8; 32];
 
@@ -124,34 +129,105 @@ pub struct State<'a> {
     pub rest: Group<'a>,
     /// The number of `_redirects` rules (for the report when the rest is reused).
     pub redirect_rules: usize,
+    pub records: Records,
 }
 
-/// The state file of the tree at `out`, if there is one (`decode` reads it).
-pub fn read(out: &Path) -> Option<Vec<u8>> {
-    std::fs::read(out.join(PATH)).ok()
+/// The compound records in the snapshot the build wrote, by the file each was loaded from:
+/// what `load::RecordCache` answers from.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Records {
+    /// The generator that parsed them (`generator_identity`): another may parse differently.
+    pub identity: String,
+    /// The dataset's `records_key` and `checks_key` then.
+    pub records_key: Hash,
+    pub checks_key: Hash,
+    /// SHA-256 of the snapshot file the entries point into.
+    pub snapshot: Hash,
+    /// By file, relative to the data directory.
+    pub files: BTreeMap<String, RecordEntry>,
 }
 
-pub fn encode(state: &State<'_>) -> Vec<u8> {
+/// One compound file: the SHA-256 of its bytes, and where the JSON of the record parsed from
+/// it is in the decompressed snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordEntry {
+    pub digest: Hash,
+    pub start: u64,
+    pub len: u64,
+}
+
+/// The state file and the manifest of the tree at `out`, if there are both (`decode` reads
+/// them).
+pub fn read(out: &Path) -> Option<(Vec<u8>, Vec<u8>)> {
+    let state = std::fs::read(out.join(PATH)).ok()?;
+    let manifest = std::fs::read(out.join(super::MANIFEST)).ok()?;
+    Some((state, manifest))
+}
+
+/// The manifest (`head`, every group's entries, the compounds' in id order then the rest's,
+/// and the end of the list) and the state file that points into it.
+pub fn encode(state: &State<'_>, head: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let groups = || state.compounds.values().chain([&state.rest]);
+    let mut manifest =
+        Vec::with_capacity(head.len() + groups().map(|g| g.manifest.len() + 1).sum::<usize>() + 4);
+    manifest.extend_from_slice(head);
+    // Ranges are within the list (what follows the head), so the state does not depend on it.
+    let mut ranges = Vec::with_capacity(state.compounds.len() + 1);
+    for g in groups() {
+        if !g.manifest.is_empty() && manifest.len() > head.len() {
+            manifest.push(b',');
+        }
+        ranges.push((
+            (manifest.len() - head.len()) as u64,
+            g.manifest.len() as u64,
+        ));
+        manifest.extend_from_slice(&g.manifest);
+    }
+    manifest.extend_from_slice(b"]}\n");
+    let list = &manifest[head.len()..];
+
     let size: usize = state
         .compounds
         .iter()
-        .map(|(id, g)| id.len() + g.manifest.len() + g.routes.len() + 80)
+        .map(|(id, g)| id.len() + g.routes.len() + 100)
         .sum();
-    let mut w = Vec::with_capacity(size + state.rest.manifest.len() + 256);
+    let mut w = Vec::with_capacity(size + state.records.files.len() * 120 + 256);
     w.extend_from_slice(MAGIC);
     put_u64(&mut w, state.redirect_rules as u64);
-    put_group(&mut w, &state.rest);
+    put_u64(&mut w, list.len() as u64);
+    w.extend_from_slice(&Sha256::digest(list));
+    let (rest, compounds) = ranges.split_last().expect("the rest is a group");
+    put_group(&mut w, &state.rest, *rest);
     put_u64(&mut w, state.compounds.len() as u64);
-    for (id, group) in &state.compounds {
+    for ((id, group), range) in state.compounds.iter().zip(compounds) {
         put_bytes(&mut w, id.as_bytes());
-        put_group(&mut w, group);
+        put_group(&mut w, group, *range);
+    }
+    let r = &state.records;
+    put_bytes(&mut w, r.identity.as_bytes());
+    for key in [&r.records_key, &r.checks_key, &r.snapshot] {
+        w.extend_from_slice(key);
+    }
+    put_u64(&mut w, r.files.len() as u64);
+    for (file, e) in &r.files {
+        put_bytes(&mut w, file.as_bytes());
+        w.extend_from_slice(&e.digest);
+        put_u64(&mut w, e.start);
+        put_u64(&mut w, e.len);
     }
     let sum = Sha256::digest(&w);
     w.extend_from_slice(&sum);
-    w
+    (manifest, w)
 }
 
-pub fn decode(bytes: &[u8]) -> Option<State<'_>> {
+/// Reads a state file and the manifest beside it, checking both sums.
+pub fn decode<'a>(bytes: &'a [u8], manifest: &'a [u8]) -> Option<State<'a>> {
+    decode_verified(verify(bytes, manifest)?, manifest)
+}
+
+/// The part of a state file its sum covers, if the sum holds and `manifest` ends with the
+/// list of files written with it.
+pub fn verify<'a>(bytes: &'a [u8], manifest: &[u8]) -> Option<&'a [u8]> {
     let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(32)?)?;
     if Sha256::digest(body).as_slice() != sum {
         return None;
@@ -159,17 +235,51 @@ pub fn decode(bytes: &[u8]) -> Option<State<'_>> {
     let mut r = Reader {
         bytes: body.strip_prefix(MAGIC)?,
     };
+    r.u64()?;
+    let list = list(manifest, r.u64()?)?;
+    (Sha256::digest(list).as_slice() == r.take(32)?).then_some(body)
+}
+
+/// The last `len` bytes of the manifest: its list of files.
+fn list(manifest: &[u8], len: u64) -> Option<&[u8]> {
+    manifest.get(manifest.len().checked_sub(usize::try_from(len).ok()?)?..)
+}
+
+/// Reads the part of a state file `verify` returned, its groups' entries from `manifest`.
+pub fn decode_verified<'a>(body: &'a [u8], manifest: &'a [u8]) -> Option<State<'a>> {
+    let mut r = Reader {
+        bytes: body.strip_prefix(MAGIC)?,
+    };
     let redirect_rules = usize::try_from(r.u64()?).ok()?;
-    let rest = r.group()?;
+    let manifest = list(manifest, r.u64()?)?;
+    r.hash()?;
+    let rest = r.group(manifest)?;
     let mut compounds = BTreeMap::new();
     for _ in 0..r.u64()? {
         let id = r.str()?;
-        compounds.insert(id, r.group()?);
+        compounds.insert(id, r.group(manifest)?);
+    }
+    let mut records = Records {
+        identity: r.str()?,
+        records_key: r.hash()?,
+        checks_key: r.hash()?,
+        snapshot: r.hash()?,
+        files: BTreeMap::new(),
+    };
+    for _ in 0..r.u64()? {
+        let file = r.str()?;
+        let entry = RecordEntry {
+            digest: r.hash()?,
+            start: r.u64()?,
+            len: r.u64()?,
+        };
+        records.files.insert(file, entry);
     }
     r.bytes.is_empty().then_some(State {
         compounds,
         rest,
         redirect_rules,
+        records,
     })
 }
 
@@ -214,11 +324,13 @@ fn put_opt_str(w: &mut Vec<u8>, s: Option<&str>) {
     }
 }
 
-fn put_group(w: &mut Vec<u8>, g: &Group<'_>) {
+/// A group, its manifest entries as (start, length) in the manifest.
+fn put_group(w: &mut Vec<u8>, g: &Group<'_>, (start, len): (u64, u64)) {
     w.extend_from_slice(&g.key);
     put_u64(w, g.files);
     put_u64(w, g.size);
-    put_bytes(w, &g.manifest);
+    put_u64(w, start);
+    put_u64(w, len);
     put_bytes(w, &g.routes);
 }
 
@@ -267,6 +379,10 @@ impl<'a> Reader<'a> {
         Some(head)
     }
 
+    fn hash(&mut self) -> Option<Hash> {
+        self.take(32)?.try_into().ok()
+    }
+
     fn u64(&mut self) -> Option<u64> {
         Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
     }
@@ -288,12 +404,15 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn group(&mut self) -> Option<Group<'a>> {
+    fn group(&mut self, manifest: &'a [u8]) -> Option<Group<'a>> {
+        let (key, files, size) = (self.hash()?, self.u64()?, self.u64()?);
+        let start = usize::try_from(self.u64()?).ok()?;
+        let len = usize::try_from(self.u64()?).ok()?;
         Some(Group {
-            key: self.take(32)?.try_into().ok()?,
-            files: self.u64()?,
-            size: self.u64()?,
-            manifest: Cow::Borrowed(self.bytes()?),
+            key,
+            files,
+            size,
+            manifest: Cow::Borrowed(manifest.get(start..start.checked_add(len)?)?),
             routes: Cow::Borrowed(self.bytes()?),
         })
     }
@@ -352,15 +471,48 @@ mod tests {
             .into(),
             rest: Group::new([8; 32], &files()[..1], &[]),
             redirect_rules: 12,
+            records: Records {
+                identity: "0.1.0 42 7".into(),
+                records_key: [1; 32],
+                checks_key: [2; 32],
+                snapshot: [3; 32],
+                files: [(
+                    "compounds/hq-c-org-000001.json".to_string(),
+                    RecordEntry {
+                        digest: [4; 32],
+                        start: 100,
+                        len: 2000,
+                    },
+                )]
+                .into(),
+            },
         }
     }
+
+    const HEAD: &[u8] = b"{\"built_at\":\"2026-11-21T10:00:00Z\",\"files\":[";
 
     #[test]
     fn reads_back_what_it_writes() {
         let state = sample();
-        let bytes = encode(&state);
-        let read = decode(&bytes).unwrap();
+        let (manifest, bytes) = encode(&state, HEAD);
+        let read = decode(&bytes, &manifest).unwrap();
         assert_eq!(read, state);
+        // The manifest is the head and every group's entries, compounds first.
+        let listed: serde_json::Value = serde_json::from_slice(&manifest).unwrap();
+        let paths: Vec<&str> = listed["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "api/compound/hq-c-org-000001.json",
+                "api/compound/hq-c-org-000001/raw.json",
+                "api/compound/hq-c-org-000001.json",
+            ]
+        );
         let group = &read.compounds["hq-c-org-000001"];
         assert_eq!(group.file_entries().unwrap(), files());
         assert_eq!(group.route_entries().unwrap(), routes());
@@ -373,16 +525,32 @@ mod tests {
 
     #[test]
     fn anything_damaged_reads_as_no_state() {
-        let bytes = encode(&sample());
-        assert_eq!(decode(&bytes[..bytes.len() - 1]), None);
-        assert_eq!(decode(b""), None);
+        let (manifest, bytes) = encode(&sample(), HEAD);
+        assert_eq!(decode(&bytes[..bytes.len() - 1], &manifest), None);
+        assert_eq!(decode(b"", &manifest), None);
         let mut flipped = bytes.clone();
-        flipped[MAGIC.len() + 20] ^= 1;
-        assert_eq!(decode(&flipped), None);
-        let mut other = b"saferef build state 1\n".to_vec();
+        flipped[MAGIC.len() + 50] ^= 1;
+        assert_eq!(decode(&flipped, &manifest), None);
+        let mut other = b"saferef build state 2\n".to_vec();
         other.extend_from_slice(&bytes[MAGIC.len()..bytes.len() - 32]);
         let sum = Sha256::digest(&other);
         other.extend_from_slice(&sum);
-        assert_eq!(decode(&other), None);
+        assert_eq!(decode(&other, &manifest), None);
+        // A manifest edited by hand.
+        let edited = String::from_utf8(manifest.clone())
+            .unwrap()
+            .replace("raw.json", "raw.jsn")
+            .into_bytes();
+        assert_eq!(decode(&bytes, &edited), None);
+    }
+
+    #[test]
+    fn the_state_does_not_depend_on_the_manifest_head() {
+        let (manifest, bytes) = encode(&sample(), HEAD);
+        let later_head = b"{\"dataset_version\":\"abc\",\"built_at\":\"tomorrow\",\"files\":[";
+        let (later, same) = encode(&sample(), later_head);
+        assert_eq!(same, bytes);
+        assert_ne!(later, manifest);
+        assert_eq!(decode(&bytes, &later).unwrap(), sample());
     }
 }
