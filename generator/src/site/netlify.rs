@@ -7,6 +7,9 @@
 //! context without evidence, a 403 for a critical threat) is the runtime's, so its private
 //! error headers hold; any other value of an enumerated parameter (aliases, custom badge
 //! labels) and everything else goes to the runtime too. `redirect=true` CAS lookups are 302s.
+//! Every rule with a query condition is forced (`!`): the CDN serves a file at the request
+//! path, including a page's `index.html` under it, before any unforced rule, so
+//! `/api/release-notes?format=json` would otherwise get the HTML page.
 //!
 //! Headers: one block per request path of a 200 response, so no two blocks set the same
 //! header for a path (the CDN would join their values); Content-Type comes from the file
@@ -102,7 +105,8 @@ pub fn redirects(
             Some(o) => format!("{o}{} 200", r.path),
             None => format!("/{} {}", r.file, r.status),
         };
-        rule(&mut out, format!("{}{query} {target}", r.path));
+        let force = if r.query.is_some() { "!" } else { "" };
+        rule(&mut out, format!("{}{query} {target}{force}", r.path));
     }
     out.push_str("\n# CAS lookups with redirect=true (context is passed through).\n");
     for record in dataset
@@ -114,12 +118,12 @@ pub fn redirects(
         rule(
             &mut out,
             format!(
-                "/api/compound/cas/{cas} redirect=true context=:context /api/compound/{id}?context=:context 302"
+                "/api/compound/cas/{cas} redirect=true context=:context /api/compound/{id}?context=:context 302!"
             ),
         );
         rule(
             &mut out,
-            format!("/api/compound/cas/{cas} redirect=true /api/compound/{id} 302"),
+            format!("/api/compound/cas/{cas} redirect=true /api/compound/{id} 302!"),
         );
     }
     out.push_str(
@@ -136,7 +140,7 @@ pub fn redirects(
         let mut params: Vec<String> = Vec::new();
         if let Some(o) = origin {
             for p in extra_params(path) {
-                rule(&mut out, format!("{path} {p}=:value {o}{path} 200"));
+                rule(&mut out, format!("{path} {p}=:value {o}{path} 200!"));
             }
         }
         for (query, file) in &variants {
@@ -148,12 +152,12 @@ pub fn redirects(
                                 params.push(p.to_string());
                             }
                         }
-                        rule(&mut out, format!("{path} {q} {f} 200"));
+                        rule(&mut out, format!("{path} {q} {f} 200!"));
                     }
                     None => {
                         if let Some(o) = origin {
                             for p in &params {
-                                rule(&mut out, format!("{path} {p}=:value {o}{path} 200"));
+                                rule(&mut out, format!("{path} {p}=:value {o}{path} 200!"));
                             }
                         }
                         rule(&mut out, format!("{path} {f} 200"));
