@@ -4,7 +4,7 @@
 //! idempotency, the SPEC 3 state table), the provider's customer deletion called on a local
 //! HTTP server that records it, erasure leaving nothing behind, and the watchlist.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use hmac::{Hmac, Mac};
@@ -17,6 +17,7 @@ use sha2::Sha256;
 
 mod support;
 use support::keyed_get as get;
+use support::mail::{code_in, key_in, outbox};
 use support::{start_with, stores};
 
 const BILLING_SECRET: &str = "whsec_test_billing";
@@ -32,35 +33,6 @@ fn config(state: &Path) -> Config {
         ],
         ..Config::default()
     }
-}
-
-/// Every message in the outbox, oldest first.
-fn outbox(state: &Path) -> Vec<String> {
-    let Ok(dir) = std::fs::read_dir(state.join("outbox")) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = dir
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|p| std::fs::read_to_string(p).unwrap())
-        .collect()
-}
-
-fn key_in(mail: &str) -> String {
-    let at = mail.find("sr_live_").expect("a key in the mail");
-    mail[at..at + 40].to_string()
-}
-
-fn code_in(mail: &str) -> String {
-    let subject = mail
-        .lines()
-        .find(|l| l.starts_with("Subject:"))
-        .expect("a subject");
-    subject.rsplit(' ').next().unwrap().trim().to_string()
 }
 
 async fn post(url: &str, key: Option<&str>, body: &Value) -> (StatusCode, Value) {

@@ -6,7 +6,6 @@
 //! is served without a failed request and emits its events once, and the daily job runs once.
 
 use std::collections::{HashMap, VecDeque};
-use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -23,7 +22,7 @@ use warp::Filter;
 mod support;
 use support::binary::{self, Server};
 use support::redis::RedisServer;
-use support::{data_dir, keyed_get};
+use support::{dataset, keyed_get, write_tree};
 
 /// A webhook delivery lapses this fast when its instance died (SAFEREF_WEBHOOK_LEASE_SECS).
 const LEASE_SECS: u64 = 3;
@@ -33,24 +32,6 @@ struct Fleet {
     tree: tempfile::TempDir,
     instances: Vec<Server>,
     states: Vec<tempfile::TempDir>,
-}
-
-/// A served tree of just `dataset`'s snapshot (empty `_redirects`, `_headers` and `--data`):
-/// what a deploy ships to each runtime.
-fn write_tree(root: &Path, dataset: &Dataset) {
-    let snapshot = root.join("site").join(saferef_generator::snapshot::PATH);
-    std::fs::create_dir_all(snapshot.parent().unwrap()).unwrap();
-    // Written whole, then renamed: an instance reloading meanwhile reads one or the other.
-    let tmp = snapshot.with_extension("tmp");
-    std::fs::write(&tmp, saferef_generator::snapshot::encode(dataset).unwrap()).unwrap();
-    std::fs::rename(&tmp, &snapshot).unwrap();
-    std::fs::write(root.join("site/_redirects"), "").unwrap();
-    std::fs::write(root.join("site/_headers"), "").unwrap();
-    std::fs::create_dir_all(root.join("data")).unwrap();
-}
-
-fn dataset() -> Dataset {
-    saferef_generator::load::load(&data_dir()).unwrap().0
 }
 
 fn env(redis: &RedisServer) -> Vec<(&'static str, String)> {

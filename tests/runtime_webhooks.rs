@@ -24,7 +24,7 @@ use warp::Filter;
 
 mod support;
 use support::binary::{self, Server};
-use support::{data_dir, stores};
+use support::{data_dir, dataset, stores, write_tree};
 
 const SECRET_KEY: [u8; 32] = [42; 32];
 
@@ -954,22 +954,7 @@ async fn erasure_leaves_no_trace_of_the_accounts_webhooks() {
     }
 }
 
-/// A served tree of just the dataset snapshot (and empty `_redirects`/`_headers`), with an
-/// empty `--data`: the binary's documented start on a snapshot, without building the site.
-fn snapshot_tree(root: &Path) {
-    let (dataset, _) = saferef_generator::load::load(&data_dir()).unwrap();
-    let snapshot = root.join("site").join(saferef_generator::snapshot::PATH);
-    std::fs::create_dir_all(snapshot.parent().unwrap()).unwrap();
-    std::fs::write(
-        &snapshot,
-        saferef_generator::snapshot::encode(&dataset).unwrap(),
-    )
-    .unwrap();
-    std::fs::write(root.join("site/_redirects"), "").unwrap();
-    std::fs::write(root.join("site/_headers"), "").unwrap();
-    std::fs::create_dir_all(root.join("data")).unwrap();
-}
-
+/// The binary started on a tree `write_tree` made: its documented start on a snapshot.
 fn serve_binary(tree: &Path, state: &Path) -> Server {
     let secret = base64::engine::general_purpose::STANDARD.encode(SECRET_KEY);
     binary::serve(
@@ -987,7 +972,7 @@ fn serve_binary(tree: &Path, state: &Path) -> Server {
 #[tokio::test]
 async fn a_delivery_survives_a_killed_runtime() {
     let tree = tempfile::tempdir().unwrap();
-    snapshot_tree(tree.path());
+    write_tree(tree.path(), &dataset());
     let state = tempfile::tempdir().unwrap();
     let key = binary::create_key(state.path(), "developer");
     let receiver = Receiver::start(&[500]).await;

@@ -282,6 +282,121 @@ async fn leases_are_renewed_and_released_only_by_their_holder() {
 }
 
 #[tokio::test]
+async fn swap_removes_and_writes_all_at_once_and_only_once() {
+    for (store, _dir) in backends().await {
+        let name = store.backend();
+        let p = ns("swap");
+        let (old, new, other) = (format!("{p}old"), format!("{p}new"), format!("{p}other"));
+        store.put(&old, b"o", None).await.unwrap();
+        store.put(&other, b"x", None).await.unwrap();
+        assert!(
+            store.swap(&[&old], &[(&new, b"n")]).await.unwrap(),
+            "{name}"
+        );
+        assert_eq!(store.get(&old).await.unwrap(), None, "{name}");
+        assert_eq!(store.get(&new).await.unwrap().as_deref(), Some(&b"n"[..]));
+
+        // A key to remove that is absent (or expired) stops the whole change.
+        let late = format!("{p}late");
+        let gone = format!("{p}gone");
+        store
+            .put(&gone, b"g", Some(Duration::from_millis(100)))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        for absent in [&old, &gone] {
+            assert!(
+                !store
+                    .swap(&[&other, absent], &[(&late, b"l")])
+                    .await
+                    .unwrap(),
+                "{name}: {absent}"
+            );
+            assert_eq!(store.get(&late).await.unwrap(), None, "{name}");
+            assert_eq!(
+                store.get(&other).await.unwrap().as_deref(),
+                Some(&b"x"[..]),
+                "{name}: nothing removed"
+            );
+        }
+
+        // Several entries each way; a key both removed and written ends up written.
+        let (a, b) = (format!("{p}a"), format!("{p}b"));
+        assert!(
+            store
+                .swap(&[&new, &other], &[(&a, b"1"), (&b, b"2"), (&other, b"y")])
+                .await
+                .unwrap(),
+            "{name}"
+        );
+        let left: Vec<(String, Vec<u8>)> = store.scan(&p).await.unwrap();
+        assert_eq!(
+            left,
+            vec![
+                (a.clone(), b"1".to_vec()),
+                (b.clone(), b"2".to_vec()),
+                (other.clone(), b"y".to_vec())
+            ],
+            "{name}"
+        );
+
+        // Fifty concurrent swaps of the same key: one applies, and only its entry is written.
+        let tasks: Vec<_> = (0..50)
+            .map(|i| {
+                let (store, a, p) = (store.clone(), a.clone(), p.clone());
+                tokio::spawn(async move {
+                    let to = format!("{p}to{i:02}");
+                    store.swap(&[&a], &[(&to, b"t")]).await.unwrap()
+                })
+            })
+            .collect();
+        let mut applied = 0;
+        for t in tasks {
+            applied += usize::from(t.await.unwrap());
+        }
+        assert_eq!(applied, 1, "{name}: exactly one swap of one key");
+        assert_eq!(
+            store.scan(&format!("{p}to")).await.unwrap().len(),
+            1,
+            "{name}"
+        );
+        assert_eq!(store.get(&a).await.unwrap(), None, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn a_rotated_key_is_replaced_once_and_the_old_one_stops() {
+    for (store, _dir) in backends().await {
+        let name = store.backend();
+        let (key, record) = keys::create(&store, Tier::Pro, None, None).await.unwrap();
+        let tasks: Vec<_> = (0..10)
+            .map(|_| {
+                let (store, record) = (store.clone(), record.clone());
+                tokio::spawn(async move { keys::replace(&store, &record).await.unwrap() })
+            })
+            .collect();
+        let mut made = Vec::new();
+        for t in tasks {
+            made.extend(t.await.unwrap());
+        }
+        assert_eq!(made.len(), 1, "{name}: one rotation of a key wins");
+        let (new_key, new) = &made[0];
+        assert_eq!(keys::lookup(&store, &key).await.unwrap(), None, "{name}");
+        let found = keys::lookup(&store, new_key).await.unwrap().unwrap();
+        assert_eq!(&found, new, "{name}");
+        assert_eq!(found.account_id(), record.account_id(), "{name}");
+        assert_eq!(found.tier, Tier::Pro, "{name}");
+        let of_account: Vec<_> = keys::list(&store)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.account_id() == record.account_id())
+            .collect();
+        assert_eq!(of_account, vec![found], "{name}");
+    }
+}
+
+#[tokio::test]
 async fn ranked_members_come_back_by_score_and_move_when_ranked_again() {
     for (store, _dir) in backends().await {
         let name = store.backend();

@@ -4,8 +4,10 @@
 //! counter, headers). Prints figures; asserts nothing.
 //!
 //! `cargo run --release -p saferef-runtime --example load -- [seconds per scenario]
-//! [connections] [filter]`: with a filter, only the scenarios whose name contains it run
-//! (beside the two baselines), e.g. to profile one endpoint.
+//! [connections] [filter] [rounds]`: with a filter, only the scenarios whose name contains it
+//! run (beside the two baselines), e.g. to profile one endpoint. With several rounds, every
+//! scenario runs once per round in turn and the medians close the report: other work on the
+//! machine then weighs on every scenario alike.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -87,42 +89,74 @@ async fn main() -> anyhow::Result<()> {
             key: true,
         },
     ];
+    let rounds: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
     println!(
-        "{seconds} s per scenario, {connections} connections, client and server share this machine's cores"
+        "{seconds} s per scenario, {connections} connections, {rounds} round(s); client and server share this machine's cores"
     );
     println!("{memory} after loading the dataset and building the indexes");
-    println!(
-        "{:<42} {:>9} {:>9} {:>9} {:>8} {:>10}",
-        "scenario", "req/s", "p50 ms", "p99 ms", "vs bare", "vs health"
-    );
-    let (mut bare_rps, mut health_rps) = (None, None);
-    for (i, s) in scenarios.iter().enumerate() {
-        // The first two are the baselines.
-        if i >= 2 && !s.name.contains(filter.as_str()) {
-            continue;
-        }
-        let (rps, p50, p99) = run(s, &key, seconds, connections).await?;
-        let bare = *bare_rps.get_or_insert(rps);
-        let health = if i == 1 {
-            *health_rps.get_or_insert(rps)
-        } else {
-            health_rps.unwrap_or(rps)
-        };
+    let header = || {
         println!(
-            "{:<42} {:>9.0} {:>9.2} {:>9.2} {:>8.2} {:>10}",
-            s.name,
-            rps,
-            p50,
-            p99,
-            rps / bare,
-            if i == 0 {
-                String::new()
-            } else {
-                format!("{:.2}", rps / health)
+            "{:<42} {:>9} {:>9} {:>9} {:>8} {:>10}",
+            "scenario", "req/s", "p50 ms", "p99 ms", "vs bare", "vs health"
+        )
+    };
+    // The first two are the baselines.
+    let chosen: Vec<&Scenario> = scenarios
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| *i < 2 || s.name.contains(filter.as_str()))
+        .map(|(_, s)| s)
+        .collect();
+    // Per scenario, one (req/s, p50, p99, vs bare, vs health) per round.
+    let mut figures: Vec<Vec<[f64; 5]>> = vec![Vec::new(); chosen.len()];
+    for round in 1..=rounds {
+        if rounds > 1 {
+            println!("round {round}");
+        }
+        header();
+        let (mut bare_rps, mut health_rps) = (0.0, 0.0);
+        for (i, s) in chosen.iter().enumerate() {
+            let (rps, p50, p99) = run(s, &key, seconds, connections).await?;
+            match i {
+                0 => bare_rps = rps,
+                1 => health_rps = rps,
+                _ => {}
             }
-        );
+            let row = [rps, p50, p99, rps / bare_rps, rps / health_rps];
+            print_row(s.name, &row, i);
+            figures[i].push(row);
+        }
+    }
+    if rounds > 1 {
+        println!("median of {rounds} rounds");
+        header();
+        for (i, s) in chosen.iter().enumerate() {
+            let median = std::array::from_fn(|k| {
+                let mut v: Vec<f64> = figures[i].iter().map(|r| r[k]).collect();
+                v.sort_by(f64::total_cmp);
+                v[v.len() / 2]
+            });
+            print_row(s.name, &median, i);
+        }
     }
     Ok(())
+}
+
+/// One line of the table; the bare handler has no ratio to health.
+fn print_row(name: &str, [rps, p50, p99, vs_bare, vs_health]: &[f64; 5], i: usize) {
+    println!(
+        "{:<42} {:>9.0} {:>9.2} {:>9.2} {:>8.2} {:>10}",
+        name,
+        rps,
+        p50,
+        p99,
+        vs_bare,
+        if i == 0 {
+            String::new()
+        } else {
+            format!("{vs_health:.2}")
+        }
+    );
 }
 
 async fn run(

@@ -6,10 +6,10 @@ use std::net::{IpAddr, SocketAddr};
 
 use chrono::Utc;
 use saferef_generator::render::Rendered;
-use sha2::{Digest, Sha256};
 use warp::http::HeaderMap;
 
 use crate::AppState;
+use crate::accounts;
 use crate::keys::{self, KeyRecord};
 use crate::tier::{Plan, Tier};
 
@@ -77,9 +77,7 @@ fn marketplace(state: &AppState, headers: &HeaderMap) -> Option<Caller> {
     let secret = state.config.marketplace_secret.as_deref()?;
     let header = |n: &str| headers.get(n).and_then(|v| v.to_str().ok());
     let given = header("x-marketplace-proxy-secret")?;
-    let digest = |s: &str| Sha256::digest(s.as_bytes());
-    // Comparing digests keeps the time independent of where the strings differ.
-    if digest(given) != digest(secret) {
+    if !accounts::same_secret(given.as_bytes(), secret.as_bytes()) {
         return None;
     }
     let user = header("x-marketplace-user").filter(|u| !u.is_empty() && u.len() <= 200)?;

@@ -129,9 +129,13 @@ pub async fn create(
 }
 
 /// A new key for the account of `old`, with everything else of `old` (tier, e-mail, expiry,
-/// billing); `old` stops working. The new record is written before the old one is removed,
-/// so a crash in between leaves the old key working (and an unannounced new one), never none.
-pub async fn replace(store: &Store, old: &KeyRecord) -> Result<(String, KeyRecord), StoreError> {
+/// billing); `old` stops working in the same atomic change, so a crash leaves exactly one
+/// of the two keys, never both and never none. `None` when `old` is no longer stored (a
+/// concurrent rotation replaced it first): each key is replaced at most once.
+pub async fn replace(
+    store: &Store,
+    old: &KeyRecord,
+) -> Result<Option<(String, KeyRecord)>, StoreError> {
     let key = generate();
     let record = KeyRecord {
         hash: hash(&key),
@@ -140,14 +144,19 @@ pub async fn replace(store: &Store, old: &KeyRecord) -> Result<(String, KeyRecor
         created: Utc::now(),
         ..old.clone()
     };
-    save(store, &record).await?;
-    delete(store, old).await?;
-    Ok((key, record))
+    let (gone, made) = (store_key(&old.hash), store_key(&record.hash));
+    let swapped = store.swap(&[&gone], &[(&made, &encode(&record))]).await?;
+    Ok(swapped.then_some((key, record)))
+}
+
+fn encode(record: &KeyRecord) -> Vec<u8> {
+    serde_json::to_vec(record).expect("key records serialize")
 }
 
 pub async fn save(store: &Store, record: &KeyRecord) -> Result<(), StoreError> {
-    let json = serde_json::to_vec(record).expect("key records serialize");
-    store.put(&store_key(&record.hash), &json, None).await
+    store
+        .put(&store_key(&record.hash), &encode(record), None)
+        .await
 }
 
 /// Removes a key record (rotation, erasure): the key stops working at once.

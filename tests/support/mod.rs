@@ -3,9 +3,10 @@
 #![allow(dead_code, reason = "each test binary uses part of the support module")]
 
 pub mod binary;
+pub mod mail;
 pub mod redis;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use saferef_runtime::store::Store;
@@ -14,6 +15,34 @@ use serde_json::Value;
 
 pub fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data")
+}
+
+/// A served tree of just `dataset`'s snapshot under `root/site` (what a deploy ships to each
+/// runtime, without a full site build): empty CDN rules, so every request reaches the
+/// runtime's endpoint table, a manifest with the build time (from which the runtime computes
+/// `GET /api/freshness`), and an empty `root/data`. The snapshot is written whole and then
+/// renamed, so a runtime reloading meanwhile reads one release or the other.
+pub fn write_tree(root: &Path, dataset: &saferef_generator::load::Dataset) {
+    let site = root.join("site");
+    let snapshot = site.join(saferef_generator::snapshot::PATH);
+    std::fs::create_dir_all(snapshot.parent().unwrap()).unwrap();
+    let tmp = snapshot.with_extension("tmp");
+    std::fs::write(&tmp, saferef_generator::snapshot::encode(dataset).unwrap()).unwrap();
+    std::fs::rename(&tmp, &snapshot).unwrap();
+    std::fs::write(site.join("_redirects"), "").unwrap();
+    std::fs::write(site.join("_headers"), "").unwrap();
+    let built_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    std::fs::write(
+        site.join(saferef_generator::site::MANIFEST),
+        format!(r#"{{"built_at":"{built_at}"}}"#),
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("data")).unwrap();
+}
+
+/// The committed dataset, loaded afresh (tests that change it).
+pub fn dataset() -> saferef_generator::load::Dataset {
+    saferef_generator::load::load(&data_dir()).unwrap().0
 }
 
 /// The committed dataset with an embedded store in a temporary directory, once per test

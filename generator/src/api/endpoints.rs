@@ -8,7 +8,7 @@ use super::Kind::{
 };
 use super::{Endpoint, Param};
 
-const COMPOUND_ID: &str = "^hq-c-[a-z]+-[0-9]{6}$";
+const COMPOUND_ID: &str = "^hq-c-(org|ino|mix)-[0-9]{6}$";
 const CAS: &str = "^[0-9]{2,7}-[0-9]{2}-[0-9]$";
 const RISK: &[&str] = &["low", "moderate", "high", "very_high", "critical"];
 

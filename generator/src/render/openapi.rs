@@ -83,14 +83,47 @@ fn schema(kind: Kind, contexts: &[String]) -> Value {
     }
 }
 
-fn parameter(p: &Param, contexts: &[String]) -> Value {
-    json!({
+fn parameter(p: &Param, contexts: &[String], example: Option<&str>) -> Value {
+    let mut out = json!({
         "name": p.name,
         "in": match p.location { In::Path => "path", In::Query => "query" },
         "required": p.required,
         "description": p.description,
         "schema": schema(p.kind, contexts),
-    })
+    });
+    if let Some(value) = example {
+        out["example"] = json!(value);
+    }
+    out
+}
+
+/// The values the endpoint's example request gives its parameters (path segments by the
+/// template, then the query), so that clients generating requests from the document
+/// (schemathesis) start from records that exist.
+fn example_values(e: &Endpoint) -> Vec<(&'static str, &'static str)> {
+    let Some(example) = e.example else {
+        return Vec::new();
+    };
+    let (path, query) = example.split_once('?').unwrap_or((example, ""));
+    let segments = |p: &'static str| p.split('/').filter(|s| !s.is_empty());
+    let from_path = segments(e.path).zip(segments(path)).filter_map(|(t, s)| {
+        let name = t.strip_prefix('{')?.strip_suffix('}')?;
+        Some((name, s))
+    });
+    let from_query = query.split('&').filter_map(|pair| pair.split_once('='));
+    from_path.chain(from_query).collect()
+}
+
+/// A request body that exists in the dataset, for the body schemas that name compounds.
+fn body_example(schema: &str) -> Option<Value> {
+    match schema {
+        "BatchBody" => Some(json!({
+            "compounds": ["hq-c-org-000145", "71-43-2"],
+            "context": "human_child",
+        })),
+        "CompoundsBody" => Some(json!({"compounds": ["hq-c-org-000145"]})),
+        _ => None,
+    }
 }
 
 fn schema_ref(name: &str) -> Value {
@@ -157,8 +190,14 @@ fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
             }),
         ),
     ];
-    if e.access != Access::Public || e.name == "batch" || e.name == "batchPost" {
-        out.push(("401", error("Key required but missing or invalid")));
+    // Public endpoints with a 401 of their own: batch with synthesize=true, health's
+    // check=monitor (an administrator token), the billing webhook's signature.
+    let own_401 = ["batch", "batchPost", "health", "billingWebhook"].contains(&e.name);
+    if e.access != Access::Public || own_401 {
+        out.push((
+            "401",
+            error("Key, token or signature required but missing or invalid"),
+        ));
     }
     if e.access == Access::DeveloperForbidden || e.path.starts_with("/api/compound") {
         out.push(("403", error("Refused for this tier or compound")));
@@ -169,6 +208,16 @@ fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
     if e.method == "POST" {
         out.push(("413", error("Body over 256 KiB")));
         out.push(("415", error("Body is not application/json")));
+    }
+    if e.body == Some("CodeBody") {
+        out.push((
+            "202",
+            json!({
+                "description": "First step ({email}): a code is mailed if an account uses the address",
+                "headers": rate_headers(),
+                "content": {"application/json": {"schema": schema_ref("Object")}},
+            }),
+        ));
     }
     if e.name == "compoundByCas" {
         out.push((
@@ -186,11 +235,13 @@ fn operation(e: &Endpoint, contexts: &[String]) -> Value {
     for (status, body) in errors(e) {
         responses.insert(status.to_string(), body);
     }
+    let examples = example_values(e);
+    let example = |name: &str| examples.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
     let mut op = json!({
         "operationId": e.name,
         "summary": e.summary,
         "tags": [e.tag],
-        "parameters": e.params.iter().map(|p| parameter(p, contexts)).collect::<Vec<_>>(),
+        "parameters": e.params.iter().map(|p| parameter(p, contexts, example(p.name))).collect::<Vec<_>>(),
         "responses": responses,
         "x-quota-cost": e.cost,
     });
@@ -199,9 +250,13 @@ fn operation(e: &Endpoint, contexts: &[String]) -> Value {
         _ => json!([{"ApiKeyHeader": []}, {"ApiKeyQuery": []}]),
     };
     if let Some(body) = e.body {
+        let mut content = json!({"schema": schema_ref(body)});
+        if let Some(example) = body_example(body) {
+            content["example"] = example;
+        }
         op["requestBody"] = json!({
             "required": true,
-            "content": {"application/json": {"schema": schema_ref(body)}},
+            "content": {"application/json": content},
         });
     }
     if let Some(example) = e.example {
@@ -216,6 +271,7 @@ fn object(required: &[&str]) -> Value {
 
 fn schemas() -> Value {
     let email = json!({"type": "string", "format": "email", "maxLength": 254});
+    let count = json!({"type": "integer", "minimum": 0});
     json!({
         "Error": {
             "type": "object",
@@ -232,9 +288,77 @@ fn schemas() -> Value {
         "Freshness": object(&[]),
         "Compound": {"type": "object"},
         "CompoundList": object(&["pagination"]),
-        "Batch": object(&["results", "meta"]),
+        "Batch": {
+            "type": "object",
+            "required": ["results", "meta"],
+            "properties": {
+                "results": {
+                    "type": "object",
+                    "description": "By input: the compound's tier, or why it has none",
+                    "additionalProperties": {"oneOf": [
+                        {
+                            "type": "object",
+                            "required": ["hq_id", "name", "cas", "risk_level", "context", "schema"],
+                            "properties": {
+                                "hq_id": {"type": "string"}, "name": {"type": "string"},
+                                "cas": {"type": "string"}, "risk_level": {"type": "string"},
+                                "context": {"type": "string"}, "schema": {"type": "string"},
+                                "tiers": {"type": "object"}, "evidence": {"type": "object"},
+                                "synthesis": {"type": "object"},
+                            },
+                        },
+                        {
+                            "type": "object",
+                            "required": ["error"],
+                            "additionalProperties": false,
+                            "properties": {"error": {"type": "string"}},
+                        },
+                    ]},
+                },
+                "meta": {
+                    "type": "object",
+                    "required": ["requested", "duplicates_removed", "found", "cas_resolved", "context", "detail", "synthesize", "credits"],
+                    "properties": {
+                        "requested": count.clone(), "duplicates_removed": count.clone(),
+                        "found": count.clone(), "cas_resolved": count.clone(),
+                        "context": {"type": ["string", "null"]},
+                        "detail": {"type": "string", "enum": ["summary", "full"]},
+                        "synthesize": {"type": "boolean"},
+                        "credits": {"type": "integer", "minimum": 1},
+                    },
+                },
+            },
+        },
         "Compare": {"type": "object"},
-        "Search": object(&["results"]),
+        "Search": {
+            "type": "object",
+            "required": ["query", "results", "meta"],
+            "properties": {
+                "query": {"type": "string"},
+                "results": {"type": "array", "maxItems": 100, "items": {
+                    "type": "object",
+                    "required": ["entity_type", "id", "name", "score", "matched"],
+                    "properties": {
+                        "entity_type": {"type": "string", "enum": ["compound", "product", "material"]},
+                        "id": {"type": "string"}, "name": {"type": "string"},
+                        "cas": {"type": "string"},
+                        "score": {"type": "integer", "minimum": 0, "maximum": 100},
+                        "matched": {"type": "string"},
+                        "alias_boosted": {"type": "boolean"},
+                    },
+                }},
+                "meta": {
+                    "type": "object",
+                    "required": ["total", "limit", "offset", "alias_resolved"],
+                    "properties": {
+                        "total": count.clone(),
+                        "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                        "offset": count.clone(),
+                        "alias_resolved": {"type": ["string", "null"]},
+                    },
+                },
+            },
+        },
         "ReleaseNotes": object(&["versions", "latest"]),
         "Document": {"type": "object"},
         "Export": object(&["_notice", "_disclaimer_url"]),

@@ -82,9 +82,22 @@ pub async fn keys_of_customer(
         .collect())
 }
 
-/// Equality that takes as long for every pair of equal-length inputs (codes, signatures).
+/// Equality that takes as long for every pair of equal-length inputs (codes, digests): every
+/// byte is compared, whatever the first difference.
 pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    // black_box keeps the optimiser from turning the fold into an early-exit comparison.
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .fold(0u8, |acc, (x, y)| acc | std::hint::black_box(x ^ y))
+            == 0
+}
+
+/// Whether `given` is the secret `expected` (admin token, proxy secret), in a time that
+/// tells nothing about either: their SHA-256 digests are compared in constant time, so not
+/// even the length of the secret shows.
+pub fn same_secret(given: &[u8], expected: &[u8]) -> bool {
+    constant_time_eq(&Sha256::digest(given), &Sha256::digest(expected))
 }
 
 #[cfg(test)]
@@ -124,7 +137,32 @@ mod tests {
     #[test]
     fn constant_time_eq_compares_whole_inputs() {
         assert!(constant_time_eq(b"123456", b"123456"));
+        assert!(constant_time_eq(b"", b""));
         assert!(!constant_time_eq(b"123456", b"123457"));
+        assert!(!constant_time_eq(b"023456", b"123456"));
         assert!(!constant_time_eq(b"12345", b"123456"));
+        assert!(!constant_time_eq(b"123456", b""));
+        // Every single-bit difference at every position is seen.
+        let base = [0x5au8; 32];
+        for i in 0..base.len() {
+            for bit in 0..8 {
+                let mut other = base;
+                other[i] ^= 1 << bit;
+                assert!(!constant_time_eq(&base, &other), "byte {i} bit {bit}");
+            }
+        }
+        assert!(constant_time_eq(&base, &[0x5au8; 32]));
+    }
+
+    #[test]
+    fn same_secret_matches_only_the_secret() {
+        assert!(same_secret(b"Bearer admin-secret", b"Bearer admin-secret"));
+        assert!(!same_secret(b"Bearer admin-secreT", b"Bearer admin-secret"));
+        assert!(!same_secret(
+            b"Bearer admin-secret ",
+            b"Bearer admin-secret"
+        ));
+        assert!(!same_secret(b"", b"Bearer admin-secret"));
+        assert!(same_secret(b"", b""));
     }
 }

@@ -196,7 +196,9 @@ pub async fn recover(state: &AppState, req: &Request, caller: &Caller) -> Render
     let mut fresh = Vec::new();
     for old in records.iter().filter(|r| r.usable(Utc::now())) {
         match keys::replace(&state.store, old).await {
-            Ok((key, r)) => fresh.push(new_key(key, &r)),
+            Ok(Some((key, r))) => fresh.push(new_key(key, &r)),
+            // Replaced meanwhile by a concurrent rotation or recovery: nothing to hand out.
+            Ok(None) => {}
             Err(e) => return store_error(e),
         }
     }

@@ -118,7 +118,8 @@ pub fn verify(secret: &str, header: Option<&str>, body: &[u8], now: i64) -> Resu
         }
     }
     let t = t.ok_or("no valid t=<unix seconds>")?;
-    if (now - t).abs() > TOLERANCE_SECS {
+    // abs_diff: `now - t` overflows for a `t` near the ends of i64.
+    if now.abs_diff(t) > TOLERANCE_SECS.unsigned_abs() {
         return Err(format!(
             "timestamp is more than {TOLERANCE_SECS} s away from now"
         ));

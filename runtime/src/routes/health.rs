@@ -57,12 +57,14 @@ pub async fn health(state: &AppState, req: &Request, q: &Params) -> Rendered {
             )
         }
         Some("monitor") => {
-            let expected = state.admin_token.as_deref().map(|t| format!("Bearer {t}"));
-            let given = req
-                .headers
-                .get("authorization")
-                .and_then(|v| v.to_str().ok());
-            if expected.is_none() || given != expected.as_deref() {
+            let given = req.headers.get("authorization").map(|v| v.as_bytes());
+            let admin = match (state.admin_token.as_deref(), given) {
+                (Some(token), Some(given)) => {
+                    crate::accounts::same_secret(given, format!("Bearer {token}").as_bytes())
+                }
+                _ => false,
+            };
+            if !admin {
                 return Rendered::error(
                     401,
                     "check=monitor is for administrators: send Authorization: Bearer <admin token>",

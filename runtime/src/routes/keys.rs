@@ -146,7 +146,9 @@ pub async fn rotate(state: &AppState, caller: &Caller) -> Rendered {
         Err(e) => return e,
     };
     let (key, new) = match keys::replace(&state.store, &old).await {
-        Ok(made) => made,
+        Ok(Some(made)) => made,
+        // A concurrent rotation replaced this key first: it no longer works.
+        Ok(None) => return Rendered::error(401, "invalid or inactive API key"),
         Err(e) => return store_error(e),
     };
     Rendered::json(
