@@ -75,11 +75,31 @@ impl Fleet {
             .into_iter()
             .map(Result::unwrap)
             .collect();
-        Fleet {
+        let fleet = Fleet {
             redis,
             tree,
             instances,
             states,
+        };
+        fleet.wait_emitted().await;
+        fleet
+    }
+
+    /// Waits until the release the fleet started with has emitted its events (to no webhook
+    /// yet): a webhook registered before that would receive them among a test's own events.
+    async fn wait_emitted(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while self
+            .redis
+            .cli(&["--scan", "--pattern", "release:*:emitted"])
+            .unwrap_or_default()
+            .is_empty()
+        {
+            assert!(
+                Instant::now() < deadline,
+                "the starting release was never emitted"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
 
@@ -411,20 +431,6 @@ async fn each_webhook_event_is_acknowledged_once_even_when_its_instance_dies() {
 async fn a_release_loads_on_every_instance_without_downtime_and_emits_once() {
     let mut dataset = dataset();
     let fleet = Fleet::start(&dataset).await;
-    // The release the fleet started with emits its events at start (to no webhook yet).
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while fleet
-        .redis
-        .cli(&["--scan", "--pattern", "release:*:emitted"])
-        .unwrap_or_default()
-        .is_empty()
-    {
-        assert!(
-            Instant::now() < deadline,
-            "the starting release was never emitted"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
     let key = fleet.key("developer");
     let receiver = Receiver::default();
     register(&fleet, &key, &receiver.start().await).await;
