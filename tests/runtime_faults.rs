@@ -4,10 +4,8 @@
 //! key per account afterwards, on both backends); no secret in a debug log; and one 401 for
 //! every refused key, so a guesser learns nothing from the answer.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -31,6 +29,7 @@ mod support;
 use support::binary::{self, Server};
 use support::data_dir;
 use support::mail::{code_in, key_in, new_mail, outbox};
+use support::redis::RedisServer;
 
 /// A compound whose page is a file of the static tree (public, no key).
 const COMPOUND: &str = "hq-c-org-000001";
@@ -101,115 +100,6 @@ async fn serve(state: &Path, env: &[(&str, &str)], log: Option<&Path>) -> Server
     })
     .await
     .unwrap()
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// A redis-server of the test's own on loopback, every write fsynced to its AOF in `dir`.
-struct Redis {
-    child: Child,
-    port: u16,
-    dir: PathBuf,
-    password: Option<String>,
-}
-
-impl Redis {
-    fn start(dir: &Path, port: u16, password: Option<&str>) -> Redis {
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(dir.join("redis.log"))
-            .unwrap();
-        let mut cmd = Command::new("redis-server");
-        cmd.args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--dir"])
-            .arg(dir)
-            .args([
-                "--appendonly",
-                "yes",
-                "--appendfsync",
-                "always",
-                "--save",
-                "",
-            ]);
-        if let Some(p) = password {
-            cmd.args(["--requirepass", p]);
-        }
-        let child = cmd
-            .stdout(Stdio::from(log))
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("redis-server runs");
-        let redis = Redis {
-            child,
-            port,
-            dir: dir.to_path_buf(),
-            password: password.map(str::to_string),
-        };
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !redis.answers() {
-            assert!(Instant::now() < deadline, "redis-server did not start");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        redis
-    }
-
-    fn url(&self) -> String {
-        match &self.password {
-            Some(p) => format!("redis://:{p}@127.0.0.1:{}/", self.port),
-            None => format!("redis://127.0.0.1:{}/", self.port),
-        }
-    }
-
-    /// Whether it answers PING (NOAUTH counts: it is up).
-    fn answers(&self) -> bool {
-        let Ok(mut s) = TcpStream::connect(("127.0.0.1", self.port)) else {
-            return false;
-        };
-        let _ = s.set_read_timeout(Some(Duration::from_secs(1)));
-        let mut buf = [0u8; 64];
-        s.write_all(b"PING\r\n").is_ok()
-            && s.read(&mut buf)
-                .is_ok_and(|n| buf[..n].starts_with(b"+PONG") || buf[..n].starts_with(b"-NOAUTH"))
-    }
-
-    /// A clean SHUTDOWN (it fsyncs the AOF); returns once the process has exited.
-    fn stop(&mut self) {
-        Command::new("redis-cli")
-            .args(["-p", &self.port.to_string(), "shutdown"])
-            .output()
-            .expect("redis-cli runs");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert!(status.success(), "redis-server exited with {status}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "redis-server did not stop");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// Everything in the append-only files.
-    fn aof(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        for entry in std::fs::read_dir(self.dir.join("appendonlydir")).unwrap() {
-            out.extend(std::fs::read(entry.unwrap().path()).unwrap());
-        }
-        out
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// A request with an optional key and JSON body: status, content type and JSON body (null
@@ -369,10 +259,8 @@ const RESUMED: u8 = 4;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn redis_stopped_under_load_gives_503s_and_everything_resumes() {
-    let redis_dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let mut redis = Redis::start(redis_dir.path(), port, None);
-    let url = redis.url();
+    let mut redis = RedisServer::start();
+    let url = redis.url.clone();
     let redis_env = [("SAFEREF_REDIS_URL", url.as_str())];
     let state = tempfile::tempdir().unwrap();
     let dev = binary::create_key_with(state.path(), "developer", &redis_env);
@@ -553,7 +441,7 @@ async fn redis_stopped_under_load_gives_503s_and_everything_resumes() {
 
     // Redis back on the same directory and port; the runtime reconnects by itself.
     phase.store(RESTARTING, Ordering::SeqCst);
-    let redis = tokio::task::block_in_place(|| Redis::start(redis_dir.path(), port, None));
+    tokio::task::block_in_place(|| redis.resume());
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let answer = call(
@@ -693,14 +581,14 @@ async fn redis_stopped_under_load_gives_503s_and_everything_resumes() {
 /// of the test's own.
 enum Backend {
     Embedded,
-    Redis(Redis),
+    Redis(RedisServer),
 }
 
 impl Backend {
     fn env(&self) -> Vec<(&'static str, String)> {
         match self {
             Backend::Embedded => Vec::new(),
-            Backend::Redis(r) => vec![("SAFEREF_REDIS_URL", r.url())],
+            Backend::Redis(r) => vec![("SAFEREF_REDIS_URL", r.url.clone())],
         }
     }
 
@@ -708,7 +596,7 @@ impl Backend {
     async fn open(&self, state: &Path) -> Store {
         match self {
             Backend::Embedded => Store::embedded(&state.join("store.redb")).unwrap(),
-            Backend::Redis(r) => Store::redis(&r.url()).await.unwrap(),
+            Backend::Redis(r) => Store::redis(&r.url).await.unwrap(),
         }
     }
 
@@ -758,8 +646,7 @@ async fn account_of(backend: &Backend, state: &Path, key: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_runtime_killed_during_rotations_leaves_one_key_per_account() {
     const ROUNDS: usize = 6;
-    let redis_dir = tempfile::tempdir().unwrap();
-    let redis = Redis::start(redis_dir.path(), free_port(), None);
+    let redis = RedisServer::start();
     for backend in [Backend::Embedded, Backend::Redis(redis)] {
         let name = backend.name();
         let (mut rotations, mut unannounced) = (0, 0);
@@ -877,9 +764,8 @@ async fn no_secret_reaches_a_debug_log() {
         ("payer e-mail address", payer.clone()),
     ];
 
-    let redis_dir = tempfile::tempdir().unwrap();
-    let redis = Redis::start(redis_dir.path(), free_port(), Some(&password));
-    let url = redis.url();
+    let redis = RedisServer::start_with_password(&password);
+    let url = redis.url.clone();
     let state = tempfile::tempdir().unwrap();
     let key = binary::create_key_with(state.path(), "developer", &[("SAFEREF_REDIS_URL", &url)]);
     secrets.push(("API key", key.clone()));
