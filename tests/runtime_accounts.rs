@@ -7,18 +7,16 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use hmac::{Hmac, Mac};
 use reqwest::StatusCode;
 use saferef_runtime::Config;
 use saferef_runtime::keys;
 use saferef_runtime::tier::Tier;
 use serde_json::{Value, json};
-use sha2::Sha256;
 
 mod support;
 use support::keyed_get as get;
 use support::mail::{code_in, key_in, outbox};
-use support::{start_with, stores};
+use support::{provider_signature, start_with, stores};
 
 const BILLING_SECRET: &str = "whsec_test_billing";
 
@@ -329,18 +327,6 @@ async fn erasure_removes_everything_of_the_address_and_the_provider_record() {
     }
 }
 
-fn signed(body: &str, t: i64, secret: &str) -> String {
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
-    mac.update(format!("{t}.{body}").as_bytes());
-    let hex: String = mac
-        .finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("t={t},v1={hex}")
-}
-
 async fn notify(base: &str, event: &Value, signature: Option<String>) -> (StatusCode, Value) {
     let body = event.to_string();
     let mut req = reqwest::Client::new()
@@ -360,7 +346,7 @@ async fn notify_signed(base: &str, event: &Value) -> (StatusCode, Value) {
     notify(
         base,
         event,
-        Some(signed(&event.to_string(), now, BILLING_SECRET)),
+        Some(provider_signature(&event.to_string(), now, BILLING_SECRET)),
     )
     .await
 }
@@ -380,8 +366,8 @@ async fn payment_notifications_follow_the_subscription_table_once_each() {
         let body = checkout.to_string();
         for bad in [
             None,
-            Some(signed(&body, now, "wrong secret")),
-            Some(signed(&body, now - 600, BILLING_SECRET)),
+            Some(provider_signature(&body, now, "wrong secret")),
+            Some(provider_signature(&body, now - 600, BILLING_SECRET)),
             Some("t=abc,v1=00".to_string()),
         ] {
             let (status, answer) = notify(&base, &checkout, bad.clone()).await;

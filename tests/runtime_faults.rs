@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use base64::Engine;
-use hmac::{Hmac, Mac};
 use rand::Rng;
 use reqwest::{Method, StatusCode};
 use saferef_generator::site::header_lines;
@@ -22,7 +21,6 @@ use saferef_runtime::keys::{self, KeyRecord};
 use saferef_runtime::store::Store;
 use saferef_runtime::tier::Tier;
 use serde_json::{Value, json};
-use sha2::Sha256;
 use warp::Filter;
 
 mod support;
@@ -726,19 +724,6 @@ async fn a_runtime_killed_during_rotations_leaves_one_key_per_account() {
     }
 }
 
-fn provider_signature(secret: &str, body: &str) -> String {
-    let t = chrono::Utc::now().timestamp();
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
-    mac.update(format!("{t}.{body}").as_bytes());
-    let hex: String = mac
-        .finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("t={t},v1={hex}")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn no_secret_reaches_a_debug_log() {
     let random = keys::random_base62;
@@ -856,7 +841,7 @@ async fn no_secret_reaches_a_debug_log() {
                             "customer_email": payer, "price": "price_pro"}}
     })
     .to_string();
-    let signed = provider_signature(&payment, &event);
+    let signed = support::provider_signature(&event, chrono::Utc::now().timestamp(), &payment);
     let mailed = outbox(state.path()).len();
     let res = http
         .post(format!("{base}/api/billing/webhook"))

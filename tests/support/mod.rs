@@ -119,3 +119,19 @@ pub async fn stores(test: &str) -> Vec<Store> {
         Store::redis(&url).await.unwrap().namespaced(&namespace),
     ]
 }
+
+/// A payment-provider notification's signature header (`t=<unix>,v1=<hex HMAC-SHA256 of
+/// "t.body">`), computed here rather than by the runtime's own signer so the billing tests
+/// check its verifier against an independent implementation.
+pub fn provider_signature(body: &str, t: i64, secret: &str) -> String {
+    use hmac::{Hmac, Mac};
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(format!("{t}.{body}").as_bytes());
+    let hex: String = mac
+        .finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("t={t},v1={hex}")
+}
