@@ -22,6 +22,6 @@ fn main() {
     for ((tier, level), n) in counts {
         eprintln!("{tier} {level}: {n}");
     }
-    let stats = saferef_generator::graph::Graph::build(&dataset).stats();
+    let stats = saferef_generator::aggregate::graph::Graph::build(&dataset).stats();
     eprintln!("graph: {stats:?}");
 }

@@ -1,27 +1,22 @@
-//! saferef-generator: the dataset model, loading and validation, the ingest from public
-//! source tables, and (in later stages) aggregation and response rendering.
+//! saferef-generator: the dataset and everything computed from it, in the order data flows.
+//!
+//! - `ingest`: public source tables -> the reviewed records in `data/`.
+//! - `model`: the stored shapes, the loaded `Dataset` and the `Problem`s found in it.
+//! - `load`: `data/` (or a build's snapshot) -> `Dataset`, overlays applied.
+//! - `validate`: `check`, every part's rules behind one entry.
+//! - `aggregate`: the risk engine (per-context tiers, product synthesis) and the entity graph.
+//! - `api`: the endpoint catalogue every router, reference and example reads.
+//! - `render`: one pure function per response, shared by the static build and the runtime.
+//! - `build`: the static tree, its routing files and the release changelog.
 
 pub mod aggregate;
 pub mod api;
-pub mod cas;
-pub mod changelog;
-pub mod fragrance;
-pub mod graph;
-pub mod ids;
+pub mod build;
 pub mod ingest;
 pub mod load;
-pub mod merge;
 pub mod model;
-pub mod output;
-pub mod regulatory_status;
 pub mod render;
-pub mod site;
-pub mod snapshot;
-pub mod stats;
 pub mod validate;
-pub mod validate_aliases;
-pub mod validate_documents;
-pub mod validate_entities;
 
-/// The service version reported by `GET /api` and `GET /api/health` (SPEC 9).
+/// The service version reported by `GET /api` and `GET /api/health`.
 pub const SERVICE_VERSION: &str = "1.7.0";

@@ -112,11 +112,12 @@ fn diff(
     release: Option<&str>,
     dry_run: bool,
 ) -> anyhow::Result<ExitCode> {
-    use saferef_generator::changelog;
+    use saferef_generator::build::diff;
+    use saferef_generator::model::changelog::{EventType, FILE};
     // Problems are `check`'s to report; an older release may predate today's rules.
     let (before, _) = saferef_generator::load::load(old)?;
     let (after, _) = saferef_generator::load::load(new)?;
-    let d = changelog::diff(&before, &after, release);
+    let d = diff::diff(&before, &after, release);
     println!(
         "release {} ({}): {} entries",
         d.release,
@@ -129,13 +130,13 @@ fn diff(
     for e in d
         .entries
         .iter()
-        .filter(|e| e.kind != changelog::EventType::CompoundAdded)
+        .filter(|e| e.kind != EventType::CompoundAdded)
     {
         println!("  - {}", e.summary);
     }
     if !dry_run {
-        let path = new.join(changelog::FILE);
-        let written = changelog::append(&path, &d.entries)?;
+        let path = new.join(FILE);
+        let written = diff::append(&path, &d.entries)?;
         eprintln!(
             "diff: {written} new entries appended to {} ({} already there)",
             path.display(),
@@ -150,7 +151,10 @@ fn check(data: &std::path::Path, stats: bool) -> anyhow::Result<ExitCode> {
     let (dataset, problems) = saferef_generator::load::load(data)?;
     let problems = [problems, saferef_generator::validate::validate(&dataset)].concat();
     if stats {
-        print!("{}", saferef_generator::stats::Stats::of(&dataset));
+        print!(
+            "{}",
+            saferef_generator::validate::stats::Stats::of(&dataset)
+        );
     }
     for p in &problems {
         println!("{p}");
@@ -176,8 +180,8 @@ fn build(
     full: bool,
     scale: usize,
 ) -> anyhow::Result<ExitCode> {
+    use saferef_generator::build::site::LastBuild;
     use saferef_generator::load::RecordCache;
-    use saferef_generator::site::LastBuild;
     let started = std::time::Instant::now();
     // The previous build's parsed records are reused for unchanged files; `--full` trusts
     // nothing of it.
@@ -210,10 +214,10 @@ fn build(
         dataset.compounds.len() - clean.len(),
         started.elapsed().as_secs_f64() - loaded
     );
-    let dataset = saferef_generator::site::scale::scaled(dataset, scale)?;
-    saferef_generator::site::build_after(
+    let dataset = saferef_generator::build::site::scale::scaled(dataset, scale)?;
+    saferef_generator::build::site::build_after(
         &dataset,
-        &saferef_generator::site::BuildOptions {
+        &saferef_generator::build::site::BuildOptions {
             out,
             runtime_origin,
             full,

@@ -25,7 +25,7 @@ use clap::Parser;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
-use saferef_generator::load::Dataset;
+use saferef_generator::model::Dataset;
 use saferef_generator::model::vocab::WatchClass;
 
 #[derive(Debug, Parser)]

@@ -11,6 +11,7 @@ use warp::http::HeaderMap;
 use crate::AppState;
 use crate::accounts;
 use crate::keys::{self, KeyRecord};
+use crate::store::keyspace;
 use crate::tier::{Plan, Tier};
 
 #[derive(Debug, Clone)]
@@ -49,7 +50,7 @@ pub async fn resolve(
         return match record {
             Some(r) if r.usable(Utc::now()) => Ok(Caller {
                 tier: r.tier,
-                bucket: format!("acct:{}", r.account_id()),
+                bucket: keyspace::bucket_account(r.account_id()),
                 key: Some(r),
                 plan: None,
             }),
@@ -65,7 +66,7 @@ pub async fn resolve(
     }
     Ok(Caller {
         tier: Tier::Public,
-        bucket: format!("ip:{}", client_ip(state, headers, remote)),
+        bucket: keyspace::bucket_ip(&client_ip(state, headers, remote)),
         key: None,
         plan: None,
     })
@@ -84,7 +85,7 @@ fn marketplace(state: &AppState, headers: &HeaderMap) -> Option<Caller> {
     let plan = Plan::parse(header("x-marketplace-subscription")?)?;
     Some(Caller {
         tier: plan.tier(),
-        bucket: format!("mkt:{user}"),
+        bucket: keyspace::bucket_marketplace(user),
         key: None,
         plan: Some(plan),
     })

@@ -6,17 +6,18 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
-use saferef_generator::load::Dataset;
+use saferef_generator::model::Dataset;
 use saferef_generator::render::{Cache, Rendered};
 use serde::{Deserialize, Serialize};
 
 use crate::store::StoreError;
+use crate::store::keyspace;
 use crate::{AppState, Live, jobs};
 
 /// Where the daily summary of `dataset` is kept: per dataset version, so that instances
 /// serving different releases (during a rollout) each read the summary of their own.
 pub fn store_key(dataset: &Dataset) -> String {
-    format!("freshness:summary:{}", dataset.fingerprint)
+    keyspace::freshness(&dataset.fingerprint)
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use crate::store::keyspace;
 use crate::store::{Store, StoreError};
 
 pub const HOUR: Duration = Duration::from_secs(3600);
@@ -20,10 +21,6 @@ pub async fn claim(
 ) -> Result<bool, StoreError> {
     let holder = format!("pid {}", std::process::id());
     store
-        .put_if_absent(
-            &format!("job:{job}:{period}"),
-            holder.as_bytes(),
-            Some(keep),
-        )
+        .put_if_absent(&keyspace::job(job, period), holder.as_bytes(), Some(keep))
         .await
 }

@@ -6,6 +6,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::store::keyspace;
 use crate::store::{Store, StoreError};
 use crate::tier::Tier;
 
@@ -81,10 +82,6 @@ pub fn hash(key: &str) -> String {
         .collect()
 }
 
-fn store_key(hash: &str) -> String {
-    format!("key:{hash}")
-}
-
 /// `n` random base62 characters.
 pub fn random_base62(n: usize) -> String {
     let mut rng = rand::rng();
@@ -144,7 +141,10 @@ pub async fn replace(
         created: Utc::now(),
         ..old.clone()
     };
-    let (gone, made) = (store_key(&old.hash), store_key(&record.hash));
+    let (gone, made) = (
+        keyspace::api_key(&old.hash),
+        keyspace::api_key(&record.hash),
+    );
     let swapped = store.swap(&[&gone], &[(&made, &encode(&record))]).await?;
     Ok(swapped.then_some((key, record)))
 }
@@ -155,13 +155,13 @@ fn encode(record: &KeyRecord) -> Vec<u8> {
 
 pub async fn save(store: &Store, record: &KeyRecord) -> Result<(), StoreError> {
     store
-        .put(&store_key(&record.hash), &encode(record), None)
+        .put(&keyspace::api_key(&record.hash), &encode(record), None)
         .await
 }
 
 /// Removes a key record (rotation, erasure): the key stops working at once.
 pub async fn delete(store: &Store, record: &KeyRecord) -> Result<bool, StoreError> {
-    store.delete(&store_key(&record.hash)).await
+    store.delete(&keyspace::api_key(&record.hash)).await
 }
 
 /// The record of `key`, if it exists (usable or not).
@@ -170,7 +170,7 @@ pub async fn lookup(store: &Store, key: &str) -> Result<Option<KeyRecord>, Store
         return Ok(None);
     }
     Ok(store
-        .get(&store_key(&hash(key)))
+        .get(&keyspace::api_key(&hash(key)))
         .await?
         .and_then(|v| serde_json::from_slice(&v).ok()))
 }
@@ -178,7 +178,7 @@ pub async fn lookup(store: &Store, key: &str) -> Result<Option<KeyRecord>, Store
 /// Every key record, by creation time.
 pub async fn list(store: &Store) -> Result<Vec<KeyRecord>, StoreError> {
     let mut out: Vec<KeyRecord> = store
-        .scan("key:")
+        .scan(keyspace::API_KEYS)
         .await?
         .into_iter()
         .filter_map(|(_, v)| serde_json::from_slice(&v).ok())

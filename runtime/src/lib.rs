@@ -27,11 +27,11 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use saferef_generator::graph::Graph;
-use saferef_generator::load::Dataset;
+use saferef_generator::aggregate::graph::Graph;
+use saferef_generator::build::site::cdn::StaticSite;
+use saferef_generator::model::Dataset;
 use saferef_generator::render::lists::RiskIndex;
 use saferef_generator::render::search::SearchIndex;
-use saferef_generator::site::cdn::StaticSite;
 
 pub use crate::config::Config;
 use crate::store::Store;
@@ -83,7 +83,7 @@ impl AppState {
         let search_index = SearchIndex::build(&dataset);
         let built_at = site
             .as_ref()
-            .and_then(|s| saferef_generator::site::built_at(s.root()));
+            .and_then(|s| saferef_generator::build::site::built_at(s.root()));
         let freshness = built_at
             .as_deref()
             .map(|b| freshness::summarize(&dataset, Some(b), chrono::Utc::now(), "build"));

@@ -6,6 +6,7 @@ use std::time::Duration;
 use chrono::{DateTime, Days, NaiveTime, Utc};
 
 use crate::caller::Caller;
+use crate::store::keyspace;
 use crate::store::{Store, StoreError};
 use crate::tier::Tier;
 
@@ -20,10 +21,6 @@ pub struct Usage {
     pub admitted: bool,
     /// Next 00:00 UTC.
     pub reset: DateTime<Utc>,
-}
-
-pub fn counter_key(bucket: &str, day: chrono::NaiveDate) -> String {
-    format!("quota:{bucket}:{day}")
 }
 
 fn next_midnight(now: DateTime<Utc>) -> DateTime<Utc> {
@@ -45,7 +42,7 @@ pub async fn admit(
         (reset - now).to_std().unwrap_or_default() + Duration::from_secs(HISTORY_DAYS * 86_400);
     let result = store
         .admit(
-            &counter_key(&caller.bucket, now.date_naive()),
+            &keyspace::quota(&caller.bucket, now.date_naive()),
             cost,
             limit,
             ttl,
@@ -108,7 +105,7 @@ mod tests {
     fn caller(tier: Tier) -> Caller {
         Caller {
             tier,
-            bucket: "ip:1".into(),
+            bucket: keyspace::bucket_ip("1"),
             key: None,
             plan: None,
         }

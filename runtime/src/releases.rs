@@ -7,14 +7,15 @@
 //! emitter that dies part-way is followed (after the lease lapses) by one that queues only the
 //! entries still unmarked.
 
-use saferef_generator::changelog::Entry;
-use saferef_generator::load::Dataset;
+use saferef_generator::model::Dataset;
+use saferef_generator::model::changelog::Entry;
 use serde_json::Value;
 
 use std::time::Duration;
 
 use crate::AppState;
 use crate::store::StoreError;
+use crate::store::keyspace;
 use crate::webhooks;
 
 /// How long an emitter holds a release before another instance may take over.
@@ -86,17 +87,17 @@ pub async fn emit(state: &AppState) -> Result<Emitted, StoreError> {
         return Ok(out);
     };
     let store = &state.store;
-    let done = format!("release:{release}:emitted");
+    let done = keyspace::release_emitted(release);
     if store.get(&done).await?.is_some() {
         return Ok(out);
     }
-    let lease = format!("release:{release}:lease");
+    let lease = keyspace::release_lease(release);
     if !store.put_if_absent(&lease, b"1", Some(LEASE)).await? {
         return Ok(out);
     }
     for event in events(&state.dataset) {
         if store
-            .put_if_absent(&format!("release-event:{}", event.id), b"1", None)
+            .put_if_absent(&keyspace::release_event(&event.id), b"1", None)
             .await?
         {
             out.deliveries +=

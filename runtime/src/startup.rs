@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use saferef_generator::load::Dataset;
-use saferef_generator::site::cdn::StaticSite;
-use saferef_generator::site::{BuildOptions, MANIFEST};
-use saferef_generator::snapshot;
+use saferef_generator::build::site::cdn::StaticSite;
+use saferef_generator::build::site::{BuildOptions, MANIFEST};
+use saferef_generator::load::snapshot;
+use saferef_generator::model::Dataset;
 
 /// What start-up produced.
 #[derive(Debug)]
@@ -65,7 +65,7 @@ pub fn load(data: &Path, site: &Path) -> anyhow::Result<Loaded> {
         });
     }
     tracing::info!("building {} from {}", site.display(), data.display());
-    saferef_generator::site::build(
+    saferef_generator::build::site::build(
         &dataset,
         &BuildOptions {
             out: site.to_path_buf(),

@@ -4,12 +4,9 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::store::keyspace;
 use crate::store::{Store, StoreError};
 use crate::tier::Tier;
-
-fn prefix(account: &str) -> String {
-    format!("wl:{account}:")
-}
 
 /// The most compounds a watchlist of `tier` holds.
 pub fn cap(tier: Tier) -> usize {
@@ -26,7 +23,7 @@ pub async fn entries(
     store: &Store,
     account: &str,
 ) -> Result<Vec<(String, DateTime<Utc>)>, StoreError> {
-    let p = prefix(account);
+    let p = keyspace::watchlist(account);
     Ok(store
         .scan(&p)
         .await?
@@ -55,7 +52,7 @@ pub async fn add(store: &Store, account: &str, ids: &[String]) -> Result<usize, 
     let now = Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let mut added = 0;
     for id in ids {
-        let key = format!("{}{id}", prefix(account));
+        let key = keyspace::watched(account, id);
         if store.put_if_absent(&key, now.as_bytes(), None).await? {
             added += 1;
         }
@@ -65,12 +62,12 @@ pub async fn add(store: &Store, account: &str, ids: &[String]) -> Result<usize, 
 
 /// Removes one compound; whether it was watched.
 pub async fn remove(store: &Store, account: &str, id: &str) -> Result<bool, StoreError> {
-    store.delete(&format!("{}{id}", prefix(account))).await
+    store.delete(&keyspace::watched(account, id)).await
 }
 
 /// Removes the whole watchlist (erasure); how many entries it had.
 pub async fn erase(store: &Store, account: &str) -> Result<usize, StoreError> {
-    let found = store.scan(&prefix(account)).await?;
+    let found = store.scan(&keyspace::watchlist(account)).await?;
     for (key, _) in &found {
         store.delete(key).await?;
     }

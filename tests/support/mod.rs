@@ -22,18 +22,22 @@ pub fn data_dir() -> PathBuf {
 /// runtime's endpoint table, a manifest with the build time (from which the runtime computes
 /// `GET /api/freshness`), and an empty `root/data`. The snapshot is written whole and then
 /// renamed, so a runtime reloading meanwhile reads one release or the other.
-pub fn write_tree(root: &Path, dataset: &saferef_generator::load::Dataset) {
+pub fn write_tree(root: &Path, dataset: &saferef_generator::model::Dataset) {
     let site = root.join("site");
-    let snapshot = site.join(saferef_generator::snapshot::PATH);
+    let snapshot = site.join(saferef_generator::load::snapshot::PATH);
     std::fs::create_dir_all(snapshot.parent().unwrap()).unwrap();
     let tmp = snapshot.with_extension("tmp");
-    std::fs::write(&tmp, saferef_generator::snapshot::encode(dataset).unwrap()).unwrap();
+    std::fs::write(
+        &tmp,
+        saferef_generator::load::snapshot::encode(dataset).unwrap(),
+    )
+    .unwrap();
     std::fs::rename(&tmp, &snapshot).unwrap();
     std::fs::write(site.join("_redirects"), "").unwrap();
     std::fs::write(site.join("_headers"), "").unwrap();
     let built_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     std::fs::write(
-        site.join(saferef_generator::site::MANIFEST),
+        site.join(saferef_generator::build::site::MANIFEST),
         format!(r#"{{"built_at":"{built_at}"}}"#),
     )
     .unwrap();
@@ -41,7 +45,7 @@ pub fn write_tree(root: &Path, dataset: &saferef_generator::load::Dataset) {
 }
 
 /// The committed dataset, loaded afresh (tests that change it).
-pub fn dataset() -> saferef_generator::load::Dataset {
+pub fn dataset() -> saferef_generator::model::Dataset {
     saferef_generator::load::load(&data_dir()).unwrap().0
 }
 

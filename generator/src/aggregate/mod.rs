@@ -2,6 +2,7 @@
 //! decided it and a confidence. `signals` reads the record, `rules` decides; this module
 //! assembles the result that responses render.
 
+pub mod graph;
 pub mod rules;
 pub mod signals;
 pub mod synthesis;
@@ -10,7 +11,9 @@ use serde::Serialize;
 
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
-use rules::{CONTEXTS, Exposure, Finding};
+use rules::{Exposure, Finding};
+
+use crate::model::contexts::Context;
 use signals::{Hazard, Signal};
 
 /// One piece of evidence behind a context's tier.
@@ -68,7 +71,7 @@ pub enum Schema {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assessment {
-    /// Available contexts, in the order of `rules::CONTEXTS`.
+    /// Available contexts, in the order of `Context::ALL`.
     pub contexts: Vec<ContextResult>,
     pub disagreements: Vec<Disagreement>,
     pub schema: Schema,
@@ -106,11 +109,11 @@ pub fn assess(record: &CompoundRecord) -> Assessment {
     let disagreements = carcinogenicity_disagreement(&signals)
         .into_iter()
         .collect::<Vec<_>>();
-    let contexts: Vec<ContextResult> = CONTEXTS
-        .iter()
-        .filter_map(|(context, _)| {
+    let contexts: Vec<ContextResult> = Context::ALL
+        .into_iter()
+        .filter_map(|context| {
             let found = rules::findings(context, &signals, exposure);
-            result(context, &found, !disagreements.is_empty())
+            result(context.name(), &found, !disagreements.is_empty())
         })
         .collect();
     let regulatory = !record.regulatory.classifications.is_empty() || !record.safety.ghs.is_empty();

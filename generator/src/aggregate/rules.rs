@@ -6,6 +6,7 @@
 //! very high; only the watch lists give `critical`.
 
 use super::signals::{Hazard, Signal};
+use crate::model::contexts::{Context, Context as C, ContextKind as Kind};
 use crate::model::vocab::RiskLevel::{self, Critical, High, Low, Moderate, VeryHigh};
 
 /// A rule id and its text, as written in METHODOLOGY.md.
@@ -108,38 +109,6 @@ pub struct Finding<'s> {
     pub factor: f64,
 }
 
-/// Category of a context (DESIGN.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Human,
-    Animal,
-    Route,
-    Environmental,
-}
-
-/// The 19 contexts the rules know, with their category.
-pub const CONTEXTS: [(&str, Kind); 19] = [
-    ("human_adult", Kind::Human),
-    ("human_child", Kind::Human),
-    ("human_teen", Kind::Human),
-    ("human_infant", Kind::Human),
-    ("human_pregnant", Kind::Human),
-    ("human_nursing", Kind::Human),
-    ("human_elderly", Kind::Human),
-    ("human_immunocompromised", Kind::Human),
-    ("dog", Kind::Animal),
-    ("cat", Kind::Animal),
-    ("exposure_dermal", Kind::Route),
-    ("exposure_inhalation", Kind::Route),
-    ("exposure_ingestion", Kind::Route),
-    ("exposure_ocular", Kind::Route),
-    ("occupational_exposure", Kind::Route),
-    ("environmental", Kind::Environmental),
-    ("aquatic_life", Kind::Environmental),
-    ("terrestrial_wildlife", Kind::Environmental),
-    ("pollinator", Kind::Environmental),
-];
-
 fn by_strength3(s: u8) -> RiskLevel {
     match s {
         0 => Low,
@@ -163,7 +132,11 @@ pub struct Exposure {
 }
 
 /// All findings for one context.
-pub fn findings<'s>(context: &str, signals: &'s [Signal], exposure: Exposure) -> Vec<Finding<'s>> {
+pub fn findings<'s>(
+    context: Context,
+    signals: &'s [Signal],
+    exposure: Exposure,
+) -> Vec<Finding<'s>> {
     let mut out = Vec::new();
     let mut add = |rule: &'static str, tier: RiskLevel, signal: &'s Signal, factor: f64| {
         out.push(Finding {
@@ -173,36 +146,29 @@ pub fn findings<'s>(context: &str, signals: &'s [Signal], exposure: Exposure) ->
             factor,
         });
     };
-    let kind = CONTEXTS
-        .iter()
-        .find(|(c, _)| *c == context)
-        .map(|(_, k)| *k);
-    let human = matches!(kind, Some(Kind::Human));
+    let kind = context.kind();
+    let human = kind == Kind::Human;
     for s in signals {
         use Hazard as H;
         match (context, s.hazard) {
             // Watch lists: people and animals.
-            (_, H::WatchedCritical)
-                if matches!(kind, Some(Kind::Human | Kind::Animal | Kind::Route)) =>
-            {
+            (_, H::WatchedCritical) if matches!(kind, Kind::Human | Kind::Animal | Kind::Route) => {
                 add("watch_lists", Critical, s, 1.0)
             }
-            (_, H::WatchedAcute)
-                if matches!(kind, Some(Kind::Human | Kind::Animal | Kind::Route)) =>
-            {
+            (_, H::WatchedAcute) if matches!(kind, Kind::Human | Kind::Animal | Kind::Route) => {
                 add("watch_lists", VeryHigh, s, 1.0)
             }
 
             // Systemic hazards for people.
             (c, H::Carcinogen)
-                if human || c == "exposure_ingestion" || c == "occupational_exposure" =>
+                if human || c == C::ExposureIngestion || c == C::OccupationalExposure =>
             {
                 // "Not classifiable" is weak evidence of low concern: half the trust.
                 let factor = if s.strength == 0 { 0.5 } else { 1.0 };
                 add("carcinogenicity", by_strength3(s.strength), s, factor)
             }
             (
-                "exposure_inhalation",
+                C::ExposureInhalation,
                 H::Carcinogen | H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated,
             ) => {
                 let tier = systemic(s);
@@ -213,7 +179,7 @@ pub fn findings<'s>(context: &str, signals: &'s [Signal], exposure: Exposure) ->
                 }
             }
             (
-                "exposure_dermal",
+                C::ExposureDermal,
                 H::Carcinogen | H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated,
             ) if signals
                 .iter()
@@ -222,9 +188,9 @@ pub fn findings<'s>(context: &str, signals: &'s [Signal], exposure: Exposure) ->
                 add("route_relevance", systemic(s), s, 0.9)
             }
             (c, H::CarcinogenInhalation)
-                if human || c == "exposure_inhalation" || c == "occupational_exposure" =>
+                if human || c == C::ExposureInhalation || c == C::OccupationalExposure =>
             {
-                let tier = if c == "exposure_inhalation" || c == "occupational_exposure" {
+                let tier = if c == C::ExposureInhalation || c == C::OccupationalExposure {
                     High
                 } else {
                     Moderate
@@ -232,78 +198,78 @@ pub fn findings<'s>(context: &str, signals: &'s [Signal], exposure: Exposure) ->
                 add("carcinogenicity", tier, s, 1.0)
             }
             (c, H::Mutagen)
-                if human || c == "exposure_ingestion" || c == "occupational_exposure" =>
+                if human || c == C::ExposureIngestion || c == C::OccupationalExposure =>
             {
                 add("mutagenicity", by_strength2(s.strength), s, 1.0)
             }
             (c, H::Reproductive | H::Developmental)
-                if human || c == "exposure_ingestion" || c == "occupational_exposure" =>
+                if human || c == C::ExposureIngestion || c == C::OccupationalExposure =>
             {
                 add("reproductive_toxicity", by_strength2(s.strength), s, 1.0)
             }
-            (c, H::Lactation) if human || c == "exposure_ingestion" => {
+            (c, H::Lactation) if human || c == C::ExposureIngestion => {
                 add("reproductive_toxicity", Moderate, s, 1.0)
             }
             (c, H::OrganRepeated | H::OrganSingle)
-                if human || c == "exposure_ingestion" || c == "occupational_exposure" =>
+                if human || c == C::ExposureIngestion || c == C::OccupationalExposure =>
             {
                 add("organ_toxicity", by_strength2(s.strength), s, 1.0)
             }
-            (c, H::EndocrineHuman) if human || c == "exposure_ingestion" => {
+            (c, H::EndocrineHuman) if human || c == C::ExposureIngestion => {
                 add("endocrine_disruption", Moderate, s, 1.0)
             }
 
             // Acute toxicity by route.
             (c, H::AcuteOral)
-                if human || c == "exposure_ingestion" || c == "occupational_exposure" =>
+                if human || c == C::ExposureIngestion || c == C::OccupationalExposure =>
             {
                 add("acute_toxicity", by_strength3(s.strength), s, 1.0)
             }
             (c, H::AcuteDermal)
-                if human || c == "exposure_dermal" || c == "occupational_exposure" =>
+                if human || c == C::ExposureDermal || c == C::OccupationalExposure =>
             {
                 add("acute_toxicity", by_strength3(s.strength), s, 1.0)
             }
             (c, H::AcuteInhalation)
-                if human || c == "exposure_inhalation" || c == "occupational_exposure" =>
+                if human || c == C::ExposureInhalation || c == C::OccupationalExposure =>
             {
                 add("acute_toxicity", by_strength3(s.strength), s, 1.0)
             }
 
             // Sensitisation and local effects.
-            ("exposure_inhalation" | "occupational_exposure", H::RespiratorySensitiser) => {
+            (C::ExposureInhalation | C::OccupationalExposure, H::RespiratorySensitiser) => {
                 add("sensitisation", High, s, 1.0)
             }
             (_, H::RespiratorySensitiser) if human => add("sensitisation", Moderate, s, 1.0),
-            ("exposure_dermal" | "occupational_exposure", H::SkinSensitiser) => {
+            (C::ExposureDermal | C::OccupationalExposure, H::SkinSensitiser) => {
                 add("sensitisation", Moderate, s, 1.0)
             }
-            ("human_adult", H::SkinSensitiser) => add("sensitisation", Moderate, s, 0.9),
+            (C::HumanAdult, H::SkinSensitiser) => add("sensitisation", Moderate, s, 0.9),
             (
-                "exposure_dermal"
-                | "exposure_ocular"
-                | "exposure_ingestion"
-                | "occupational_exposure",
+                C::ExposureDermal
+                | C::ExposureOcular
+                | C::ExposureIngestion
+                | C::OccupationalExposure,
                 H::Corrosive,
             ) => add("local_effects", High, s, 1.0),
             (_, H::Corrosive) if human => add("local_effects", Moderate, s, 1.0),
-            ("exposure_ocular" | "occupational_exposure", H::EyeDamage) => {
+            (C::ExposureOcular | C::OccupationalExposure, H::EyeDamage) => {
                 add("local_effects", High, s, 1.0)
             }
             (_, H::EyeDamage) if human => add("local_effects", Moderate, s, 0.9),
-            ("exposure_ocular", H::EyeIrritant) => add("local_effects", Moderate, s, 1.0),
-            ("exposure_dermal", H::SkinIrritant) => add("local_effects", Moderate, s, 1.0),
+            (C::ExposureOcular, H::EyeIrritant) => add("local_effects", Moderate, s, 1.0),
+            (C::ExposureDermal, H::SkinIrritant) => add("local_effects", Moderate, s, 1.0),
             (
-                "exposure_inhalation" | "occupational_exposure",
+                C::ExposureInhalation | C::OccupationalExposure,
                 H::RespiratoryIrritation | H::Narcotic,
             ) => add("local_effects", Moderate, s, 1.0),
-            ("exposure_ingestion" | "human_child" | "human_infant", H::Aspiration) => {
+            (C::ExposureIngestion | C::HumanChild | C::HumanInfant, H::Aspiration) => {
                 add("local_effects", Moderate, s, 1.0)
             }
-            ("exposure_dermal", H::SkinNotation) => add("route_relevance", Moderate, s, 0.9),
+            (C::ExposureDermal, H::SkinNotation) => add("route_relevance", Moderate, s, 0.9),
 
             // Potency.
-            (c, H::OralReferenceDose) if human || c == "exposure_ingestion" => {
+            (c, H::OralReferenceDose) if human || c == C::ExposureIngestion => {
                 let tier = match s.strength {
                     3 => High,
                     2 => Moderate,
@@ -311,10 +277,10 @@ pub fn findings<'s>(context: &str, signals: &'s [Signal], exposure: Exposure) ->
                 };
                 add("potency", tier, s, 0.9)
             }
-            ("exposure_inhalation" | "human_adult", H::InhalationReference) => {
+            (C::ExposureInhalation | C::HumanAdult, H::InhalationReference) => {
                 add("potency", by_strength3(s.strength).min(High), s, 0.9)
             }
-            ("occupational_exposure", H::OccupationalLimit) => {
+            (C::OccupationalExposure, H::OccupationalLimit) => {
                 add("potency", by_strength3(s.strength), s, 0.9)
             }
 
@@ -323,65 +289,65 @@ pub fn findings<'s>(context: &str, signals: &'s [Signal], exposure: Exposure) ->
                 if human
                     || matches!(
                         c,
-                        "exposure_dermal"
-                            | "exposure_ingestion"
-                            | "exposure_ocular"
-                            | "exposure_inhalation"
+                        C::ExposureDermal
+                            | C::ExposureIngestion
+                            | C::ExposureOcular
+                            | C::ExposureInhalation
                     ) =>
             {
                 add("low_concern", Low, s, 0.7)
             }
-            (c, H::PermittedFoodUse) if human || c == "exposure_ingestion" => {
+            (c, H::PermittedFoodUse) if human || c == C::ExposureIngestion => {
                 add("low_concern", Low, s, 0.6)
             }
 
             // Animals.
-            (c @ ("dog" | "cat"), H::SpeciesNote) if s.context.as_deref() == Some(c) => {
+            (c @ (C::Dog | C::Cat), H::SpeciesNote) if s.context.as_deref() == Some(c.name()) => {
                 add("species", s.severity.unwrap_or(High), s, 1.0)
             }
-            ("dog" | "cat", H::AcuteOral) => add("species", by_strength3(s.strength), s, 0.7),
-            ("dog" | "cat", H::Rodenticide) => add("species", High, s, 0.8),
+            (C::Dog | C::Cat, H::AcuteOral) => add("species", by_strength3(s.strength), s, 0.7),
+            (C::Dog | C::Cat, H::Rodenticide) => add("species", High, s, 0.8),
 
             // Environment.
-            ("environmental", H::PersistentBioaccumulative) => add(
+            (C::Environmental, H::PersistentBioaccumulative) => add(
                 "environment",
                 if s.strength >= 2 { VeryHigh } else { High },
                 s,
                 1.0,
             ),
-            ("environmental", H::EndocrineEnvironment | H::OzoneDepleting) => {
+            (C::Environmental, H::EndocrineEnvironment | H::OzoneDepleting) => {
                 add("environment", High, s, 1.0)
             }
-            ("environmental", H::ClimateForcing) => {
+            (C::Environmental, H::ClimateForcing) => {
                 add("environment", by_strength2(s.strength), s, 1.0)
             }
-            ("environmental", H::AquaticChronic) if s.strength >= 2 => add(
+            (C::Environmental, H::AquaticChronic) if s.strength >= 2 => add(
                 "environment",
                 if s.strength >= 3 { High } else { Moderate },
                 s,
                 0.9,
             ),
-            ("aquatic_life", H::AquaticChronic) => add("aquatic", by_strength3(s.strength), s, 1.0),
-            ("aquatic_life", H::AquaticAcute) => add("aquatic", High, s, 1.0),
-            ("aquatic_life", H::PersistentBioaccumulative | H::EndocrineEnvironment) => {
+            (C::AquaticLife, H::AquaticChronic) => add("aquatic", by_strength3(s.strength), s, 1.0),
+            (C::AquaticLife, H::AquaticAcute) => add("aquatic", High, s, 1.0),
+            (C::AquaticLife, H::PersistentBioaccumulative | H::EndocrineEnvironment) => {
                 add("aquatic", High, s, 0.9)
             }
-            ("terrestrial_wildlife", H::Rodenticide) => add("wildlife", VeryHigh, s, 0.8),
-            ("terrestrial_wildlife", H::PersistentBioaccumulative) => {
+            (C::TerrestrialWildlife, H::Rodenticide) => add("wildlife", VeryHigh, s, 0.8),
+            (C::TerrestrialWildlife, H::PersistentBioaccumulative) => {
                 add("wildlife", High, s, 0.85)
             }
-            ("terrestrial_wildlife", H::Insecticide | H::Neonicotinoid) => {
+            (C::TerrestrialWildlife, H::Insecticide | H::Neonicotinoid) => {
                 add("wildlife", Moderate, s, 0.7)
             }
-            ("terrestrial_wildlife", H::AcuteOral) if s.strength >= 2 => {
+            (C::TerrestrialWildlife, H::AcuteOral) if s.strength >= 2 => {
                 add("wildlife", by_strength3(s.strength - 1), s, 0.6)
             }
-            ("pollinator", H::Neonicotinoid) => add("pollinators", VeryHigh, s, 0.9),
-            ("pollinator", H::Insecticide) => add("pollinators", High, s, 0.8),
+            (C::Pollinator, H::Neonicotinoid) => add("pollinators", VeryHigh, s, 0.9),
+            (C::Pollinator, H::Insecticide) => add("pollinators", High, s, 0.8),
             (
-                c @ ("environmental" | "aquatic_life" | "terrestrial_wildlife" | "pollinator"),
+                c @ (C::Environmental | C::AquaticLife | C::TerrestrialWildlife | C::Pollinator),
                 H::SpeciesNote,
-            ) if s.context.as_deref() == Some(c) => {
+            ) if s.context.as_deref() == Some(c.name()) => {
                 add(env_rule(c), s.severity.unwrap_or(High), s, 1.0)
             }
             _ => {}
@@ -394,11 +360,11 @@ pub fn findings<'s>(context: &str, signals: &'s [Signal], exposure: Exposure) ->
     out
 }
 
-fn env_rule(context: &str) -> &'static str {
+fn env_rule(context: Context) -> &'static str {
     match context {
-        "aquatic_life" => "aquatic",
-        "terrestrial_wildlife" => "wildlife",
-        "pollinator" => "pollinators",
+        C::AquaticLife => "aquatic",
+        C::TerrestrialWildlife => "wildlife",
+        C::Pollinator => "pollinators",
         _ => "environment",
     }
 }
@@ -412,25 +378,25 @@ fn systemic(s: &Signal) -> RiskLevel {
 }
 
 /// Hazards each life stage is sensitive to.
-fn sensitive(context: &str, hazard: Hazard) -> bool {
+fn sensitive(context: Context, hazard: Hazard) -> bool {
     use Hazard as H;
     match context {
-        "human_infant" | "human_child" => matches!(
+        C::HumanInfant | C::HumanChild => matches!(
             hazard,
             H::Developmental | H::EndocrineHuman | H::AcuteOral | H::Mutagen
         ),
-        "human_teen" => hazard == H::EndocrineHuman,
-        "human_pregnant" => matches!(hazard, H::Developmental | H::Reproductive),
-        "human_nursing" => matches!(
+        C::HumanTeen => hazard == H::EndocrineHuman,
+        C::HumanPregnant => matches!(hazard, H::Developmental | H::Reproductive),
+        C::HumanNursing => matches!(
             hazard,
             H::Lactation | H::PersistentBioaccumulative | H::Developmental
         ),
-        "human_elderly" => matches!(hazard, H::OrganRepeated | H::OrganSingle),
+        C::HumanElderly => matches!(hazard, H::OrganRepeated | H::OrganSingle),
         _ => false,
     }
 }
 
-fn life_stage<'s>(context: &str, out: &mut Vec<Finding<'s>>) {
+fn life_stage<'s>(context: Context, out: &mut Vec<Finding<'s>>) {
     let mut raised = Vec::new();
     for f in out.iter() {
         if sensitive(context, f.signal.hazard) && f.tier < VeryHigh {
@@ -447,16 +413,16 @@ fn life_stage<'s>(context: &str, out: &mut Vec<Finding<'s>>) {
 
 /// Low concern from the absence of any hazard class in a full classification.
 fn low_concern_by_absence<'s>(
-    context: &str,
-    kind: Option<Kind>,
+    context: Context,
+    kind: Kind,
     signals: &'s [Signal],
     exposure: Exposure,
     out: &mut Vec<Finding<'s>>,
 ) {
     let classification = signals.iter().find(|s| s.hazard == Hazard::Classified);
     let applies = match kind {
-        Some(Kind::Human | Kind::Route) => exposure.classified,
-        Some(Kind::Environmental) => exposure.classified && context == "aquatic_life",
+        Kind::Human | Kind::Route => exposure.classified,
+        Kind::Environmental => exposure.classified && context == C::AquaticLife,
         _ => false,
     };
     if let (true, Some(s)) = (applies, classification) {

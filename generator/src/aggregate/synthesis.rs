@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::assess;
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::material::Product;
 use crate::model::vocab::RiskLevel;
 

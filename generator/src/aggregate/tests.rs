@@ -19,9 +19,9 @@ fn record(parts: &[Value]) -> CompoundRecord {
         "sources": [], "meta": {"created": "2026-01-01", "last_reviewed": "2026-01-01", "version": 1}
     });
     for p in parts {
-        crate::merge::merge(&mut v, p.clone(), &|_: &str| 0);
+        crate::model::merge::merge(&mut v, p.clone(), &|_: &str| 0);
     }
-    let ids = crate::merge::referenced_sources(&v);
+    let ids = crate::model::merge::referenced_sources(&v);
     v["sources"] = Value::Array(ids.iter().map(|id| source(id)).collect());
     serde_json::from_value(v).unwrap()
 }

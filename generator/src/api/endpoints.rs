@@ -6,7 +6,7 @@ use super::In::{Path, Query};
 use super::Kind::{
     Bool, CompoundList, Context, ContextList, Date, DateOrTime, Enum, Int, Pattern, Text,
 };
-use super::{Endpoint, Param};
+use super::{Endpoint, Op, Param};
 
 const COMPOUND_ID: &str = "^hq-c-(org|ino|mix)-[0-9]{6}$";
 const CAS: &str = "^[0-9]{2,7}-[0-9]{2}-[0-9]$";
@@ -102,6 +102,7 @@ const SEARCH: Param = query(
 const RISK_PARAM: Param = query("risk", Enum(RISK), "Risk tier in `context`");
 
 const fn endpoint(
+    op: Op,
     name: &'static str,
     method: &'static str,
     path: &'static str,
@@ -109,6 +110,7 @@ const fn endpoint(
     summary: &'static str,
 ) -> Endpoint {
     Endpoint {
+        op,
         name,
         method,
         path,
@@ -121,6 +123,7 @@ const fn endpoint(
         answer: Json("Object"),
         cost: 1,
         example: None,
+        keyed_form: false,
     }
 }
 
@@ -130,6 +133,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Json("Root"),
         example: Some("/api"),
         ..endpoint(
+            Op::Root,
             "root",
             "GET",
             "/api",
@@ -146,6 +150,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Json("Health"),
         example: Some("/api/health"),
         ..endpoint(
+            Op::Health,
             "health",
             "GET",
             "/api/health",
@@ -157,6 +162,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Json("Freshness"),
         example: Some("/api/freshness"),
         ..endpoint(
+            Op::Freshness,
             "freshness",
             "GET",
             "/api/freshness",
@@ -172,6 +178,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )],
         example: Some("/api/openapi"),
         ..endpoint(
+            Op::OpenApi,
             "openapi",
             "GET",
             "/api/openapi",
@@ -184,6 +191,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: HtmlOrJson("ReleaseNotes"),
         example: Some("/api/release-notes?format=json"),
         ..endpoint(
+            Op::ReleaseNotes,
             "releaseNotes",
             "GET",
             "/api/release-notes",
@@ -196,6 +204,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: HtmlOrJson("Document"),
         example: Some("/api/disclaimer?format=json"),
         ..endpoint(
+            Op::Disclaimer,
             "disclaimer",
             "GET",
             "/api/disclaimer",
@@ -208,6 +217,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: HtmlOrJson("Document"),
         example: Some("/api/terms?format=json"),
         ..endpoint(
+            Op::Terms,
             "terms",
             "GET",
             "/api/terms",
@@ -220,6 +230,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: HtmlOrJson("Document"),
         example: Some("/api/privacy?format=json"),
         ..endpoint(
+            Op::Privacy,
             "privacy",
             "GET",
             "/api/privacy",
@@ -241,6 +252,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Json("Compound"),
         example: Some("/api/compound/hq-c-org-000145?context=human_child"),
         ..endpoint(
+            Op::Compound,
             "compound",
             "GET",
             "/api/compound/{id}",
@@ -252,6 +264,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[ID],
         example: Some("/api/compound/hq-c-org-000145/raw"),
         ..endpoint(
+            Op::CompoundRaw,
             "compoundRaw",
             "GET",
             "/api/compound/{id}/raw",
@@ -262,7 +275,9 @@ pub static ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         params: &[ID],
         example: Some("/api/compound/hq-c-org-000145/alternatives"),
+        keyed_form: true,
         ..endpoint(
+            Op::Alternatives,
             "alternatives",
             "GET",
             "/api/compound/{id}/alternatives",
@@ -283,6 +298,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Json("Compound"),
         example: Some("/api/compound/cas/71-43-2"),
         ..endpoint(
+            Op::CompoundByCas,
             "compoundByCas",
             "GET",
             "/api/compound/cas/{cas}",
@@ -318,6 +334,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Json("CompoundList"),
         example: Some("/api/compounds?risk=high&context=human_child&limit=5"),
         ..endpoint(
+            Op::Compounds,
             "compounds",
             "GET",
             "/api/compounds",
@@ -381,6 +398,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Json("CompoundList"),
         example: Some("/api/filter?hazard=mutagen&limit=5"),
         ..endpoint(
+            Op::Filter,
             "filter",
             "GET",
             "/api/filter",
@@ -406,6 +424,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Json("Batch"),
         example: Some("/api/compounds/batch?ids=hq-c-org-000145,71-43-2"),
         ..endpoint(
+            Op::Batch,
             "batch",
             "GET",
             "/api/compounds/batch",
@@ -417,6 +436,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         body: Some("BatchBody"),
         answer: Json("Batch"),
         ..endpoint(
+            Op::Batch,
             "batchPost",
             "POST",
             "/api/compounds/batch",
@@ -442,6 +462,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Json("Compare"),
         example: Some("/api/compounds/compare?ids=hq-c-org-000145,hq-c-org-000001"),
         ..endpoint(
+            Op::Compare,
             "compare",
             "GET",
             "/api/compounds/compare",
@@ -453,6 +474,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         access: Developer,
         example: Some("/api/contexts"),
         ..endpoint(
+            Op::Contexts,
             "contexts",
             "GET",
             "/api/contexts",
@@ -480,6 +502,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Json("Search"),
         example: Some("/api/search?q=BPA"),
         ..endpoint(
+            Op::Search,
             "search",
             "GET",
             "/api/search",
@@ -492,6 +515,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[ENTITY_ID],
         example: Some("/api/material/hq-m-adh-000001"),
         ..endpoint(
+            Op::Material,
             "material",
             "GET",
             "/api/material/{id}",
@@ -502,7 +526,9 @@ pub static ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         params: &[ENTITY_ID],
         example: Some("/api/product/hq-p-bdy-000002"),
+        keyed_form: true,
         ..endpoint(
+            Op::Product,
             "product",
             "GET",
             "/api/product/{id}",
@@ -514,6 +540,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[ENTITY_ID],
         example: Some("/api/product/hq-p-bdy-000002/raw"),
         ..endpoint(
+            Op::ProductRaw,
             "productRaw",
             "GET",
             "/api/product/{id}/raw",
@@ -526,6 +553,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[PAGE, LIMIT_100, SEARCH],
         example: Some("/api/materials?limit=5"),
         ..endpoint(
+            Op::Materials,
             "materials",
             "GET",
             "/api/materials",
@@ -557,6 +585,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         ],
         example: Some("/api/products?limit=5"),
         ..endpoint(
+            Op::Products,
             "products",
             "GET",
             "/api/products",
@@ -583,6 +612,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Svg,
         example: Some("/api/badge/hq-c-org-000145?style=pill"),
         ..endpoint(
+            Op::Badge,
             "badge",
             "GET",
             "/api/badge/{id}",
@@ -596,6 +626,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[ID],
         example: Some("/api/regulatory/hq-c-org-000145"),
         ..endpoint(
+            Op::Regulatory,
             "regulatory",
             "GET",
             "/api/regulatory/{id}",
@@ -607,6 +638,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         access: Developer,
         example: Some("/api/regulatory/agencies"),
         ..endpoint(
+            Op::RegulatoryAgencies,
             "regulatoryAgencies",
             "GET",
             "/api/regulatory/agencies",
@@ -622,6 +654,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         ],
         example: Some("/api/regulatory/by-agency/IARC?limit=5"),
         ..endpoint(
+            Op::RegulatoryByAgency,
             "regulatoryByAgency",
             "GET",
             "/api/regulatory/by-agency/{agency}",
@@ -657,6 +690,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         ],
         example: Some("/api/regulatory-status?jurisdiction=EU"),
         ..endpoint(
+            Op::RegulatoryStatus,
             "regulatoryStatus",
             "GET",
             "/api/regulatory-status",
@@ -670,6 +704,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[ID],
         example: Some("/api/found-in/hq-c-org-000145"),
         ..endpoint(
+            Op::FoundIn,
             "foundIn",
             "GET",
             "/api/found-in/{id}",
@@ -681,6 +716,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         access: Developer,
         example: Some("/api/found-in/categories"),
         ..endpoint(
+            Op::FoundInCategories,
             "foundInCategories",
             "GET",
             "/api/found-in/categories",
@@ -695,6 +731,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             LIMIT_1000,
         ],
         ..endpoint(
+            Op::FoundInByCategory,
             "foundInByCategory",
             "GET",
             "/api/found-in/by-category/{category}",
@@ -714,6 +751,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         ],
         example: Some("/api/relationships/hq-c-org-000145"),
         ..endpoint(
+            Op::Relationships,
             "relationships",
             "GET",
             "/api/relationships/{id}",
@@ -742,6 +780,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         ],
         example: Some("/api/relationships/hq-c-org-000145/graph?depth=2"),
         ..endpoint(
+            Op::RelationshipGraph,
             "relationshipGraph",
             "GET",
             "/api/relationships/{id}/graph",
@@ -753,6 +792,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         access: Developer,
         example: Some("/api/relationships/stats"),
         ..endpoint(
+            Op::RelationshipStats,
             "relationshipStats",
             "GET",
             "/api/relationships/stats",
@@ -774,6 +814,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         ],
         example: Some("/api/fragrance?limit=5"),
         ..endpoint(
+            Op::Fragrance,
             "fragrance",
             "GET",
             "/api/fragrance",
@@ -785,6 +826,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         access: Developer,
         example: Some("/api/fragrance/classes"),
         ..endpoint(
+            Op::FragranceClasses,
             "fragranceClasses",
             "GET",
             "/api/fragrance/classes",
@@ -805,6 +847,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         ],
         example: Some("/api/fragrance/search?q=linalool"),
         ..endpoint(
+            Op::FragranceSearch,
             "fragranceSearch",
             "GET",
             "/api/fragrance/search",
@@ -835,6 +878,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         cost: 10,
         example: Some("/api/export?type=compounds&format=csv"),
         ..endpoint(
+            Op::Export,
             "export",
             "GET",
             "/api/export",
@@ -867,6 +911,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         ],
         example: Some("/api/changelog?limit=5"),
         ..endpoint(
+            Op::Changelog,
             "changelog",
             "GET",
             "/api/changelog",
@@ -878,6 +923,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         access: Developer,
         ..endpoint(
+            Op::KeyStatus,
             "keyStatus",
             "GET",
             "/api/keys/status",
@@ -897,6 +943,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             "Days of history",
         )],
         ..endpoint(
+            Op::KeyUsage,
             "keyUsage",
             "GET",
             "/api/keys/usage",
@@ -908,6 +955,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         access: Developer,
         status: 201,
         ..endpoint(
+            Op::KeyRotate,
             "keyRotate",
             "POST",
             "/api/keys/rotate",
@@ -919,6 +967,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         body: Some("EmailBody"),
         status: 202,
         ..endpoint(
+            Op::KeyTrial,
             "keyTrial",
             "POST",
             "/api/keys/trial",
@@ -929,6 +978,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         body: Some("CodeBody"),
         ..endpoint(
+            Op::KeyRecover,
             "keyRecover",
             "POST",
             "/api/keys/recover",
@@ -939,6 +989,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         body: Some("CodeBody"),
         ..endpoint(
+            Op::KeyErasure,
             "keyErasure",
             "POST",
             "/api/keys/erasure",
@@ -949,6 +1000,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         body: Some("BillingEvent"),
         ..endpoint(
+            Op::BillingWebhook,
             "billingWebhook",
             "POST",
             "/api/billing/webhook",
@@ -961,6 +1013,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         access: Developer,
         params: &[LIMIT_100, OFFSET],
         ..endpoint(
+            Op::WatchlistList,
             "watchlist",
             "GET",
             "/api/watchlist",
@@ -972,6 +1025,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         access: Developer,
         body: Some("CompoundsBody"),
         ..endpoint(
+            Op::WatchlistAdd,
             "watchlistAdd",
             "POST",
             "/api/watchlist",
@@ -983,6 +1037,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         access: Developer,
         body: Some("CompoundsBody"),
         ..endpoint(
+            Op::WatchlistCheck,
             "watchlistCheck",
             "POST",
             "/api/watchlist/check",
@@ -994,6 +1049,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         access: Developer,
         params: &[ID],
         ..endpoint(
+            Op::WatchlistRemove,
             "watchlistRemove",
             "DELETE",
             "/api/watchlist/{id}",
@@ -1027,6 +1083,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             ),
         ],
         ..endpoint(
+            Op::Webhooks,
             "webhooks",
             "GET",
             "/api/webhooks",
@@ -1039,6 +1096,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         body: Some("WebhookBody"),
         status: 201,
         ..endpoint(
+            Op::Webhooks,
             "webhookCreate",
             "POST",
             "/api/webhooks",
@@ -1050,6 +1108,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         access: Developer,
         params: &[path("id", Text { min: 1, max: 64 }, "Webhook id (wh_...)")],
         ..endpoint(
+            Op::WebhookDelete,
             "webhookDelete",
             "DELETE",
             "/api/webhooks/{id}",
@@ -1062,6 +1121,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[path("id", Text { min: 1, max: 64 }, "Webhook id (wh_...)")],
         status: 202,
         ..endpoint(
+            Op::WebhookTest,
             "webhookTest",
             "POST",
             "/api/webhooks/test/{id}",
@@ -1074,6 +1134,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Html,
         example: Some("/api/docs"),
         ..endpoint(
+            Op::Docs,
             "docs",
             "GET",
             "/api/docs",
@@ -1085,6 +1146,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Html,
         example: Some("/api/playground"),
         ..endpoint(
+            Op::Playground,
             "playground",
             "GET",
             "/api/playground",
@@ -1095,6 +1157,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         example: Some("/api/examples"),
         ..endpoint(
+            Op::Examples,
             "examples",
             "GET",
             "/api/examples",
@@ -1106,6 +1169,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Html,
         example: Some("/api/dashboard"),
         ..endpoint(
+            Op::Dashboard,
             "dashboard",
             "GET",
             "/api/dashboard",
@@ -1117,6 +1181,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         answer: Html,
         example: Some("/api/compliance"),
         ..endpoint(
+            Op::Compliance,
             "compliance",
             "GET",
             "/api/compliance",

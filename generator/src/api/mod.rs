@@ -1,16 +1,82 @@
 //! The endpoint catalogue: every path the service answers, with its methods, who may call it,
 //! its parameters and their bounds, its body and what it returns — declared once.
 //!
-//! The runtime routes requests by these templates (`runtime/src/routes/table.rs` matches a
-//! path against them and maps the endpoint's `name` to its handler), the OpenAPI document and
-//! the Postman collection are generated from them (`render/openapi.rs`), and the docs page
-//! lists them, so the reference cannot drift from what answers.
+//! The runtime routes requests by these templates and dispatches on each endpoint's `op`
+//! (`render::dispatch` for the answers that are a pure function of the dataset), the OpenAPI
+//! document and the Postman collection are generated from them (`render/openapi.rs`), and the
+//! docs page lists them and renders their examples through the same dispatch, so the reference
+//! cannot drift from what answers.
 
 mod endpoints;
 
 pub use endpoints::ENDPOINTS;
 
-/// Who may call an endpoint (SPEC 5).
+/// What an endpoint does: the key the runtime's handlers, the reference's example answers and
+/// the renderers dispatch on. Two endpoints share an op when one handler answers both methods
+/// (`batch` GET and POST, `webhooks` GET and POST).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    Root,
+    Health,
+    Freshness,
+    OpenApi,
+    ReleaseNotes,
+    Disclaimer,
+    Terms,
+    Privacy,
+    Compound,
+    CompoundRaw,
+    Alternatives,
+    CompoundByCas,
+    Compounds,
+    Filter,
+    Batch,
+    Compare,
+    Contexts,
+    Search,
+    Material,
+    Product,
+    ProductRaw,
+    Materials,
+    Products,
+    Badge,
+    Regulatory,
+    RegulatoryAgencies,
+    RegulatoryByAgency,
+    RegulatoryStatus,
+    FoundIn,
+    FoundInCategories,
+    FoundInByCategory,
+    Relationships,
+    RelationshipGraph,
+    RelationshipStats,
+    Fragrance,
+    FragranceClasses,
+    FragranceSearch,
+    Export,
+    Changelog,
+    KeyStatus,
+    KeyUsage,
+    KeyRotate,
+    KeyTrial,
+    KeyRecover,
+    KeyErasure,
+    BillingWebhook,
+    WatchlistList,
+    WatchlistAdd,
+    WatchlistCheck,
+    WatchlistRemove,
+    Webhooks,
+    WebhookDelete,
+    WebhookTest,
+    Docs,
+    Playground,
+    Examples,
+    Dashboard,
+    Compliance,
+}
+
+/// Who may call an endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
     Public,
@@ -87,7 +153,8 @@ pub enum Answer {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Endpoint {
-    /// Stable name: the OpenAPI `operationId` and the runtime's handler key.
+    pub op: Op,
+    /// Stable name: the OpenAPI `operationId`.
     pub name: &'static str,
     pub method: &'static str,
     /// `/api/...` with `{param}` segments.
@@ -106,6 +173,9 @@ pub struct Endpoint {
     /// A request with real values from the dataset, for the docs and the Postman collection
     /// (path and query; `None` when it needs a body or a key of one's own).
     pub example: Option<&'static str>,
+    /// A keyed caller gets more than the public static file holds (full alternatives, a
+    /// product's compound traces), so the static tree does not answer keyed callers.
+    pub keyed_form: bool,
 }
 
 impl Endpoint {

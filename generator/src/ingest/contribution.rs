@@ -4,8 +4,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::cas::Cas;
-use crate::ids::CompoundKind;
+use crate::model::cas::Cas;
+use crate::model::ids::CompoundKind;
 
 /// What a contribution is about. Most tables key rows by CAS; a few only give a PubChem
 /// CID, which the ingest resolves through the identifier tables.

@@ -1,8 +1,8 @@
 //! `_data_gaps`: the fields a compound of its kind should have that no source supplied.
 //! Nothing is invented to fill them; the list says which tables were consulted.
 
-use super::catalog::Catalog;
-use crate::ids::{CompoundId, CompoundKind};
+use crate::model::catalog::Catalog;
+use crate::model::ids::{CompoundId, CompoundKind};
 use crate::model::record::{CompoundRecord, DataGap};
 
 struct Expected {

@@ -5,7 +5,6 @@
 //! now (`merge` rules), recompute gaps and meta -> write changed files atomically.
 //! Tables that are missing are reported and their values in the records are left alone.
 
-pub mod catalog;
 pub mod contribution;
 pub mod exact_mass;
 mod gaps;
@@ -19,13 +18,13 @@ use anyhow::Context;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use crate::cas::Cas;
-use crate::ids::{CompoundKind, IdRegistry};
-use crate::merge::{merge, order_by_source, referenced_sources, strip_source};
+use crate::build::output::write_if_changed;
+use crate::model::cas::Cas;
+use crate::model::catalog::{Catalog, SourceDescriptor};
+use crate::model::ids::{CompoundKind, IdRegistry};
+use crate::model::merge::{merge, order_by_source, referenced_sources, strip_source};
 use crate::model::record::CompoundRecord;
 use crate::model::{to_stored_json, vocab};
-use crate::output::write_if_changed;
-use catalog::{Catalog, SourceDescriptor};
 use contribution::{Contribution, Subject};
 use select::{SELECTION_SOURCE, Selected};
 

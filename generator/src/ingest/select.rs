@@ -10,8 +10,8 @@ use std::path::Path;
 
 use std::collections::BTreeMap;
 
-use crate::cas::Cas;
-use crate::ids::CompoundKind;
+use crate::model::cas::Cas;
+use crate::model::ids::CompoundKind;
 use crate::model::record::SourceRef;
 
 /// The source id of `data/curated/selection.tsv`.

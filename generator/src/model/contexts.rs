@@ -1,11 +1,131 @@
 //! The exposure contexts (`data/contexts.json`) and how a requested context name resolves.
 
-use crate::render::lists::quoted;
 use serde::{Deserialize, Serialize};
 
+use crate::model::quoted;
+
+/// The 19 exposure contexts the rules know, in the order of `data/contexts.json` (a test holds
+/// the file to it). A requested name or alias is parsed into one once, at the edge
+/// (`Contexts::parse`); past it, a context is this type, never a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Context {
+    HumanAdult,
+    HumanChild,
+    HumanTeen,
+    HumanInfant,
+    HumanPregnant,
+    HumanNursing,
+    HumanElderly,
+    HumanImmunocompromised,
+    Dog,
+    Cat,
+    ExposureDermal,
+    ExposureInhalation,
+    ExposureIngestion,
+    ExposureOcular,
+    OccupationalExposure,
+    Environmental,
+    AquaticLife,
+    TerrestrialWildlife,
+    Pollinator,
+}
+
+/// What a context is about: which rules apply to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContextKind {
+    Human,
+    Animal,
+    Route,
+    Environmental,
+}
+
+impl Context {
+    pub const ALL: [Context; 19] = [
+        Context::HumanAdult,
+        Context::HumanChild,
+        Context::HumanTeen,
+        Context::HumanInfant,
+        Context::HumanPregnant,
+        Context::HumanNursing,
+        Context::HumanElderly,
+        Context::HumanImmunocompromised,
+        Context::Dog,
+        Context::Cat,
+        Context::ExposureDermal,
+        Context::ExposureInhalation,
+        Context::ExposureIngestion,
+        Context::ExposureOcular,
+        Context::OccupationalExposure,
+        Context::Environmental,
+        Context::AquaticLife,
+        Context::TerrestrialWildlife,
+        Context::Pollinator,
+    ];
+
+    /// The context's name on the wire and in `data/contexts.json`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Context::HumanAdult => "human_adult",
+            Context::HumanChild => "human_child",
+            Context::HumanTeen => "human_teen",
+            Context::HumanInfant => "human_infant",
+            Context::HumanPregnant => "human_pregnant",
+            Context::HumanNursing => "human_nursing",
+            Context::HumanElderly => "human_elderly",
+            Context::HumanImmunocompromised => "human_immunocompromised",
+            Context::Dog => "dog",
+            Context::Cat => "cat",
+            Context::ExposureDermal => "exposure_dermal",
+            Context::ExposureInhalation => "exposure_inhalation",
+            Context::ExposureIngestion => "exposure_ingestion",
+            Context::ExposureOcular => "exposure_ocular",
+            Context::OccupationalExposure => "occupational_exposure",
+            Context::Environmental => "environmental",
+            Context::AquaticLife => "aquatic_life",
+            Context::TerrestrialWildlife => "terrestrial_wildlife",
+            Context::Pollinator => "pollinator",
+        }
+    }
+
+    pub const fn kind(self) -> ContextKind {
+        match self {
+            Context::HumanAdult
+            | Context::HumanChild
+            | Context::HumanTeen
+            | Context::HumanInfant
+            | Context::HumanPregnant
+            | Context::HumanNursing
+            | Context::HumanElderly
+            | Context::HumanImmunocompromised => ContextKind::Human,
+            Context::Dog | Context::Cat => ContextKind::Animal,
+            Context::ExposureDermal
+            | Context::ExposureInhalation
+            | Context::ExposureIngestion
+            | Context::ExposureOcular
+            | Context::OccupationalExposure => ContextKind::Route,
+            Context::Environmental
+            | Context::AquaticLife
+            | Context::TerrestrialWildlife
+            | Context::Pollinator => ContextKind::Environmental,
+        }
+    }
+
+    /// The context of a canonical name (not an alias: `Contexts::parse` resolves those).
+    pub fn from_name(name: &str) -> Option<Context> {
+        Context::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+impl std::fmt::Display for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A context as `data/contexts.json` describes it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Context {
+pub struct ContextInfo {
     pub name: String,
     pub category: String,
     pub label: String,
@@ -19,7 +139,7 @@ pub struct Contexts {
     #[serde(default)]
     pub description: String,
     pub default: String,
-    pub contexts: Vec<Context>,
+    pub contexts: Vec<ContextInfo>,
 }
 
 /// Why a requested context was not accepted (a 400). It holds the request's value quoted and
@@ -45,7 +165,7 @@ pub fn is_context_name(s: &str) -> bool {
 
 impl Contexts {
     /// Resolves a name or alias to its context.
-    pub fn resolve(&self, requested: &str) -> Result<&Context, ContextError> {
+    pub fn resolve(&self, requested: &str) -> Result<&ContextInfo, ContextError> {
         if !is_context_name(requested) {
             return Err(ContextError::Malformed(quoted(requested), self.names()));
         }
@@ -55,7 +175,7 @@ impl Contexts {
             .ok_or_else(|| ContextError::Unknown(quoted(requested), self.names()))
     }
 
-    pub fn get(&self, name: &str) -> Option<&Context> {
+    pub fn get(&self, name: &str) -> Option<&ContextInfo> {
         self.contexts.iter().find(|c| c.name == name)
     }
 
@@ -105,13 +225,10 @@ mod tests {
     }
 
     #[test]
-    fn the_file_has_the_nineteen_contexts_the_rules_know() {
+    fn the_file_has_the_nineteen_contexts_of_the_enum() {
         let c = contexts();
         let names: Vec<&str> = c.contexts.iter().map(|c| c.name.as_str()).collect();
-        let known: Vec<&str> = crate::aggregate::rules::CONTEXTS
-            .iter()
-            .map(|(n, _)| *n)
-            .collect();
+        let known: Vec<&str> = Context::ALL.iter().map(|c| c.name()).collect();
         assert_eq!(names, known);
         let mut all: Vec<&str> = c
             .contexts

@@ -1,11 +1,24 @@
 //! The dataset model: the stored record types, their vocabularies, and the loaded dataset.
 
 pub mod aliases;
+pub mod cas;
+pub mod catalog;
+pub mod changelog;
 pub mod contexts;
 pub mod documents;
+pub mod fragrance;
+pub mod ids;
 pub mod material;
+pub mod merge;
 pub mod record;
+pub mod regulatory_status;
 pub mod vocab;
+
+mod dataset;
+mod problem;
+
+pub use dataset::{Agency, AgencyFile, CuratedEntry, CuratedFile, Dataset, Hash};
+pub use problem::Problem;
 
 use record::CompoundRecord;
 
@@ -14,4 +27,16 @@ pub fn to_stored_json(record: &CompoundRecord) -> String {
     let mut text = serde_json::to_string_pretty(record).expect("records serialize to JSON");
     text.push('\n');
     text
+}
+
+/// A query value echoed in an error: debug-quoted and cut, so a hostile value cannot make
+/// the error body large.
+pub fn quoted(value: &str) -> String {
+    const MAX: usize = 64;
+    if value.chars().count() <= MAX {
+        format!("{value:?}")
+    } else {
+        let cut: String = value.chars().take(MAX).collect();
+        format!("{cut:?}...")
+    }
 }

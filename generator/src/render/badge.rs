@@ -7,8 +7,8 @@ use askama::Template;
 use super::badge_metrics::WIDTHS;
 use super::{Cache, Rendered};
 use crate::aggregate::{Assessment, Schema, assess};
-use crate::ids::CompoundId;
-use crate::load::Dataset;
+use crate::model::Dataset;
+use crate::model::ids::CompoundId;
 use crate::model::vocab::{RiskLevel, WatchClass};
 
 /// The default left-hand text.

@@ -11,9 +11,9 @@ use super::compound::compound_assessed;
 use super::lists::{RiskIndex, quoted};
 use super::{Cache, Rendered};
 use crate::aggregate::{Assessment, EvidenceItem, Schema};
-use crate::cas::Cas;
-use crate::ids::CompoundId;
-use crate::load::Dataset;
+use crate::model::Dataset;
+use crate::model::cas::Cas;
+use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::{RiskLevel, WatchClass};
 
@@ -24,6 +24,48 @@ pub struct BatchCaller {
     pub cap: usize,
     /// Developer tier or higher.
     pub keyed: bool,
+}
+
+/// A batch request: the POST body, or the same fields from a GET's `ids`, `context`,
+/// `synthesize` and `detail`.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchRequest {
+    pub compounds: Vec<String>,
+    #[serde(default)]
+    pub context: Option<String>,
+    #[serde(default)]
+    pub synthesize: bool,
+    #[serde(default)]
+    pub detail: Option<String>,
+}
+
+impl BatchRequest {
+    /// The GET form, with a 400 for a missing `ids` or a `synthesize` other than true/false.
+    pub fn from_query(q: &dyn super::dispatch::Query) -> Result<BatchRequest, Rendered> {
+        let Some(ids) = q.get("ids") else {
+            return Err(Rendered::error(
+                400,
+                "ids is required: comma-separated compound ids or CAS numbers",
+            ));
+        };
+        let synthesize = match q.get("synthesize") {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(other) => {
+                return Err(Rendered::error(
+                    400,
+                    format!("synthesize accepts true or false, not {other:?}"),
+                ));
+            }
+        };
+        Ok(BatchRequest {
+            compounds: ids.split(',').map(str::to_string).collect(),
+            context: q.get("context").map(str::to_string),
+            synthesize,
+            detail: q.get("detail").map(str::to_string),
+        })
+    }
 }
 
 /// At most this many records are synthesised per request (SPEC 8).

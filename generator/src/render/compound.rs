@@ -8,9 +8,9 @@ use serde::Serialize;
 
 use super::{Cache, Rendered};
 use crate::aggregate::{self, Assessment, ContextResult, Disagreement, EvidenceItem, Schema};
-use crate::cas::Cas;
-use crate::ids::CompoundId;
-use crate::load::Dataset;
+use crate::model::Dataset;
+use crate::model::cas::Cas;
+use crate::model::ids::CompoundId;
 use crate::model::record::{CompoundRecord, Listings, Safety};
 use crate::model::vocab::{RiskLevel, WatchClass};
 

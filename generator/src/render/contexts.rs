@@ -5,8 +5,8 @@
 use serde::Serialize;
 
 use super::{Cache, Rendered};
-use crate::load::Dataset;
-use crate::model::contexts::Context;
+use crate::model::Dataset;
+use crate::model::contexts::ContextInfo;
 
 #[derive(Serialize)]
 struct ContextOut<'a> {
@@ -31,7 +31,7 @@ struct Body<'a> {
 }
 
 /// Groups in the order the file first names each category, contexts in file order.
-fn groups(contexts: &[Context]) -> Vec<Group<'_>> {
+fn groups(contexts: &[ContextInfo]) -> Vec<Group<'_>> {
     let mut out: Vec<Group<'_>> = Vec::new();
     for c in contexts {
         let item = ContextOut {

@@ -6,7 +6,7 @@ use minijinja::{Environment, context};
 use serde::Serialize;
 
 use super::{Cache, Rendered};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::documents::MarkdownFile;
 
 /// The documents `GET /api/{name}` serves, in route order.

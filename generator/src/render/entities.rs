@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::compound::Access;
 use super::{Cache, Rendered};
 use crate::aggregate::synthesis::{self, Synthesis, Trace};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::material::{
     Behavior, Component, EntityMeta, Exposure, Material, MaterialUse, Regulation, Statement,
 };

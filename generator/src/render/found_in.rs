@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::compound::lookup;
 use super::lists::{number_param, quoted, served};
 use super::{Cache, Rendered};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::record::{CompoundRecord, FoundIn};
 
 /// Served compounds per found-in category (a compound counts once per category).

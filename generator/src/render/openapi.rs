@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Cache, Rendered};
 use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind, Param};
-use crate::load::Dataset;
+use crate::model::Dataset;
 
 /// The description document's own version (SPEC 9).
 pub const DOCUMENT_VERSION: &str = "2.1.0";

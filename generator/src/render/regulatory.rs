@@ -9,8 +9,8 @@ use serde::Serialize;
 use super::compound::lookup;
 use super::lists::{number_param, quoted, served};
 use super::{Cache, Rendered};
-use crate::load::{Agency, Dataset};
 use crate::model::record::{Classification, Listings};
+use crate::model::{Agency, Dataset};
 
 /// The agency a path or query value names: its name, id or one of its attribution strings,
 /// case-insensitive and ignoring surrounding spaces.

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::{Cache, Rendered};
-use crate::graph::{Graph, NodeType, Stats, Traversal};
+use crate::aggregate::graph::{Graph, NodeType, Stats, Traversal};
 
 /// SPEC 2.1: `^hq-[cmp](-[a-z]{3})?-[0-9]{4,6}$`.
 pub fn is_entity_id(id: &str) -> bool {

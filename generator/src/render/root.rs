@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::{Cache, Rendered};
-use crate::load::Dataset;
+use crate::model::Dataset;
 
 #[derive(Serialize)]
 struct Enrichment<'a> {

@@ -4,7 +4,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::lists::RiskIndex;
-use crate::load::{Dataset, load};
+use crate::load::load;
+use crate::model::Dataset;
 
 pub(crate) fn dataset() -> &'static Dataset {
     static DATA: OnceLock<Dataset> = OnceLock::new();

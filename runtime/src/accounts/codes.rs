@@ -8,6 +8,7 @@ use rand::Rng;
 use sha2::{Digest, Sha256};
 
 use super::{constant_time_eq, email_hash};
+use crate::store::keyspace;
 use crate::store::{Store, StoreError};
 
 pub const VALIDITY: Duration = Duration::from_secs(15 * 60);
@@ -38,11 +39,11 @@ pub enum Verdict {
 }
 
 fn code_key(purpose: Purpose, email: &str) -> String {
-    format!("code:{}:{}", purpose.name(), email_hash(email))
+    keyspace::code(purpose.name(), &email_hash(email))
 }
 
 fn tries_key(purpose: Purpose, email: &str) -> String {
-    format!("code-tries:{}:{}", purpose.name(), email_hash(email))
+    keyspace::code_tries(purpose.name(), &email_hash(email))
 }
 
 fn digest(code: &str) -> Vec<u8> {

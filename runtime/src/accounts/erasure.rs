@@ -11,6 +11,7 @@ use super::provider::{self, Deletion};
 use super::{email_hash, keys_of};
 use crate::AppState;
 use crate::store::StoreError;
+use crate::store::keyspace;
 use crate::{keys, watchlist};
 
 /// What an erasure removed.
@@ -39,16 +40,14 @@ pub async fn erase(state: &AppState, email: &str) -> Result<Erased, StoreError> 
         out.keys += 1;
     }
     for account in &accounts {
-        for (key, _) in store.scan(&format!("quota:acct:{account}:")).await? {
+        for (key, _) in store.scan(&keyspace::account_quotas(account)).await? {
             store.delete(&key).await?;
             out.usage_days += 1;
         }
         out.watchlist_entries += watchlist::erase(store, account).await?;
         out.webhooks += crate::webhooks::erase_account(store, account).await?;
     }
-    store
-        .delete(&format!("trial:{}", email_hash(email)))
-        .await?;
+    store.delete(&keyspace::trial(&email_hash(email))).await?;
     codes::forget(store, Purpose::Recover, email).await?;
     codes::forget(store, Purpose::Erasure, email).await?;
     for customer in &customers {

@@ -8,9 +8,8 @@
 use std::time::Duration;
 
 use crate::config::Config;
+use crate::store::keyspace;
 use crate::store::{Store, StoreError};
-
-const PENDING: &str = "provider-delete:";
 
 /// Path segment encoding: everything but RFC 3986 unreserved characters.
 const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
@@ -49,13 +48,13 @@ pub async fn delete_customer(
     };
     match request_deletion(config, base, customer).await {
         Ok(()) => {
-            store.delete(&format!("{PENDING}{customer}")).await?;
+            store.delete(&keyspace::provider_delete(customer)).await?;
             Ok(Deletion::Deleted)
         }
         Err(e) => {
             tracing::warn!("payment provider: deleting a customer failed, kept pending: {e}");
             store
-                .put(&format!("{PENDING}{customer}"), b"1", None)
+                .put(&keyspace::provider_delete(customer), b"1", None)
                 .await?;
             Ok(Deletion::Pending)
         }
@@ -86,8 +85,8 @@ async fn request_deletion(config: &Config, base: &str, customer: &str) -> Result
 /// Retries the pending deletions; how many are still pending.
 pub async fn retry_pending(config: &Config, store: &Store) -> Result<usize, StoreError> {
     let mut left = 0;
-    for (key, _) in store.scan(PENDING).await? {
-        let customer = &key[PENDING.len()..];
+    for (key, _) in store.scan(keyspace::PROVIDER_DELETES).await? {
+        let customer = &key[keyspace::PROVIDER_DELETES.len()..];
         if delete_customer(config, store, customer).await? == Deletion::Pending {
             left += 1;
         }

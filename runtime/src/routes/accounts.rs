@@ -18,6 +18,7 @@ use crate::caller::Caller;
 use crate::keys::{self, Billing, KeyRecord};
 use crate::mail;
 use crate::store::StoreError;
+use crate::store::keyspace;
 use crate::tier::Tier;
 
 /// Trial keys open the Developer tier this long (SPEC 3).
@@ -96,7 +97,7 @@ fn email_of(raw: &str) -> Result<String, Rendered> {
 
 /// Counts one account mail against the caller's daily allowance; 429 past it.
 async fn mail_allowance(state: &AppState, caller: &Caller) -> Result<(), Rendered> {
-    let key = format!("mail-quota:{}:{}", caller.bucket, Utc::now().date_naive());
+    let key = keyspace::mail_quota(&caller.bucket, Utc::now().date_naive());
     let day = std::time::Duration::from_secs(86_400);
     match state
         .store
@@ -137,7 +138,7 @@ pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Rendered
 
 async fn issue_trial(state: &AppState, email: &str) -> Result<(), Rendered> {
     let store = &state.store;
-    let mark = format!("trial:{}", email_hash(email));
+    let mark = keyspace::trial(&email_hash(email));
     let now = Utc::now();
     let first = store
         .put_if_absent(&mark, now.to_rfc3339().as_bytes(), None)
@@ -277,12 +278,8 @@ async fn send_code(state: &AppState, caller: &Caller, email: &str, purpose: Purp
         },
         Err(e) => return store_error(e),
     };
-    let per_address = format!(
-        "code-quota:{}:{}:{}",
-        purpose.name(),
-        email_hash(email),
-        Utc::now().date_naive()
-    );
+    let per_address =
+        keyspace::code_quota(purpose.name(), &email_hash(email), Utc::now().date_naive());
     let allowed = match store
         .admit(
             &per_address,

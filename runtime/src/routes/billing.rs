@@ -29,6 +29,7 @@ use crate::accounts;
 use crate::keys::{self, Billing, KeyRecord};
 use crate::mail;
 use crate::store::StoreError;
+use crate::store::keyspace;
 use crate::webhooks::signature;
 
 /// Notifications older than this are refused (replay protection).
@@ -71,7 +72,7 @@ pub async fn webhook(state: &AppState, req: &Request) -> Rendered {
     let (Some(id), Some(kind)) = (event["id"].as_str(), event["type"].as_str()) else {
         return Rendered::error(400, "a notification needs string fields id and type");
     };
-    let mark = format!("billing:event:{id}");
+    let mark = keyspace::billing_event(id);
     match state.store.put_if_absent(&mark, b"1", Some(REMEMBER)).await {
         Ok(true) => {}
         Ok(false) => return received(kind, "duplicate: already applied".into()),

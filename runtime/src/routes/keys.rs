@@ -9,7 +9,7 @@ use super::Params;
 use crate::AppState;
 use crate::caller::Caller;
 use crate::keys::{self, KeyRecord};
-use crate::quota;
+use crate::store::keyspace;
 
 #[derive(Serialize)]
 struct Status<'a> {
@@ -74,7 +74,7 @@ pub async fn status(state: &AppState, caller: &Caller) -> Rendered {
         Ok(r) => r,
         Err(e) => return e,
     };
-    let today = quota::counter_key(&caller.bucket, Utc::now().date_naive());
+    let today = keyspace::quota(&caller.bucket, Utc::now().date_naive());
     let requests = match state.store.count(&today).await {
         Ok(n) => n,
         Err(e) => return store_error(e),
@@ -116,7 +116,7 @@ pub async fn usage(state: &AppState, caller: &Caller, q: &Params) -> Rendered {
         };
         match state
             .store
-            .count(&quota::counter_key(&caller.bucket, date))
+            .count(&keyspace::quota(&caller.bucket, date))
             .await
         {
             Ok(requests) => out.push(Day {

@@ -8,7 +8,6 @@
 
 mod accounts;
 mod billing;
-mod changelog;
 mod export;
 mod handlers;
 mod health;
@@ -21,8 +20,8 @@ mod watchlist;
 use std::sync::Arc;
 
 use chrono::Utc;
+use saferef_generator::build::site::header_lines;
 use saferef_generator::render::{Cache, Rendered};
-use saferef_generator::site::header_lines;
 use warp::Filter;
 use warp::filters::BoxedFilter;
 use warp::http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderName, HeaderValue, LOCATION};
@@ -98,7 +97,7 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
             tracing::warn!("store: {e}; serving a public request without counting it");
             let res = match matched {
                 Matched::Static(res) => res,
-                Matched::Endpoint(e) => handlers::run(state, req, &caller, e.handler).await,
+                Matched::Endpoint(e) => handlers::run(state, req, &caller, e).await,
                 Matched::MethodNotAllowed(_) | Matched::NotFound => {
                     reply(saferef_generator::render::not_found())
                 }
@@ -129,7 +128,7 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
     }
     let res = match matched {
         Matched::Static(res) => res,
-        Matched::Endpoint(e) => handlers::run(state, req, &caller, e.handler).await,
+        Matched::Endpoint(e) => handlers::run(state, req, &caller, e).await,
         Matched::MethodNotAllowed(allowed) => {
             let mut res = reply(Rendered::error(
                 405,

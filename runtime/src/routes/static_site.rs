@@ -1,7 +1,7 @@
-//! Serves site/ the way the CDN does (`saferef_generator::site::cdn` reads the same
+//! Serves site/ the way the CDN does (`saferef_generator::build::site::cdn` reads the same
 //! `_redirects` and `_headers`), so `saferef-serve` alone answers the whole public API.
 
-use saferef_generator::site::cdn::Resolution;
+use saferef_generator::build::site::cdn::Resolution;
 use warp::http::StatusCode;
 use warp::http::header::{HeaderName, HeaderValue, LOCATION};
 use warp::reply::Response;

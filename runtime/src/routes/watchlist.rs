@@ -4,9 +4,10 @@
 
 use std::collections::BTreeMap;
 
+use saferef_generator::model::quoted;
 use saferef_generator::model::vocab::RiskLevel;
 use saferef_generator::render::batch::resolve;
-use saferef_generator::render::lists::{number_param, quoted};
+use saferef_generator::render::lists::number_param;
 use saferef_generator::render::{Cache, Rendered};
 use serde::{Deserialize, Serialize};
 
@@ -48,7 +49,7 @@ struct LastChange<'a> {
 
 /// The newest changelog entry about `id` (the later-written one on a date tie).
 fn last_change<'d>(
-    dataset: &'d saferef_generator::load::Dataset,
+    dataset: &'d saferef_generator::model::Dataset,
     id: &str,
 ) -> Option<LastChange<'d>> {
     dataset

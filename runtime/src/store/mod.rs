@@ -8,6 +8,7 @@
 //! prefix scans, set-if-absent, and one atomic admission counter. Domain modules (`keys`, `quota`) build on it.
 
 mod embedded;
+pub mod keyspace;
 mod redis;
 
 use std::path::Path;
@@ -233,7 +234,7 @@ impl Store {
 
     /// Whether the store answers (health monitor).
     pub async fn ping(&self) -> Result<(), StoreError> {
-        self.get("health:ping").await.map(|_| ())
+        self.get(keyspace::HEALTH_PING).await.map(|_| ())
     }
 
     /// Removes every key of `remove` and writes `put` (without expiry) as one atomic change,

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::store::keyspace;
 use crate::store::{Store, StoreError};
 
 const KEEP: Duration = Duration::from_secs(30 * 24 * 3600);
@@ -31,10 +32,6 @@ pub struct Attempt {
     pub next_retry_at: Option<String>,
 }
 
-fn prefix(account: &str, webhook_id: &str) -> String {
-    format!("whlog:{account}:{webhook_id}:")
-}
-
 pub async fn record(
     store: &Store,
     account: &str,
@@ -42,12 +39,12 @@ pub async fn record(
     at_ms: i64,
     attempt: &Attempt,
 ) -> Result<(), StoreError> {
-    let key = format!(
-        "{}{:016}:{}:{:02}",
-        prefix(account, webhook_id),
-        at_ms.max(0),
-        attempt.delivery_id,
-        attempt.attempt
+    let key = keyspace::delivery_attempt(
+        account,
+        webhook_id,
+        at_ms,
+        &attempt.delivery_id,
+        attempt.attempt,
     );
     let json = serde_json::to_vec(attempt).expect("log entries serialize");
     store.put(&key, &json, Some(KEEP)).await
@@ -61,7 +58,9 @@ pub async fn page(
     offset: usize,
     limit: usize,
 ) -> Result<(usize, Vec<Attempt>), StoreError> {
-    let entries = store.scan(&prefix(account, webhook_id)).await?;
+    let entries = store
+        .scan(&keyspace::delivery_log(account, webhook_id))
+        .await?;
     let total = entries.len();
     let page = entries
         .into_iter()
@@ -79,12 +78,12 @@ pub async fn remove_webhook(
     account: &str,
     webhook_id: &str,
 ) -> Result<usize, StoreError> {
-    remove_prefix(store, &prefix(account, webhook_id)).await
+    remove_prefix(store, &keyspace::delivery_log(account, webhook_id)).await
 }
 
 /// Removes every log of the account's webhooks, current or deleted; how many.
 pub async fn remove_account(store: &Store, account: &str) -> Result<usize, StoreError> {
-    remove_prefix(store, &format!("whlog:{account}:")).await
+    remove_prefix(store, &keyspace::delivery_logs_of(account)).await
 }
 
 async fn remove_prefix(store: &Store, prefix: &str) -> Result<usize, StoreError> {

@@ -27,6 +27,7 @@ pub mod worker;
 use serde_json::Value;
 
 use crate::AppState;
+use crate::store::keyspace;
 use crate::store::{Store, StoreError};
 use payload::{EVENTS, Event};
 
@@ -68,7 +69,7 @@ pub async fn queue_depth(store: &Store) -> Result<usize, StoreError> {
 /// how many store entries went.
 pub async fn erase_account(store: &Store, account: &str) -> Result<usize, StoreError> {
     let mut removed = 0;
-    for (key, _) in store.scan(&format!("wh:{account}:")).await? {
+    for (key, _) in store.scan(&keyspace::webhooks_of(account)).await? {
         if store.delete(&key).await? {
             removed += 1;
         }
@@ -83,7 +84,7 @@ pub async fn delete(store: &Store, account: &str, id: &str) -> Result<bool, Stor
     if registry::get(store, account, id).await?.is_none() {
         return Ok(false);
     }
-    store.delete(&registry::key(account, id)).await?;
+    store.delete(&keyspace::webhook(account, id)).await?;
     queue::remove(store, |d| d.account == account && d.webhook_id == id).await?;
     log::remove_webhook(store, account, id).await?;
     Ok(true)

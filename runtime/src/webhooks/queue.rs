@@ -7,10 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use super::payload::{self, Event};
 use super::registry::Webhook;
+use crate::store::keyspace;
 use crate::store::{Store, StoreError};
-
-const BODIES: &str = "whd:";
-const DUE: &str = "whq";
 
 /// One event on its way to one webhook, with the exact body to sign and send.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -54,9 +52,11 @@ pub async fn enqueue(
 pub async fn put(store: &Store, delivery: &Delivery) -> Result<(), StoreError> {
     let json = serde_json::to_vec(delivery).expect("deliveries serialize");
     store
-        .put(&format!("{BODIES}{}", delivery.id), &json, None)
+        .put(&keyspace::delivery_body(&delivery.id), &json, None)
         .await?;
-    store.rank(DUE, &delivery.id, delivery.due_ms).await
+    store
+        .rank(keyspace::DELIVERY_QUEUE, &delivery.id, delivery.due_ms)
+        .await
 }
 
 /// Schedules every stored delivery at its own due time (idempotent): run when a worker
@@ -64,7 +64,9 @@ pub async fn put(store: &Store, delivery: &Delivery) -> Result<(), StoreError> {
 pub async fn recover(store: &Store) -> Result<usize, StoreError> {
     let all = pending(store).await?;
     for d in &all {
-        store.rank(DUE, &d.id, d.due_ms).await?;
+        store
+            .rank(keyspace::DELIVERY_QUEUE, &d.id, d.due_ms)
+            .await?;
     }
     Ok(all.len())
 }
@@ -72,27 +74,30 @@ pub async fn recover(store: &Store) -> Result<usize, StoreError> {
 /// The delivery `id` as stored now (`None` once delivered, failed or removed).
 pub async fn get(store: &Store, id: &str) -> Result<Option<Delivery>, StoreError> {
     Ok(store
-        .get(&format!("{BODIES}{id}"))
+        .get(&keyspace::delivery_body(id))
         .await?
         .and_then(|v| serde_json::from_slice(&v).ok()))
 }
 
 /// Takes `id` off the queue: unscheduled first, then its body.
 pub async fn done(store: &Store, id: &str) -> Result<(), StoreError> {
-    store.unrank(DUE, id).await?;
-    store.delete(&format!("{BODIES}{id}")).await?;
+    store.unrank(keyspace::DELIVERY_QUEUE, id).await?;
+    store.delete(&keyspace::delivery_body(id)).await?;
     Ok(())
 }
 
 /// The deliveries due at `now_ms`, earliest first, at most `max`.
 pub async fn due(store: &Store, now_ms: i64, max: usize) -> Result<Vec<Delivery>, StoreError> {
     let mut out = Vec::new();
-    for id in store.ranked_upto(DUE, now_ms, max).await? {
+    for id in store
+        .ranked_upto(keyspace::DELIVERY_QUEUE, now_ms, max)
+        .await?
+    {
         match get(store, &id).await? {
             Some(d) => out.push(d),
             // Scheduled without a body: removed meanwhile.
             None => {
-                store.unrank(DUE, &id).await?;
+                store.unrank(keyspace::DELIVERY_QUEUE, &id).await?;
             }
         }
     }
@@ -102,7 +107,7 @@ pub async fn due(store: &Store, now_ms: i64, max: usize) -> Result<Vec<Delivery>
 /// Every queued delivery (erasure, the monitor; rare, so a prefix scan).
 async fn pending(store: &Store) -> Result<Vec<Delivery>, StoreError> {
     Ok(store
-        .scan(BODIES)
+        .scan(keyspace::DELIVERY_BODIES)
         .await?
         .into_iter()
         .filter_map(|(_, v)| serde_json::from_slice(&v).ok())

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::payload::Format;
+use crate::store::keyspace;
 use crate::store::{Store, StoreError};
 use crate::tier::Tier;
 
@@ -44,10 +45,6 @@ pub fn cap(tier: Tier) -> usize {
     }
 }
 
-pub fn key(account: &str, id: &str) -> String {
-    format!("wh:{account}:{id}")
-}
-
 pub fn new_id() -> String {
     format!("wh_{}", crate::keys::random_base62(20))
 }
@@ -61,7 +58,9 @@ pub fn well_formed(id: &str) -> bool {
 
 pub async fn save(store: &Store, hook: &Webhook) -> Result<(), StoreError> {
     let json = serde_json::to_vec(hook).expect("webhook records serialize");
-    store.put(&key(&hook.account, &hook.id), &json, None).await
+    store
+        .put(&keyspace::webhook(&hook.account, &hook.id), &json, None)
+        .await
 }
 
 pub async fn get(store: &Store, account: &str, id: &str) -> Result<Option<Webhook>, StoreError> {
@@ -69,19 +68,19 @@ pub async fn get(store: &Store, account: &str, id: &str) -> Result<Option<Webhoo
         return Ok(None);
     }
     Ok(store
-        .get(&key(account, id))
+        .get(&keyspace::webhook(account, id))
         .await?
         .and_then(|v| serde_json::from_slice(&v).ok()))
 }
 
 /// The account's webhooks, oldest first.
 pub async fn of_account(store: &Store, account: &str) -> Result<Vec<Webhook>, StoreError> {
-    Ok(sorted(store.scan(&format!("wh:{account}:")).await?))
+    Ok(sorted(store.scan(&keyspace::webhooks_of(account)).await?))
 }
 
 /// Every webhook of every account (event fan-out).
 pub async fn all(store: &Store) -> Result<Vec<Webhook>, StoreError> {
-    Ok(sorted(store.scan("wh:").await?))
+    Ok(sorted(store.scan(keyspace::WEBHOOKS).await?))
 }
 
 fn sorted(found: Vec<(String, Vec<u8>)>) -> Vec<Webhook> {

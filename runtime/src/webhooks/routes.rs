@@ -17,6 +17,7 @@ use crate::caller::Caller;
 use crate::keys::KeyRecord;
 use crate::routes::{Params, Request};
 use crate::store::StoreError;
+use crate::store::keyspace;
 
 /// Compound ids one webhook may list.
 const MAX_COMPOUNDS: usize = 1000;
@@ -198,7 +199,7 @@ async fn create(state: &AppState, req: &Request, key: &KeyRecord) -> Rendered {
 /// makes count-then-save atomic across runtimes sharing the store.
 async fn within_cap(state: &AppState, hook: &Webhook, cap: usize) -> Result<bool, Rendered> {
     let store = &state.store;
-    let lock = format!("whlock:{}", hook.account);
+    let lock = keyspace::webhook_test_lock(&hook.account);
     let mut held = false;
     for _ in 0..40 {
         if store

@@ -14,6 +14,7 @@ use super::registry::{self, Webhook};
 use super::{crypto, log, signature, ssrf};
 use crate::Config;
 use crate::config::SecretKey;
+use crate::store::keyspace;
 use crate::store::{Store, StoreError};
 
 /// A receiver has this long to answer.
@@ -151,7 +152,7 @@ impl Worker {
     }
 
     async fn deliver(self: Arc<Self>, d: Delivery) -> Result<(), StoreError> {
-        let lease = format!("whlease:{}", d.id);
+        let lease = keyspace::delivery_lease(&d.id);
         if !self
             .store
             .put_if_absent(&lease, self.id.as_bytes(), Some(self.lease))

@@ -13,9 +13,9 @@ use serde_json::json;
 
 use super::TableError;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::cas::Cas;
-use crate::ingest::catalog::SourceDescriptor;
 use crate::ingest::contribution::{Contribution, to_json};
+use crate::model::cas::Cas;
+use crate::model::catalog::SourceDescriptor;
 use crate::model::record::DoseValue;
 use crate::model::vocab::DoseKind;
 
@@ -259,8 +259,8 @@ fn parse(
 #[cfg(test)]
 mod identity_tests {
     use super::*;
-    use crate::ids::CompoundKind;
     use crate::ingest::tables::testing::descriptor;
+    use crate::model::ids::CompoundKind;
 
     #[test]
     fn structure_from_as_such_rows() {

@@ -8,10 +8,10 @@ use serde_json::json;
 
 use super::TableError;
 use super::text::{display_name, read_utf8, reader};
-use crate::cas::Cas;
-use crate::ids::CompoundKind;
-use crate::ingest::catalog::SourceDescriptor;
 use crate::ingest::contribution::Contribution;
+use crate::model::cas::Cas;
+use crate::model::catalog::SourceDescriptor;
+use crate::model::ids::CompoundKind;
 
 /// Synonyms kept per compound: enough to search by, few enough to read.
 const MAX_SYNONYMS: usize = 25;

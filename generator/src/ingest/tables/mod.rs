@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use super::catalog::SourceDescriptor;
 use super::contribution::Contribution;
+use crate::model::catalog::SourceDescriptor;
 
 mod clp;
 mod cosing;
@@ -74,7 +74,7 @@ pub fn parse(src: &SourceDescriptor, path: &Path) -> Result<Vec<Contribution>, T
 
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::ingest::catalog::SourceDescriptor;
+    use crate::model::catalog::SourceDescriptor;
 
     /// A catalogue entry for parser tests.
     pub fn descriptor(id: &str) -> SourceDescriptor {

@@ -9,9 +9,9 @@ use serde_json::json;
 
 use super::TableError;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::cas::Cas;
-use crate::ingest::catalog::SourceDescriptor;
 use crate::ingest::contribution::{Contribution, to_json};
+use crate::model::cas::Cas;
+use crate::model::catalog::SourceDescriptor;
 use crate::model::record::ExposureLimit;
 use crate::model::vocab::LimitKind;
 

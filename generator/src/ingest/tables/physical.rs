@@ -40,9 +40,9 @@ use serde_json::{Map, Value, json};
 
 use super::TableError;
 use super::text::{cell, csv_error, kelvin_to_celsius, read_bytes, read_utf8, reader};
-use crate::cas::Cas;
-use crate::ingest::catalog::SourceDescriptor;
 use crate::ingest::contribution::{Contribution, to_json};
+use crate::model::cas::Cas;
+use crate::model::catalog::SourceDescriptor;
 use crate::model::record::Measured;
 
 pub fn read_constants(

@@ -8,9 +8,9 @@ use serde_json::json;
 
 use super::TableError;
 use super::text::{cell, csv_error, day_month_year, read_cp1252, reader};
-use crate::cas::parse_cell;
-use crate::ingest::catalog::SourceDescriptor;
 use crate::ingest::contribution::{Contribution, to_json};
+use crate::model::cas::parse_cell;
+use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{Classification, Prop65Listing};
 use crate::model::vocab::Prop65Toxicity;
 

@@ -14,9 +14,9 @@ use calamine::{Reader, open_workbook_auto};
 use serde_json::json;
 
 use super::TableError;
-use crate::cas::Cas;
-use crate::ingest::catalog::SourceDescriptor;
 use crate::ingest::contribution::{Contribution, to_json};
+use crate::model::cas::Cas;
+use crate::model::catalog::SourceDescriptor;
 use crate::model::record::DoseValue;
 use crate::model::vocab::DoseKind;
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use crate::aggregate::{Assessment, ContextResult};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
 

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::DEFAULT_CONTEXT;
 use super::compared::{Compared, Ident, InOrder, TierCell, cell, idents, label, rank};
 use super::summary::{all_equal, every, listed};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::vocab::RiskLevel;
 
 #[derive(Serialize)]

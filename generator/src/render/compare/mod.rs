@@ -18,7 +18,7 @@ mod tests;
 
 use serde::Serialize;
 
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::render::lists::RiskIndex;
 use crate::render::{Cache, Rendered};
 use matrix::across_contexts;

@@ -3,9 +3,9 @@
 
 use super::compared::Compared;
 use super::{MAX, MIN};
-use crate::cas::Cas;
-use crate::ids::CompoundId;
-use crate::load::Dataset;
+use crate::model::Dataset;
+use crate::model::cas::Cas;
+use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::WatchClass;
 use crate::render::Rendered;

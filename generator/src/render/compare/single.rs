@@ -11,7 +11,7 @@ use super::fate::{self, Fate};
 use super::hazards::{HazardComparison, hazards};
 use super::regulatory::{RegulatoryComparison, regulatory};
 use super::summary::{Summary, summarise};
-use crate::load::Dataset;
+use crate::model::Dataset;
 
 /// Tier-rank difference of a pair: positive when the first is the higher tier; null when
 /// either has no tier in the context.

@@ -11,7 +11,7 @@ use super::hazards::HazardComparison;
 use super::regulatory::RegulatoryComparison;
 use super::single::ExposureSources;
 use crate::aggregate::signals::fmt_num;
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::vocab::RiskLevel;
 
 #[derive(Serialize)]

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::Kind;
 use super::mask;
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::material::Component;
 use crate::model::record::CompoundRecord;
 use crate::render::lists::{RiskIndex, select};

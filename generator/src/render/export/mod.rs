@@ -12,9 +12,10 @@ mod rows;
 
 use std::ops::Range;
 
-use crate::load::Dataset;
+use crate::model::Dataset;
+use crate::model::quoted;
 use crate::render::Rendered;
-use crate::render::lists::{RiskIndex, quoted, select};
+use crate::render::lists::{RiskIndex, select};
 
 pub use mask::SENTINEL;
 

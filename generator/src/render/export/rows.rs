@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::Kind;
 use super::mask;
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::render::lists::{RiskIndex, select};
 
 pub(super) fn json(kind: Kind, full: bool, d: &Dataset, index: &RiskIndex, id: &str) -> Value {

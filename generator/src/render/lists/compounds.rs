@@ -10,7 +10,7 @@ use super::params::{
     Pagination, Paging, cas_param, context_param, risk_param, search_param, vocab_param,
 };
 use super::risk_index::{Entry, RiskIndex};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::{self, RiskLevel, WatchClass};
 use crate::render::{Cache, Rendered};

@@ -9,7 +9,7 @@ use super::compound_filter::{ClassificationQuery, CompoundFilter, HazardQuery};
 use super::compounds::{CompoundItem, compound_items, matching, served};
 use super::params::{Pagination, Paging, context_param, quoted, risk_param, vocab_param};
 use super::risk_index::RiskIndex;
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::vocab::{self, RiskLevel};
 use crate::render::regulatory;
 use crate::render::{Cache, Rendered};

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::params::{Pagination, Paging, contains_text, search_param};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::material::Material;
 use crate::render::{Cache, Rendered};
 

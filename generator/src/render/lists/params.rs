@@ -5,8 +5,8 @@ use std::ops::RangeInclusive;
 
 use serde::Serialize;
 
-use crate::cas::{Cas, CasError};
-use crate::load::Dataset;
+use crate::model::Dataset;
+use crate::model::cas::{Cas, CasError};
 use crate::model::vocab::RiskLevel;
 use crate::render::Rendered;
 
@@ -16,17 +16,7 @@ const MAX_LIMIT: usize = 100;
 /// Longest accepted `search` text, in characters.
 const MAX_SEARCH: usize = 200;
 
-/// A query value echoed in an error: debug-quoted and cut, so a hostile value cannot make
-/// the error body large.
-pub fn quoted(value: &str) -> String {
-    const MAX: usize = 64;
-    if value.chars().count() <= MAX {
-        format!("{value:?}")
-    } else {
-        let cut: String = value.chars().take(MAX).collect();
-        format!("{cut:?}...")
-    }
-}
+pub use crate::model::quoted;
 
 /// A whole-number query parameter in `range`, `default` when absent.
 pub fn number_param(

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::params::{Pagination, Paging, contains_text, quoted, search_param, vocab_param};
 use super::risk_index::RiskIndex;
 use crate::aggregate::synthesis::ProductRisk;
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::material::Product;
 use crate::model::vocab;
 use crate::render::{Cache, Rendered};

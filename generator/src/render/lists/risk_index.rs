@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use crate::aggregate::signals::{self, Hazard};
 use crate::aggregate::synthesis::{self, ProductRisk};
 use crate::aggregate::{self, Assessment};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::material::Product;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;

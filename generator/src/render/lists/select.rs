@@ -10,7 +10,7 @@ use super::params::{contains_text, search_param};
 use super::products::ProductsQuery;
 use super::risk_index::RiskIndex;
 use crate::aggregate::synthesis::ProductRisk;
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::material::Product;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;

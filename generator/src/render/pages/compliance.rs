@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use askama::Template;
 
 use super::page;
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::record::SourceRef;
 use crate::render::Rendered;
 

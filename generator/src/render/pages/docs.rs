@@ -6,11 +6,12 @@
 
 use askama::Template;
 
-use super::excerpts::{self, Indexes};
+use super::excerpts;
 use super::page;
 use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::render::Rendered;
+use crate::render::dispatch::Indexes;
 
 /// Lines of a response shown under its example.
 const EXCERPT_LINES: usize = 24;
@@ -308,7 +309,7 @@ pub fn docs(d: &Dataset, ix: Indexes<'_>) -> Rendered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::Graph;
+    use crate::aggregate::graph::Graph;
     use crate::render::search::SearchIndex;
     use crate::render::test_data::{dataset, risk_index};
 

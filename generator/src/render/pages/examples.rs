@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::samples::Samples;
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::render::{Cache, Rendered};
 
 #[derive(Debug, Clone, Serialize)]

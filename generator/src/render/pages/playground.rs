@@ -7,7 +7,7 @@ use askama::Template;
 
 use super::samples::Samples;
 use super::{page, script_json};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::render::Rendered;
 use crate::render::badge::Style;
 

@@ -3,7 +3,7 @@
 //! deterministic, so a page is the same bytes for the same data.
 
 use crate::aggregate::{Schema, assess};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::WatchClass;
 

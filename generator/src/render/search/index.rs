@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::score::Field;
 use super::vocabulary::Vocabulary;
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::aliases::normalize as alias_key;
 use crate::model::vocab::WatchClass;
 

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 pub use index::SearchIndex;
 
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::aliases::normalize as alias_key;
 use crate::render::{Cache, Rendered};
 use index::{EntityType, fold};

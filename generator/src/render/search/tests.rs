@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::score::Scratch;
 use super::{SearchIndex, search};
-use crate::load::Dataset;
+use crate::model::Dataset;
 use crate::model::vocab::WatchClass;
 use crate::render::Cache;
 use crate::render::test_data;

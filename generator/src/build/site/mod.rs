@@ -1,0 +1,635 @@
+//! The static site: every public response written into a CDN-ready tree (`saferef-generate
+//! build`), with `_redirects`, `_headers`, the dataset snapshot and a manifest, all rendered
+//! from one route table.
+//!
+//! Incremental (`build`): what did not change since the previous build is neither rendered nor
+//! written, as `state.rs` records; files no route produces any more are removed.
+//!
+//! All or nothing: the files are staged (`output::Staged`) and move into the tree only once
+//! every one is written; a build that fails (a full disk, a read-only directory) leaves the
+//! previous tree as it was.
+
+pub mod cdn;
+mod netlify;
+pub mod routes;
+pub mod scale;
+pub mod state;
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+pub use netlify::header_lines;
+
+use routes::RouteMeta;
+use state::{FileEntry, Group, Hash, State};
+
+use crate::model::Dataset;
+
+use crate::build::output::{CommitError, Staged};
+use crate::load::RecordCache;
+
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    pub out: PathBuf,
+    /// Where requests the tree does not answer go (the runtime), e.g. `https://api.example`.
+    pub runtime_origin: Option<String>,
+    /// Wall-clock time of the build, recorded only in the manifest.
+    pub built_at: String,
+    /// Compare every file on disk instead of trusting the previous manifest.
+    pub full: bool,
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct BuildReport {
+    pub files: usize,
+    pub written: usize,
+    pub unchanged: usize,
+    pub removed: usize,
+    pub bytes: u64,
+    pub redirect_rules: usize,
+}
+
+#[derive(Deserialize)]
+struct ManifestFile {
+    path: String,
+    sha256: String,
+}
+
+#[derive(Deserialize)]
+struct Manifest {
+    dataset_version: String,
+    files: Vec<ManifestFile>,
+}
+
+/// The manifest's name under the site root.
+pub const MANIFEST: &str = "manifest.json";
+
+/// Renders every route and writes the tree. Deterministic but for the manifest's `built_at`.
+///
+/// Incremental in two ways. Each compound's routes depend only on its record and on the
+/// dataset's shared parts (`routes::compound_group`), so they are rendered only when the hash
+/// of those inputs differs from the one the previous build recorded in its state; the rest
+/// (materials, products, documents, the routing files, the snapshot) is rendered when any
+/// input changed. And of what is rendered, only files whose hash differs from the previous
+/// build's are written.
+///
+/// When anything fails, the tree at `opts.out` is left as it was (or not created), and the
+/// error says so after the path and the OS error.
+pub fn build(dataset: &Dataset, opts: &BuildOptions) -> anyhow::Result<BuildReport> {
+    // Its records are not taken: the dataset need not be what a load from them gave.
+    let last = LastBuild {
+        records: None,
+        ..LastBuild::read(&opts.out)
+    };
+    build_after(dataset, opts, &last)
+}
+
+/// As `build`, with the previous build already read, and `dataset` what `load_with` gave with
+/// `last` as its cache (unchanged since): the records it took from there are taken as JSON
+/// too, not serialized again.
+pub fn build_after(
+    dataset: &Dataset,
+    opts: &BuildOptions,
+    last: &LastBuild,
+) -> anyhow::Result<BuildReport> {
+    let out = opts.out.display();
+    let outcome = if opts.out.is_dir() {
+        format!("the previous {out} is unchanged")
+    } else {
+        format!("{out} was not created")
+    };
+    let staged = Staged::begin(&opts.out)
+        .map_err(|e| anyhow::Error::from(e).context(format!("the build failed and {outcome}")))?;
+    match build_staged(dataset, opts, last, staged) {
+        Ok(report) => Ok(report),
+        Err(Failure::Staging(e)) => Err(e.context(format!("the build failed and {outcome}"))),
+        Err(Failure::Commit(CommitError { cause, undo: None })) => {
+            Err(anyhow::Error::from(cause).context(format!("the build failed and {outcome}")))
+        }
+        Err(Failure::Commit(CommitError {
+            cause,
+            undo: Some(undo),
+        })) => Err(anyhow::Error::from(cause).context(format!(
+            "the build failed and {out} could not be restored ({undo}: {}); `saferef-generate \
+             build --full` repairs it",
+            undo.source
+        ))),
+    }
+}
+
+/// How a build failed: while rendering and staging (the tree untouched), or while moving the
+/// staged files in (and then undone, unless `undo` says otherwise).
+enum Failure {
+    Staging(anyhow::Error),
+    Commit(CommitError),
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Failure {
+        Failure::Staging(e)
+    }
+}
+
+impl From<crate::build::output::FsError> for Failure {
+    fn from(e: crate::build::output::FsError) -> Failure {
+        Failure::Staging(e.into())
+    }
+}
+
+/// The previous build of a tree, as the next one starts from it: its build state (the sum
+/// checked) and, decompressed, the snapshot its records are in. The `RecordCache` of the load
+/// before the build.
+#[derive(Debug, Default)]
+pub struct LastBuild {
+    /// The part of the state file its sum covers, and the manifest written with it.
+    state: Option<(Vec<u8>, Vec<u8>)>,
+    /// The state's records and the snapshot's JSON, when the snapshot is the one the state
+    /// describes and this generator parsed the records.
+    records: Option<(state::Records, Vec<u8>)>,
+}
+
+impl LastBuild {
+    /// The build at `out`; nothing when there is none or its state is unreadable.
+    pub fn read(out: &Path) -> LastBuild {
+        let Some((mut bytes, manifest)) = state::read(out) else {
+            return LastBuild::default();
+        };
+        let Some(body) = state::verify(&bytes, &manifest).map(<[u8]>::len) else {
+            return LastBuild::default();
+        };
+        bytes.truncate(body);
+        let records = state::decode_verified(&bytes, &manifest)
+            .map(|s| s.records)
+            .filter(|r| r.identity == GENERATOR_IDENTITY)
+            .and_then(|r| {
+                let file = std::fs::read(out.join(crate::load::snapshot::PATH)).ok()?;
+                let sum: Hash = Sha256::digest(&file).into();
+                let json = crate::load::snapshot::decompress(&file).ok()?;
+                (sum == r.snapshot).then_some((r, json))
+            });
+        LastBuild {
+            state: Some((bytes, manifest)),
+            records,
+        }
+    }
+
+    /// The compounds of `dataset` whose records a load with this cache took from it.
+    pub fn reused(&self, dataset: &Dataset) -> HashSet<String> {
+        dataset
+            .compounds
+            .keys()
+            .filter(|id| self.record_of(dataset, id).is_some())
+            .cloned()
+            .collect()
+    }
+
+    /// Of those, the ones that are checked against the same things as in this build, which
+    /// checked them clean: `validate` need not check them again.
+    pub fn checked(&self, dataset: &Dataset) -> HashSet<String> {
+        match &self.records {
+            Some((r, _)) if r.checks_key == dataset.checks_key => self.reused(dataset),
+            _ => HashSet::new(),
+        }
+    }
+
+    /// The JSON of compound `id`'s record in this build's snapshot, if it came from there.
+    fn record_of(&self, dataset: &Dataset, id: &str) -> Option<&[u8]> {
+        let (file, digest) = record_file(dataset, id)?;
+        self.record(&dataset.records_key, file, digest)
+    }
+}
+
+impl RecordCache for LastBuild {
+    fn record(&self, records_key: &Hash, file: &str, digest: &Hash) -> Option<&[u8]> {
+        let (records, json) = self.records.as_ref()?;
+        let entry = records.files.get(file)?;
+        if records.records_key != *records_key || entry.digest != *digest {
+            return None;
+        }
+        let start = usize::try_from(entry.start).ok()?;
+        json.get(start..start.checked_add(usize::try_from(entry.len).ok()?)?)
+    }
+}
+
+/// The file compound `id` was loaded from (relative to the data directory) and its digest.
+fn record_file<'a>(dataset: &'a Dataset, id: &str) -> Option<(&'a str, &'a Hash)> {
+    let file = Path::new(dataset.files.get(id)?)
+        .strip_prefix(&dataset.dir)
+        .ok()?
+        .to_str()?;
+    Some((file, dataset.digests.get(id)?))
+}
+
+fn build_staged(
+    dataset: &Dataset,
+    opts: &BuildOptions,
+    last: &LastBuild,
+    staged: Staged,
+) -> Result<BuildReport, Failure> {
+    let started = Instant::now();
+    let stage = |what: &str, since: Instant| {
+        eprintln!("build: {what} in {:.2}s", since.elapsed().as_secs_f64());
+    };
+    let t = Instant::now();
+    let parts = crate::load::snapshot::parts_with(dataset, |id| last.record_of(dataset, id))?;
+    let global = key(&[
+        GENERATOR_IDENTITY.as_bytes(),
+        opts.runtime_origin.as_deref().unwrap_or("").as_bytes(),
+        &[u8::from(opts.runtime_origin.is_some())],
+        &parts.shared,
+    ]);
+    let keys: Vec<Hash> = parts
+        .compounds
+        .par_iter()
+        .map(|(id, json)| key(&[&global, id.as_bytes(), json]))
+        .collect();
+    let mut rest_inputs: Vec<&[u8]> = vec![parts.fingerprint.as_bytes()];
+    rest_inputs.extend(keys.iter().map(|k| k.as_slice()));
+    let rest_key = key(&rest_inputs);
+    let decoded = last
+        .state
+        .as_ref()
+        .and_then(|(body, manifest)| state::decode_verified(body, manifest));
+    let mut previous = match decoded {
+        Some(s) => Previous::State(Box::new(s)),
+        None => Previous::Manifest(read_manifest_hashes(&opts.out)),
+    };
+    // Without an identity nothing can be keyed; `--full` trusts nothing it did not render.
+    let reuse = !opts.full;
+    let mut groups: Vec<Option<Group<'_>>> = parts
+        .compounds
+        .iter()
+        .zip(&keys)
+        .map(|((id, _), k)| match &mut previous {
+            Previous::State(s) if reuse && s.compounds.get(id).is_some_and(|g| g.key == *k) => {
+                s.compounds.remove(id)
+            }
+            _ => None,
+        })
+        .collect();
+    let rest_reused = match &mut previous {
+        Previous::State(s) if reuse && s.rest.key == rest_key => {
+            Some((std::mem::take(&mut s.rest), s.redirect_rules))
+        }
+        _ => None,
+    };
+    let todo: Vec<usize> = (0..keys.len()).filter(|&i| groups[i].is_none()).collect();
+    stage(
+        &format!(
+            "hashed inputs ({} of {} compounds to render)",
+            todo.len(),
+            keys.len()
+        ),
+        t,
+    );
+
+    let t = Instant::now();
+    let known = |group: Option<&Group<'_>>| -> anyhow::Result<Known<'_>> {
+        Ok(match &previous {
+            _ if opts.full => Known::Nothing,
+            Previous::State(_) => match group {
+                Some(g) => Known::Files(g.file_entries()?),
+                None => Known::Nothing,
+            },
+            Previous::Manifest(m) => Known::Manifest(m),
+        })
+    };
+    let previous_group = |id: &str| match &previous {
+        Previous::State(s) => s.compounds.get(id),
+        Previous::Manifest(_) => None,
+    };
+    let progress = progress_bar(todo.len() as u64);
+    let (rendered, rest_parts) = rayon::join(
+        || {
+            todo.par_iter()
+                .progress_with(progress.clone())
+                .map(|&i| {
+                    let id = &parts.compounds[i].0;
+                    let routes = routes::compound_group(dataset, id);
+                    let entries = netlify::routing_entries(&routes)?;
+                    let files = routes.into_iter().map(|r| (r.file, r.rendered.body));
+                    let (files, written) =
+                        write_files(&staged, files, &known(previous_group(id))?)?;
+                    let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+                    Ok((i, Group::new(keys[i], &files, &entries), written, paths))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()
+        },
+        || {
+            if rest_reused.is_some() {
+                return Ok(None);
+            }
+            let (routes, snapshot) = rayon::join(
+                || routes::rest_routes(dataset, &dataset.release_date()),
+                || crate::load::snapshot::encode_parts(&parts),
+            );
+            Ok::<_, anyhow::Error>(Some((routes, snapshot?)))
+        },
+    );
+    progress.finish_and_clear();
+    let mut written = 0;
+    let mut fresh: HashSet<String> = HashSet::new();
+    for (i, group, w, paths) in rendered? {
+        written += w;
+        fresh.extend(paths);
+        groups[i] = Some(group);
+    }
+    let groups: Vec<Group<'_>> = groups.into_iter().flatten().collect();
+    stage(&format!("rendered {} compounds", todo.len()), t);
+
+    let t = Instant::now();
+    let (rest, redirect_rules) = match (rest_reused, rest_parts?) {
+        (Some(rest), _) => rest,
+        (None, Some((routes, snapshot))) => {
+            let entries = netlify::routing_entries(&routes)?;
+            let decoded = groups
+                .iter()
+                .map(Group::route_entries)
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            // Route order: every compound's own routes, then the CAS lookups, then the rest.
+            let mut all: Vec<RouteMeta> = Vec::new();
+            for cas in [false, true] {
+                all.extend(
+                    decoded
+                        .iter()
+                        .flatten()
+                        .filter(|r| (r.pattern == routes::CAS_PATTERN) == cas)
+                        .cloned(),
+                );
+            }
+            all.extend(entries);
+            let (redirects, rules) =
+                netlify::redirects(&all, dataset, opts.runtime_origin.as_deref());
+            let headers = netlify::headers(&all);
+            let files = routes
+                .into_iter()
+                .map(|r| (r.file, r.rendered.body))
+                .chain([
+                    ("_redirects".to_string(), redirects.into_bytes()),
+                    ("_headers".to_string(), headers.into_bytes()),
+                    (crate::load::snapshot::PATH.to_string(), snapshot),
+                ]);
+            let known = match &previous {
+                Previous::State(s) => known(Some(&s.rest))?,
+                Previous::Manifest(_) => known(None)?,
+            };
+            let (files, w) = write_files(&staged, files, &known)?;
+            written += w;
+            fresh.extend(files.iter().map(|f| f.path.clone()));
+            (Group::new(rest_key, &files, &[]), rules)
+        }
+        (None, None) => unreachable!("the rest is rendered whenever it is not reused"),
+    };
+    let stale = stale(&previous, &fresh)?;
+    let records = records(dataset, &parts, &rest)?;
+    stage("routing files and snapshot", t);
+
+    let t = Instant::now();
+    let all = || groups.iter().chain([&rest]);
+    let files: u64 = all().map(|g| g.files).sum();
+    let bytes: u64 = all().map(|g| g.size).sum();
+    let state = State {
+        compounds: parts
+            .compounds
+            .iter()
+            .map(|(id, _)| id.clone())
+            .zip(groups)
+            .collect(),
+        rest,
+        redirect_rules,
+        records,
+    };
+    // The manifest: every file with its hash and size, compound by compound in id order, then
+    // the rest; joined from the groups' entries, most of them the previous manifest's bytes.
+    let mut head = serde_json::to_vec(&serde_json::json!({
+        "dataset_version": dataset.fingerprint,
+        "built_at": opts.built_at,
+    }))
+    .map_err(anyhow::Error::from)?;
+    head.pop();
+    head.extend_from_slice(b",\"files\":[");
+    let (manifest, state_file) = state::encode(&state, &head);
+    staged.write_new(MANIFEST, &manifest)?;
+    staged.write(state::PATH, &state_file)?;
+    stage("manifest and build state", t);
+
+    let t = Instant::now();
+    let removed = staged
+        .commit(&stale, &[MANIFEST, state::PATH])
+        .map_err(Failure::Commit)?;
+    stage(
+        &format!("moved {written} files into place, removed {removed}"),
+        t,
+    );
+    let report = BuildReport {
+        files: files as usize,
+        written,
+        unchanged: files as usize - written,
+        removed,
+        bytes,
+        redirect_rules,
+    };
+    print_summary(&opts.out, &report, started);
+    Ok(report)
+}
+
+/// Where each compound file's record is in the snapshot of the tree (`rest` lists its hash).
+fn records(
+    dataset: &Dataset,
+    parts: &crate::load::snapshot::Parts<'_>,
+    rest: &Group<'_>,
+) -> anyhow::Result<state::Records> {
+    let ranges = crate::load::snapshot::record_ranges(parts)?;
+    let files = parts
+        .compounds
+        .iter()
+        .zip(ranges)
+        .filter_map(|((id, _), range)| {
+            let (file, digest) = record_file(dataset, id)?;
+            let entry = state::RecordEntry {
+                digest: *digest,
+                start: range.start as u64,
+                len: range.len() as u64,
+            };
+            Some((file.to_string(), entry))
+        })
+        .collect();
+    Ok(state::Records {
+        identity: GENERATOR_IDENTITY.to_string(),
+        records_key: dataset.records_key,
+        checks_key: dataset.checks_key,
+        snapshot: rest
+            .file_entries()?
+            .into_iter()
+            .find(|f| f.path == crate::load::snapshot::PATH)
+            .map(|f| f.sha256)
+            .unwrap_or_default(),
+        files,
+    })
+}
+
+/// What the previous build left: its state, or (when the state is missing or unreadable) the
+/// files and hashes its manifest lists.
+enum Previous<'a> {
+    State(Box<State<'a>>),
+    Manifest(HashMap<String, Hash>),
+}
+
+/// The previous hashes of a group's files, where they can be trusted.
+enum Known<'a> {
+    Nothing,
+    Files(Vec<FileEntry>),
+    Manifest(&'a HashMap<String, Hash>),
+}
+
+impl Known<'_> {
+    /// The previous hash of the file at `index` of its group (usually at the same index).
+    fn hash(&self, index: usize, path: &str) -> Option<&Hash> {
+        match self {
+            Known::Nothing => None,
+            Known::Files(files) => files
+                .get(index)
+                .filter(|f| f.path == path)
+                .or_else(|| files.iter().find(|f| f.path == path))
+                .map(|f| &f.sha256),
+            Known::Manifest(m) => m.get(path),
+        }
+    }
+}
+
+/// Stages the files whose hash differs from the known one; returns every file's entry and how
+/// many were staged.
+fn write_files(
+    staged: &Staged,
+    files: impl Iterator<Item = (String, Vec<u8>)>,
+    known: &Known<'_>,
+) -> Result<(Vec<FileEntry>, usize), crate::build::output::FsError> {
+    let mut written = 0;
+    let mut entries = Vec::new();
+    for (i, (path, bytes)) in files.enumerate() {
+        let sha256: Hash = Sha256::digest(&bytes).into();
+        // The previous build's hashes are trusted: site/ is the build's alone (`--full`
+        // compares with every file on disk instead).
+        if known.hash(i, &path) != Some(&sha256) && staged.write(&path, &bytes)? {
+            written += 1;
+        }
+        entries.push(FileEntry {
+            path,
+            sha256,
+            size: bytes.len() as u64,
+        });
+    }
+    Ok((entries, written))
+}
+
+/// The previous build's files that this one did not produce. Reused groups were taken out of
+/// `previous` (they produce what they did), so what is left are the files of groups rendered
+/// again or gone.
+fn stale(previous: &Previous<'_>, fresh: &HashSet<String>) -> anyhow::Result<Vec<String>> {
+    let before: Vec<String> = match previous {
+        Previous::State(s) => {
+            let mut paths = Vec::new();
+            for g in s.compounds.values().chain([&s.rest]) {
+                paths.extend(g.file_entries()?.into_iter().map(|f| f.path));
+            }
+            paths
+        }
+        Previous::Manifest(m) => m.keys().cloned().collect(),
+    };
+    Ok(before.into_iter().filter(|p| !fresh.contains(p)).collect())
+}
+
+/// SHA-256 over `parts`, each preceded by its length (so no two lists of parts collide).
+fn key(parts: &[&[u8]]) -> Hash {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p);
+    }
+    h.finalize().into()
+}
+
+/// What tells this generator's output from another build's: a hash of the sources, templates
+/// and lock file it was compiled from (`build.rs`), so any change to how it renders makes a
+/// rebuild start from scratch, and recompiling the same sources does not.
+const GENERATOR_IDENTITY: &str = env!("SAFEREF_GENERATOR_SOURCE");
+
+/// Whether the tree at `out` is the build of the dataset with this fingerprint and every file
+/// the manifest lists holds the bytes it hashes (the runtime's integrity check).
+pub fn verify(out: &Path, fingerprint: &str) -> bool {
+    let Some(manifest) = std::fs::read(out.join(MANIFEST))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
+    else {
+        return false;
+    };
+    manifest.dataset_version == fingerprint
+        && manifest.files.par_iter().all(|f| {
+            std::fs::read(out.join(&f.path))
+                .is_ok_and(|bytes| state::hex(&Sha256::digest(&bytes)) == f.sha256)
+        })
+}
+
+/// When the tree at `out` was built (the manifest's `built_at`).
+pub fn built_at(out: &Path) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Head {
+        built_at: String,
+    }
+    let bytes = std::fs::read(out.join(MANIFEST)).ok()?;
+    serde_json::from_slice::<Head>(&bytes)
+        .ok()
+        .map(|h| h.built_at)
+}
+
+/// The files and hashes the manifest at `out` lists; empty when there is none.
+fn read_manifest_hashes(out: &Path) -> HashMap<String, Hash> {
+    std::fs::read(out.join(MANIFEST))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<Manifest>(&bytes).ok())
+        .map(|m| {
+            m.files
+                .into_iter()
+                .filter_map(|f| Some((f.path, state::unhex(&f.sha256)?)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A bar with counts and rate on a terminal; hidden otherwise (the stage lines say enough).
+fn progress_bar(len: u64) -> ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "writing {bar:40} {pos}/{len} compounds, {per_sec}, {eta} left",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// The summary line of a build.
+fn print_summary(out: &Path, r: &BuildReport, started: Instant) {
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "build: {} files ({} written, {} unchanged, {} removed), {:.1} MB, {} redirect rules, into {} in {:.2}s ({:.0} files/s)",
+        r.files,
+        r.written,
+        r.unchanged,
+        r.removed,
+        r.bytes as f64 / 1e6,
+        r.redirect_rules,
+        out.display(),
+        secs,
+        r.files as f64 / secs.max(1e-9)
+    );
+}

@@ -1,0 +1,483 @@
+//! Loads the whole `data/` tree into an immutable `Dataset`: compound files are read and
+//! parsed in parallel (walkdir + rayon), curated overlays are merged over them, and every
+//! problem met on the way is collected with its file and JSON path rather than stopping.
+//!
+//! `load_with` reuses what an earlier load parsed (`RecordCache`, kept by the build): a
+//! compound file whose bytes and shared inputs are unchanged is read and hashed, not parsed.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Deserialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::model::aliases::AliasFile;
+use crate::model::catalog::Catalog;
+use crate::model::documents::MarkdownFile;
+use crate::model::ids::IdRegistry;
+use crate::model::material::{Material, Product};
+use crate::model::merge::{merge, order_by_source, referenced_sources};
+use crate::model::record::CompoundRecord;
+use crate::model::{AgencyFile, CuratedEntry, CuratedFile, Dataset, Hash, Problem};
+
+mod cache;
+pub mod changelog;
+pub mod fragrance;
+pub mod regulatory_status;
+pub mod snapshot;
+
+pub use cache::RecordCache;
+
+/// Loads `data_dir`. Fails only if it is not a dataset directory at all.
+pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
+    load_with(data_dir, None)
+}
+
+/// As `load`, taking from `cache` every record whose file and shared inputs are unchanged.
+pub fn load_with(
+    data_dir: &Path,
+    cache: Option<&dyn RecordCache>,
+) -> anyhow::Result<(Dataset, Vec<Problem>)> {
+    let compounds_dir = data_dir.join("compounds");
+    if !compounds_dir.is_dir() {
+        anyhow::bail!(
+            "{} has no compounds/ folder: is it a saferef data directory?",
+            data_dir.display()
+        );
+    }
+    let mut problems = Vec::new();
+    let mut dataset = Dataset {
+        dir: data_dir.to_path_buf(),
+        ..Dataset::default()
+    };
+    let shown = |p: &Path| p.display().to_string();
+
+    match IdRegistry::read(&data_dir.join("ids.tsv")) {
+        Ok(ids) => dataset.ids = ids,
+        Err(e) => problems.push(Problem::new(
+            shown(&data_dir.join("ids.tsv")),
+            "",
+            e.to_string(),
+        )),
+    }
+    let agencies_path = data_dir.join("agencies.json");
+    match read_json::<AgencyFile>(&agencies_path) {
+        Ok(f) => dataset.agencies = f.agencies,
+        Err(p) => problems.push(p),
+    }
+    match read_json::<crate::model::contexts::Contexts>(&data_dir.join("contexts.json")) {
+        Ok(c) => dataset.contexts = c,
+        Err(p) => problems.push(p),
+    }
+    // Optional: a dataset without curated aliases (a test corpus) simply has none.
+    let aliases_path = data_dir.join("aliases.json");
+    if aliases_path.is_file() {
+        match read_json::<AliasFile>(&aliases_path) {
+            Ok(f) => dataset.aliases = f.aliases,
+            Err(p) => problems.push(p),
+        }
+    }
+    match Catalog::read(&data_dir.join("sources.json")) {
+        Ok(c) => dataset.catalog = Some(c),
+        Err(e) => problems.push(Problem::new(
+            shown(&data_dir.join("sources.json")),
+            "",
+            format!("{e:#}"),
+        )),
+    }
+    for path in json_files(&data_dir.join("curated")) {
+        match read_json::<CuratedFile>(&path) {
+            Ok(f) => dataset.curated.push((shown(&path), f)),
+            Err(p) => problems.push(p),
+        }
+    }
+
+    let overlays = overlays_by_cas(&dataset.curated);
+    let catalog = dataset.catalog.clone();
+    let rank = move |s: &str| catalog.as_ref().map_or(0, |c| c.rank(s));
+    let mut hasher = Sha256::new();
+    let mut records_key = Sha256::new();
+    records_key.update(std::fs::read(data_dir.join("sources.json")).unwrap_or_default());
+    for (path, _) in &dataset.curated {
+        let bytes = std::fs::read(path).unwrap_or_default();
+        for h in [&mut hasher, &mut records_key] {
+            h.update(relative(path, data_dir));
+            h.update(&bytes);
+        }
+    }
+    dataset.records_key = records_key.finalize().into();
+    let reuse = cache.map(|c| (c, &dataset.records_key, data_dir));
+    let loaded: Vec<Result<Loaded, Problem>> = json_files(&compounds_dir)
+        .par_iter()
+        .map(|path| load_compound(path, &overlays, &rank, reuse))
+        .collect();
+    let mut checks_key = Sha256::new();
+    for f in ["ids.tsv", "agencies.json"] {
+        checks_key.update(std::fs::read(data_dir.join(f)).unwrap_or_default());
+    }
+    for item in loaded {
+        match item {
+            Ok((id, file, record, digest)) => {
+                hasher.update(relative(&file, data_dir));
+                hasher.update(digest);
+                for part in [id.as_bytes(), relative(&file, data_dir)] {
+                    checks_key.update((part.len() as u64).to_le_bytes());
+                    checks_key.update(part);
+                }
+                if let Some(first) = dataset.files.insert(id.clone(), file.clone()) {
+                    problems.push(Problem::new(
+                        file,
+                        "hq_id",
+                        format!("{id} is also the id in {first}"),
+                    ));
+                }
+                dataset.digests.insert(id.clone(), digest);
+                dataset.compounds.insert(id, record);
+            }
+            Err(p) => problems.push(p),
+        }
+    }
+    dataset.checks_key = checks_key.finalize().into();
+    if let Ok(text) = std::fs::read_to_string(data_dir.join("materials/index.tsv")) {
+        for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+            let cols: Vec<&str> = line.split('\t').collect();
+            if let [id, slug, ..] = cols[..] {
+                dataset
+                    .material_index
+                    .insert(id.to_string(), slug.to_string());
+            }
+        }
+    }
+    let mut entity_files = BTreeMap::new();
+    dataset.materials = load_entities(
+        &data_dir.join("materials"),
+        |m: &Material| &m.id,
+        &mut entity_files,
+        &mut hasher,
+        &mut problems,
+    );
+    dataset.products = load_entities(
+        &data_dir.join("products"),
+        |p: &Product| &p.id,
+        &mut entity_files,
+        &mut hasher,
+        &mut problems,
+    );
+    dataset.files.extend(entity_files);
+    load_documents(data_dir, &mut dataset, &mut hasher, &mut problems);
+    let (fragrance, fragrance_problems) = fragrance::load(data_dir);
+    dataset.fragrance = fragrance;
+    problems.extend(fragrance_problems);
+    let (status, status_problems) = regulatory_status::load(data_dir);
+    problems.extend(status_problems);
+    dataset.regulatory_status = status;
+    let (changelog, changelog_problems) =
+        changelog::read(&data_dir.join(crate::model::changelog::FILE));
+    dataset.changelog = changelog;
+    problems.extend(changelog_problems);
+    dataset.fingerprint = hasher
+        .finalize()
+        .iter()
+        .take(6)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok((dataset, problems))
+}
+
+/// Reads `documents/`, `release-notes/` and the minijinja templates beside `data/`.
+fn load_documents(
+    data_dir: &Path,
+    dataset: &mut Dataset,
+    hasher: &mut Sha256,
+    problems: &mut Vec<Problem>,
+) {
+    let mut read_markdown = |dir: &str| -> Vec<MarkdownFile> {
+        let folder = data_dir.join(dir);
+        // A missing folder is `check`'s to report (validate_documents), once per document.
+        if !folder.is_dir() {
+            return Vec::new();
+        }
+        let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&folder)
+            .min_depth(1)
+            .max_depth(1)
+            .into_iter()
+            .filter_map(Result::ok)
+            .map(walkdir::DirEntry::into_path)
+            .filter(|p| p.extension().is_some_and(|e| e == "md"))
+            .collect();
+        files.sort();
+        let mut out = Vec::new();
+        for path in files {
+            let shown = path.display().to_string();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            hasher.update(relative(&shown, data_dir));
+            hasher.update(text.as_bytes());
+            match MarkdownFile::parse(&format!("data/{dir}/{name}"), &text) {
+                Ok(f) => out.push(f),
+                Err(m) => problems.push(Problem::new(shown, "", m)),
+            }
+        }
+        out
+    };
+    let documents = read_markdown("documents");
+    let mut notes = read_markdown("release-notes");
+    for doc in documents {
+        let name = doc
+            .source_file
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(".md")
+            .to_string();
+        dataset.documents.insert(name, doc);
+    }
+    notes.sort_by(|a, b| b.front.get("date").cmp(&a.front.get("date")));
+    dataset.release_notes = notes;
+    if let Some(dir) = data_dir.parent().map(|p| p.join("templates"))
+        && dir.is_dir()
+    {
+        for entry in walkdir::WalkDir::new(&dir)
+            .min_depth(1)
+            .max_depth(1)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "j2"))
+        {
+            let name = entry.file_name().to_string_lossy().to_string();
+            match std::fs::read_to_string(entry.path()) {
+                Ok(text) => {
+                    hasher.update(name.as_bytes());
+                    hasher.update(text.as_bytes());
+                    dataset.templates.insert(name, text);
+                }
+                Err(e) => problems.push(Problem::new(
+                    entry.path().display().to_string(),
+                    "",
+                    e.to_string(),
+                )),
+            }
+        }
+    }
+}
+
+/// A file's path below the data directory, so the fingerprint does not depend on where the
+/// dataset is.
+fn relative<'a>(file: &'a str, data_dir: &Path) -> &'a [u8] {
+    Path::new(file)
+        .strip_prefix(data_dir)
+        .ok()
+        .and_then(Path::to_str)
+        .unwrap_or(file)
+        .as_bytes()
+}
+
+/// A loaded compound: id, file, record, and the SHA-256 of the file's bytes.
+type Loaded = (String, String, CompoundRecord, [u8; 32]);
+
+/// Loads every `*.json` entity of a folder in parallel: by id, each checked against its file
+/// name, the bytes hashed into the dataset fingerprint in path order.
+fn load_entities<T: for<'de> Deserialize<'de> + Send>(
+    dir: &Path,
+    id_of: fn(&T) -> &String,
+    files: &mut BTreeMap<String, String>,
+    hasher: &mut Sha256,
+    problems: &mut Vec<Problem>,
+) -> BTreeMap<String, T> {
+    let parsed: Vec<(String, Vec<u8>, Result<T, Problem>)> = json_files(dir)
+        .par_iter()
+        .map(|path| {
+            let file = path.display().to_string();
+            let bytes = std::fs::read(path).unwrap_or_default();
+            let entity = parse_json::<T>(&file, &bytes);
+            let entity = entity.and_then(|e| {
+                let stem = path
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .unwrap_or_default();
+                if id_of(&e) == stem {
+                    Ok(e)
+                } else {
+                    Err(Problem::new(
+                        &file,
+                        "id",
+                        format!("{} is stored in a file named {stem:?}", id_of(&e)),
+                    ))
+                }
+            });
+            (file, bytes, entity)
+        })
+        .collect();
+    let mut out = BTreeMap::new();
+    for (file, bytes, entity) in parsed {
+        hasher.update(relative(&file, dir.parent().unwrap_or(dir)));
+        hasher.update(&bytes);
+        match entity {
+            Ok(e) => {
+                files.insert(id_of(&e).clone(), file);
+                out.insert(id_of(&e).clone(), e);
+            }
+            Err(p) => problems.push(p),
+        }
+    }
+    out
+}
+
+type Overlays<'a> = BTreeMap<&'a str, Vec<(&'a str, &'a CuratedFile, &'a CuratedEntry)>>;
+
+fn overlays_by_cas(curated: &[(String, CuratedFile)]) -> Overlays<'_> {
+    let mut map: Overlays<'_> = BTreeMap::new();
+    for (path, file) in curated {
+        for entry in &file.entries {
+            map.entry(entry.cas.as_str())
+                .or_default()
+                .push((path, file, entry));
+        }
+    }
+    map
+}
+
+/// A cache to reuse records from, the current `records_key` and the data directory.
+type Reuse<'a> = Option<(&'a dyn RecordCache, &'a Hash, &'a Path)>;
+
+fn load_compound(
+    path: &Path,
+    overlays: &Overlays<'_>,
+    rank: &(dyn Fn(&str) -> usize + Sync),
+    reuse: Reuse<'_>,
+) -> Result<Loaded, Problem> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| Problem::new(&file, "", e.to_string()))?;
+    let digest: [u8; 32] = Sha256::digest(&bytes).into();
+    if let Some((cache, records_key, data_dir)) = reuse
+        && let Some(rel) = path.strip_prefix(data_dir).ok().and_then(Path::to_str)
+        && let Some(json) = cache.record(records_key, rel, &digest)
+        && let Ok(record) = serde_json::from_slice::<CompoundRecord>(json)
+    {
+        return Ok((record.hq_id.clone(), file, record, digest));
+    }
+    let text =
+        String::from_utf8(bytes).map_err(|e| Problem::new(&file, "", format!("not UTF-8: {e}")))?;
+    let mut value: Value = serde_json::from_str(&text)
+        .map_err(|e| Problem::new(&file, "", format!("not valid JSON: {e}")))?;
+    let cas = value
+        .get("cas")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let applying = overlays.get(cas.as_str());
+    for (curated_path, curated, entry) in applying.into_iter().flatten() {
+        apply_overlay(&mut value, curated, entry, rank)
+            .map_err(|m| Problem::new(*curated_path, format!("entries[cas={cas}]"), m))?;
+    }
+    // Ingested files are already in order; only overlays add out of place. (Ordering a file
+    // without overlays would make problem paths point at the wrong element.)
+    if applying.is_some() {
+        order_by_source(&mut value, &|s: &str| rank(s));
+    }
+    let mut record: CompoundRecord =
+        deserialize(&value).map_err(|(path, message)| Problem::new(&file, path, message))?;
+    // A curated value fills a gap the ingest recorded.
+    record
+        .data_gaps
+        .retain(|g| !field_present(&value, &g.field));
+    Ok((record.hq_id.clone(), file, record, digest))
+}
+
+/// Whether the dotted field path (`identity.smiles`) holds a value in the tree.
+fn field_present(value: &Value, field: &str) -> bool {
+    value
+        .pointer(&format!("/{}", field.replace('.', "/")))
+        .is_some_and(|v| !v.is_null())
+}
+
+/// Lays a curated entry over the record and adds the sources it cites.
+fn apply_overlay(
+    value: &mut Value,
+    curated: &CuratedFile,
+    entry: &CuratedEntry,
+    rank: &(dyn Fn(&str) -> usize + Sync),
+) -> Result<(), String> {
+    if !entry.set.is_object() {
+        return Err("`set` must be an object (a partial record)".into());
+    }
+    merge(value, entry.set.clone(), &|s: &str| rank(s));
+    let cited = referenced_sources(&entry.set);
+    let sources = value
+        .get_mut("sources")
+        .and_then(Value::as_array_mut)
+        .ok_or("the record has no sources[] array")?;
+    for id in cited {
+        let Some(source) = curated.sources.iter().find(|s| s.id == id) else {
+            return Err(format!(
+                "cites source {id:?}, which the file's sources[] does not define"
+            ));
+        };
+        let json = serde_json::to_value(source).map_err(|e| e.to_string())?;
+        if !sources
+            .iter()
+            .any(|s| s.get("id").and_then(Value::as_str) == Some(&id))
+        {
+            sources.push(json);
+        }
+    }
+    Ok(())
+}
+
+/// Deserializes a record, reporting the JSON path of the first field that does not fit.
+pub fn deserialize(value: &Value) -> Result<CompoundRecord, (String, String)> {
+    let text = value.to_string();
+    let de = &mut serde_json::Deserializer::from_str(&text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        // The position refers to re-serialized text, not the file: the path says where.
+        let message = e.inner().to_string();
+        let message = match message.find(" at line ") {
+            Some(i) => message[..i].to_string(),
+            None => message,
+        };
+        (if path == "." { String::new() } else { path }, message)
+    })
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, Problem> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| Problem::new(&file, "", e.to_string()))?;
+    parse_json(&file, &bytes)
+}
+
+/// Deserializes JSON bytes, reporting the JSON path of the first field that does not fit.
+pub(crate) fn parse_json<T: for<'de> Deserialize<'de>>(
+    file: &str,
+    bytes: &[u8],
+) -> Result<T, Problem> {
+    let de = &mut serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let p = e.path().to_string();
+        Problem::new(
+            file,
+            if p == "." { String::new() } else { p },
+            e.inner().to_string(),
+        )
+    })
+}
+
+/// `*.json` files directly in `dir`, sorted (so problem order and fingerprints are stable).
+pub(crate) fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .max_depth(1)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}

@@ -1,0 +1,136 @@
+//! The loaded dataset (`Dataset`), immutable once loaded and shared read-only by the build and
+//! the runtime, and the small files it carries beside the records (agencies, curation files).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::model::aliases::Alias;
+use crate::model::catalog::Catalog;
+use crate::model::documents::MarkdownFile;
+use crate::model::ids::IdRegistry;
+use crate::model::material::{Material, Product};
+use crate::model::record::{CompoundRecord, SourceRef};
+
+/// An agency of record and the attribution strings that name it (`data/agencies.json`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Agency {
+    pub id: String,
+    pub name: String,
+    pub full_name: String,
+    pub jurisdiction: String,
+    pub url: String,
+    pub attributions: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgencyFile {
+    pub agencies: Vec<Agency>,
+}
+
+/// A curation file in `data/curated/`: cited facts laid over ingested records.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CuratedFile {
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    pub sources: Vec<SourceRef>,
+    pub entries: Vec<CuratedEntry>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CuratedEntry {
+    pub cas: String,
+    #[serde(default)]
+    pub name: String,
+    pub set: Value,
+}
+
+pub type Hash = [u8; 32];
+
+/// The loaded dataset. Immutable once built; shared read-only by the generator and runtime.
+#[derive(Debug, Default)]
+pub struct Dataset {
+    /// Records by `hq_id`, overlays applied.
+    pub compounds: BTreeMap<String, CompoundRecord>,
+    /// Where each record was read from (for problem reports).
+    pub files: BTreeMap<String, String>,
+    pub ids: IdRegistry,
+    pub agencies: Vec<Agency>,
+    pub catalog: Option<Catalog>,
+    /// Curation files by path, for validation.
+    pub curated: Vec<(String, CuratedFile)>,
+    /// Content fingerprint of the loaded files (first 12 hex digits of a SHA-256 over each
+    /// compound and curation file in path order): changes whenever the data changes.
+    pub fingerprint: String,
+    /// The directory the dataset was loaded from.
+    pub dir: PathBuf,
+    pub contexts: crate::model::contexts::Contexts,
+    /// `aliases.json`: search abbreviations (SPEC 4.9); none when the file is absent.
+    pub aliases: Vec<Alias>,
+    /// Materials by id, and the file each came from.
+    pub materials: BTreeMap<String, Material>,
+    /// Products by id.
+    pub products: BTreeMap<String, Product>,
+    /// `materials/index.tsv`: the material id registry (id -> slug); ids are never reused.
+    pub material_index: BTreeMap<String, String>,
+    /// `documents/*.md` by name (disclaimer, terms, privacy).
+    pub documents: BTreeMap<String, MarkdownFile>,
+    /// `release-notes/*.md`, newest first.
+    pub release_notes: Vec<MarkdownFile>,
+    /// minijinja templates by file name, from `templates/` beside `data/` when it exists.
+    pub templates: BTreeMap<String, String>,
+    /// `fragrance/`: fragrance ingredients and their classes (issue 11).
+    pub fragrance: crate::model::fragrance::Fragrance,
+    /// `regulatory-status/`: limits per analyte, matrix and jurisdiction over time (SPEC 4.6).
+    pub regulatory_status: crate::model::regulatory_status::RegulatoryStatus,
+    /// `changelog.jsonl`: the entries `saferef-generate diff` wrote, in file order (empty
+    /// when the file is absent). Not in the fingerprint: it describes the data, and a diff
+    /// names its release after the fingerprint of the data it describes.
+    pub changelog: Vec<crate::model::changelog::Entry>,
+    /// SHA-256 of each compound's file, by id.
+    pub digests: BTreeMap<String, Hash>,
+    /// SHA-256 over what shapes every record beside its own file (`sources.json`, whose ranks
+    /// order merged values, and the curated overlays): a record parsed from the same file
+    /// bytes under the same key is the same record.
+    pub records_key: Hash,
+    /// SHA-256 over what `validate` checks a record against beside the record itself
+    /// (`ids.tsv`, `agencies.json`, which compound is in which file): an unchanged record
+    /// checked clean under the same key is still clean.
+    pub checks_key: Hash,
+}
+
+impl Dataset {
+    /// The dataset's release time: the newest review date of any record, at midnight UTC.
+    /// Derived from the data, so the responses that report it stay deterministic.
+    pub fn release_date(&self) -> String {
+        let newest = self
+            .compounds
+            .values()
+            .map(|r| r.meta.last_reviewed.as_str())
+            .chain(
+                self.materials
+                    .values()
+                    .map(|m| m.meta.last_reviewed.as_str()),
+            )
+            .chain(
+                self.products
+                    .values()
+                    .map(|p| p.meta.last_reviewed.as_str()),
+            )
+            .max()
+            .unwrap_or("1970-01-01");
+        format!("{newest}T00:00:00Z")
+    }
+
+    pub fn by_cas(&self, cas: &str) -> Option<&CompoundRecord> {
+        let cas = crate::model::cas::Cas::parse(cas).ok()?;
+        self.compounds.get(&self.ids.get(&cas)?.to_string())
+    }
+}

@@ -1,0 +1,354 @@
+//! `GET /api/regulatory-status` (SPEC 4.6), keyed, so never publicly cached: the matching
+//! cells with their governance as of a date (SPEC 2.8), or with `view=calendar` the
+//! forward calendar of changes and its coverage (SPEC 2.9). Wire types live here.
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use super::{Cache, Rendered};
+use crate::model::regulatory_status::governance::{self, Change, Coverage};
+use crate::model::regulatory_status::{
+    Cell, JURISDICTIONS, LoadedFile, RegulatoryStatus, Value, parse_date,
+};
+
+/// The query parameters, as sent.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Query<'a> {
+    /// An analyte id of the vocabulary, case-insensitive.
+    pub analyte: Option<&'a str>,
+    /// A matrix id of the vocabulary, case-insensitive.
+    pub matrix: Option<&'a str>,
+    /// US, EU or CA_AB899 (any case).
+    pub jurisdiction: Option<&'a str>,
+    /// YYYY-MM-DD; today (UTC) when absent.
+    pub as_of: Option<&'a str>,
+    /// `calendar` for the change calendar; any other value for the cell view.
+    pub view: Option<&'a str>,
+    /// YYYY-MM-DD; the calendar keeps dated changes effective on or before it.
+    pub before: Option<&'a str>,
+}
+
+/// The parsed query: canonical ids and dates.
+struct Filter<'a> {
+    analyte: Option<&'a str>,
+    matrix: Option<&'a str>,
+    jurisdiction: Option<&'static str>,
+    as_of: NaiveDate,
+    before: Option<NaiveDate>,
+    calendar: bool,
+}
+
+impl<'a> Filter<'a> {
+    fn parse(rs: &'a RegulatoryStatus, q: &Query<'_>, today: NaiveDate) -> Result<Self, Rendered> {
+        let analyte = match q.analyte {
+            None => None,
+            Some(raw) => Some(vocabulary_id(
+                "analyte",
+                raw,
+                rs.vocabulary.analytes.keys().map(String::as_str),
+            )?),
+        };
+        let matrix = match q.matrix {
+            None => None,
+            Some(raw) => Some(vocabulary_id(
+                "matrix",
+                raw,
+                rs.vocabulary.matrices.keys().map(String::as_str),
+            )?),
+        };
+        let jurisdiction = match q.jurisdiction {
+            None => None,
+            Some(raw) => Some(
+                JURISDICTIONS
+                    .into_iter()
+                    .find(|j| j.eq_ignore_ascii_case(raw))
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "jurisdiction must be one of {}, not {}",
+                            JURISDICTIONS.join(", "),
+                            quoted(raw)
+                        ))
+                    })?,
+            ),
+        };
+        let as_of = match q.as_of {
+            None => today,
+            Some(raw) => date_param("as_of", raw)?,
+        };
+        // Checked in both views: a malformed parameter is a 400 wherever it is sent (SPEC 7).
+        let before = q.before.map(|raw| date_param("before", raw)).transpose()?;
+        Ok(Filter {
+            analyte,
+            matrix,
+            jurisdiction,
+            as_of,
+            before,
+            calendar: q.view == Some("calendar"),
+        })
+    }
+
+    /// Analyte and matrix (the calendar applies the jurisdiction itself, SPEC 4.6).
+    fn keeps(&self, cell: &Cell) -> bool {
+        self.analyte.is_none_or(|a| cell.analyte == a)
+            && self.matrix.is_none_or(|m| cell.matrix == m)
+    }
+}
+
+/// `raw` as one of `ids`, ignoring case; a 400 naming them all otherwise.
+fn vocabulary_id<'a>(
+    name: &str,
+    raw: &str,
+    ids: impl Iterator<Item = &'a str> + Clone,
+) -> Result<&'a str, Rendered> {
+    ids.clone()
+        .find(|id| id.eq_ignore_ascii_case(raw))
+        .ok_or_else(|| {
+            let valid: Vec<&str> = ids.collect();
+            bad(format!(
+                "{name} must be one of {} (case-insensitive), not {}",
+                valid.join(", "),
+                quoted(raw)
+            ))
+        })
+}
+
+fn date_param(name: &str, raw: &str) -> Result<NaiveDate, Rendered> {
+    parse_date(raw).ok_or_else(|| {
+        bad(format!(
+            "{name} must be a date YYYY-MM-DD that exists, not {}",
+            quoted(raw)
+        ))
+    })
+}
+
+fn bad(message: String) -> Rendered {
+    Rendered::error(400, message)
+}
+
+/// A caller's value in a message: quoted, escaped, and cut so a hostile one stays short.
+fn quoted(value: &str) -> String {
+    const MAX: usize = 64;
+    if value.chars().count() <= MAX {
+        format!("{value:?}")
+    } else {
+        let cut: String = value.chars().take(MAX).collect();
+        format!("{cut:?}...")
+    }
+}
+
+#[derive(Serialize)]
+struct ValueOut<'a> {
+    threshold_ppb: Option<f64>,
+    stated: Option<&'a str>,
+    legal_status: &'a str,
+    status: &'a str,
+    effective_from: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compliance_deadline: Option<&'a str>,
+    confidence: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    change_type: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    issuer: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    monograph: Option<&'a str>,
+    instrument: &'a str,
+    source_ref: Option<&'a str>,
+    source: Option<&'a str>,
+    /// Where the cited source is published.
+    source_url: Option<&'a str>,
+}
+
+fn source_url<'a>(file: &'a LoadedFile, v: &Value) -> Option<&'a str> {
+    let id = v.source.as_deref()?;
+    file.content
+        .sources
+        .iter()
+        .find(|s| s.id == id)
+        .map(|s| s.url.as_str())
+}
+
+fn value_out<'a>(file: &'a LoadedFile, v: &'a Value) -> ValueOut<'a> {
+    ValueOut {
+        threshold_ppb: v.threshold_ppb,
+        stated: v.stated.as_deref(),
+        legal_status: &v.legal_status,
+        status: &v.status,
+        effective_from: v.effective_from.as_deref(),
+        compliance_deadline: v.compliance_deadline.as_deref(),
+        confidence: &v.confidence,
+        change_type: v.change_type.as_deref(),
+        issuer: v.issuer.as_deref(),
+        monograph: v.monograph.as_deref(),
+        instrument: &v.instrument,
+        source_ref: v.source_ref.as_deref(),
+        source: v.source.as_deref(),
+        source_url: source_url(file, v),
+    }
+}
+
+#[derive(Serialize)]
+struct GovernanceOut<'a> {
+    current: Option<ValueOut<'a>>,
+    upcoming: Vec<ValueOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct CellOut<'a> {
+    analyte: &'a str,
+    matrix: &'a str,
+    jurisdiction: &'a str,
+    /// Of the current value.
+    threshold_ppb: Option<f64>,
+    /// Of the current value; null when none governs the date.
+    legal_status: Option<&'a str>,
+    coverage_gap: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    change_type: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal_status_note: Option<&'a str>,
+    governance_timeline: Vec<ValueOut<'a>>,
+    governance: GovernanceOut<'a>,
+}
+
+#[derive(Serialize)]
+struct CellsBody<'a> {
+    as_of: String,
+    dataset_version: &'a str,
+    count: usize,
+    results: Vec<CellOut<'a>>,
+}
+
+fn cell_out<'a>(file: &'a LoadedFile, cell: &'a Cell, as_of: NaiveDate) -> CellOut<'a> {
+    let g = governance::governance(cell, as_of);
+    CellOut {
+        analyte: &cell.analyte,
+        matrix: &cell.matrix,
+        jurisdiction: &cell.jurisdiction,
+        threshold_ppb: g.threshold_ppb(),
+        legal_status: g.legal_status(),
+        coverage_gap: g.coverage_gap(),
+        change_type: cell.change_type(),
+        legal_status_note: cell.legal_status_note.as_deref(),
+        governance_timeline: cell
+            .governance_timeline
+            .iter()
+            .map(|v| value_out(file, v))
+            .collect(),
+        governance: GovernanceOut {
+            current: g.current.map(|v| value_out(file, v)),
+            upcoming: g.upcoming.into_iter().map(|v| value_out(file, v)).collect(),
+        },
+    }
+}
+
+#[derive(Serialize)]
+struct ChangeOut<'a> {
+    analyte: &'a str,
+    matrix: &'a str,
+    jurisdiction: &'a str,
+    status: &'a str,
+    confidence: &'a str,
+    effective_from: Option<&'a str>,
+    compliance_deadline: Option<&'a str>,
+    months_until: Option<u32>,
+    threshold_ppb: Option<f64>,
+    stated: Option<&'a str>,
+    legal_status: &'a str,
+    instrument: &'a str,
+    source_ref: Option<&'a str>,
+    source: Option<&'a str>,
+    source_url: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct CalendarBody<'a> {
+    as_of: String,
+    dataset_version: &'a str,
+    before: Option<String>,
+    changes: Vec<ChangeOut<'a>>,
+    coverage: Coverage,
+}
+
+/// `GET /api/regulatory-status?analyte=&matrix=&jurisdiction=&as_of=&view=&before=`: filters
+/// combined with AND; `today` is the default `as_of`. Cells in file order (files in path
+/// order); calendar changes by date, undated last.
+pub fn regulatory_status(rs: &RegulatoryStatus, q: &Query<'_>, today: NaiveDate) -> Rendered {
+    let filter = match Filter::parse(rs, q, today) {
+        Ok(f) => f,
+        Err(e) => return e,
+    };
+    let cells: Vec<(&LoadedFile, &Cell)> = rs
+        .files
+        .iter()
+        .flat_map(|f| f.content.cells.iter().map(move |c| (f, c)))
+        .filter(|(_, c)| filter.keeps(c))
+        .collect();
+    if filter.calendar {
+        calendar(rs, &filter, &cells)
+    } else {
+        let results: Vec<CellOut<'_>> = cells
+            .iter()
+            .filter(|(_, c)| filter.jurisdiction.is_none_or(|j| c.jurisdiction == j))
+            .map(|(f, c)| cell_out(f, c, filter.as_of))
+            .collect();
+        let body = CellsBody {
+            as_of: filter.as_of.to_string(),
+            dataset_version: &rs.dataset_version,
+            count: results.len(),
+            results,
+        };
+        Rendered::json(200, &body, Cache::Private)
+    }
+}
+
+fn calendar(
+    rs: &RegulatoryStatus,
+    filter: &Filter<'_>,
+    cells: &[(&LoadedFile, &Cell)],
+) -> Rendered {
+    let changes = governance::calendar(
+        cells.iter().map(|(_, c)| *c),
+        filter.as_of,
+        filter.before,
+        filter.jurisdiction,
+    );
+    // A value's source id is defined in its own cell's file.
+    let file_of = |cell: &Cell| {
+        cells
+            .iter()
+            .find(|(_, c)| std::ptr::eq(*c, cell))
+            .map(|(f, _)| *f)
+    };
+    let changes = changes
+        .into_iter()
+        .map(|ch: Change<'_>| {
+            let v = ch.value;
+            ChangeOut {
+                analyte: &ch.cell.analyte,
+                matrix: &ch.cell.matrix,
+                jurisdiction: &ch.cell.jurisdiction,
+                status: &v.status,
+                confidence: &v.confidence,
+                effective_from: v.effective_from.as_deref(),
+                compliance_deadline: v.compliance_deadline.as_deref(),
+                months_until: ch.months_until,
+                threshold_ppb: v.threshold_ppb,
+                stated: v.stated.as_deref(),
+                legal_status: &v.legal_status,
+                instrument: &v.instrument,
+                source_ref: v.source_ref.as_deref(),
+                source: v.source.as_deref(),
+                source_url: file_of(ch.cell).and_then(|f| source_url(f, v)),
+            }
+        })
+        .collect();
+    let body = CalendarBody {
+        as_of: filter.as_of.to_string(),
+        dataset_version: &rs.dataset_version,
+        before: filter.before.map(|d| d.to_string()),
+        changes,
+        coverage: governance::coverage(cells.iter().map(|(_, c)| *c), filter.jurisdiction),
+    };
+    Rendered::json(200, &body, Cache::Private)
+}

@@ -1,0 +1,425 @@
+//! The compound records' rules: ids, CAS check digits, duplicates, dangling references,
+//! vocabularies, and values without a source reference.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use super::Sink;
+use crate::model::cas::Cas;
+use crate::model::ids::CompoundId;
+use crate::model::record::{CompoundRecord, MolecularWeight};
+use crate::model::vocab::{self, CATEGORIES, PICTOGRAMS, USE_CLASSES};
+use crate::model::{Dataset, Problem};
+
+/// The checks of every compound record (those not in `clean`), the id registry and the curation
+/// files.
+pub(super) fn validate(
+    dataset: &Dataset,
+    clean: &std::collections::HashSet<String>,
+    problems: &mut Vec<Problem>,
+) {
+    let agencies = AgencyIndex::new(dataset, problems);
+    let mut seen_cas: BTreeMap<&str, &str> = BTreeMap::new();
+    for (id, record) in &dataset.compounds {
+        let file = dataset.files.get(id).map_or(id.as_str(), String::as_str);
+        let mut out = Sink {
+            file: file.into(),
+            problems,
+        };
+        if !clean.contains(id) {
+            check_record(record, file, dataset, &agencies, &mut out);
+        }
+        if let Some(other) = seen_cas.insert(&record.cas, id) {
+            out.push("cas", format!("duplicate CAS {}: also {other}", record.cas));
+        }
+    }
+    check_registry(dataset, problems);
+    check_curated(dataset, problems);
+}
+
+/// Agency names and the attribution strings each accepts.
+struct AgencyIndex {
+    by_name: BTreeMap<String, BTreeSet<String>>,
+    attribution_owner: BTreeMap<String, String>,
+}
+
+impl AgencyIndex {
+    fn new(dataset: &Dataset, problems: &mut Vec<Problem>) -> AgencyIndex {
+        let file = dataset.dir.join("agencies.json").display().to_string();
+        let file = file.as_str();
+        let mut index = AgencyIndex {
+            by_name: BTreeMap::new(),
+            attribution_owner: BTreeMap::new(),
+        };
+        let mut ids = BTreeSet::new();
+        for (i, a) in dataset.agencies.iter().enumerate() {
+            if !ids.insert(a.id.as_str()) {
+                problems.push(Problem::new(
+                    file,
+                    format!("agencies[{i}].id"),
+                    format!("duplicate agency id {:?}", a.id),
+                ));
+            }
+            if index
+                .by_name
+                .insert(a.name.clone(), a.attributions.iter().cloned().collect())
+                .is_some()
+            {
+                problems.push(Problem::new(
+                    file,
+                    format!("agencies[{i}].name"),
+                    format!("duplicate agency name {:?}", a.name),
+                ));
+            }
+            for (j, s) in a.attributions.iter().enumerate() {
+                if let Some(owner) = index.attribution_owner.insert(s.clone(), a.name.clone()) {
+                    problems.push(Problem::new(
+                        file,
+                        format!("agencies[{i}].attributions[{j}]"),
+                        format!("attribution {s:?} also belongs to {owner}"),
+                    ));
+                }
+            }
+        }
+        index
+    }
+
+    fn knows(&self, agency_or_attribution: &str) -> bool {
+        self.by_name.contains_key(agency_or_attribution)
+            || self.attribution_owner.contains_key(agency_or_attribution)
+    }
+}
+
+fn check_record(
+    r: &CompoundRecord,
+    file: &str,
+    dataset: &Dataset,
+    agencies: &AgencyIndex,
+    out: &mut Sink<'_>,
+) {
+    match CompoundId::parse(&r.hq_id) {
+        None => out.push(
+            "hq_id",
+            format!(
+                "malformed compound id {:?} (expected hq-c-org|ino|mix-NNNNNN)",
+                r.hq_id
+            ),
+        ),
+        Some(_) => {
+            let stem = std::path::Path::new(file)
+                .file_stem()
+                .and_then(|s| s.to_str());
+            if stem != Some(r.hq_id.as_str()) {
+                out.push(
+                    "hq_id",
+                    format!(
+                        "{} is stored in a file named {:?}",
+                        r.hq_id,
+                        stem.unwrap_or("")
+                    ),
+                );
+            }
+        }
+    }
+    if r.name.trim().is_empty() {
+        out.push("name", "a compound needs a name");
+    }
+    match Cas::parse(&r.cas) {
+        Err(e) => out.push("cas", e.to_string()),
+        Ok(cas) => match dataset.ids.get(&cas) {
+            None => out.push("cas", format!("CAS {cas} is not in data/ids.tsv")),
+            Some(id) if id.to_string() != r.hq_id => {
+                out.push(
+                    "cas",
+                    format!("data/ids.tsv gives CAS {cas} the id {id}, not {}", r.hq_id),
+                );
+            }
+            Some(_) => {}
+        },
+    }
+    check_sources(r, out);
+    check_vocabularies(r, out);
+    check_agencies(r, agencies, out);
+    if let Some(parent) = &r.hierarchy.parent
+        && !dataset.compounds.contains_key(parent)
+    {
+        out.push(
+            "hierarchy.parent",
+            format!("dangling reference: no compound {parent}"),
+        );
+    }
+    if let Some(MolecularWeight::Number(mw)) = &r.properties.chemical_properties.molecular_weight
+        && *mw <= 0.0
+    {
+        out.push(
+            "properties.chemical_properties.molecular_weight",
+            "must be positive",
+        );
+    }
+    for (path, date) in [
+        ("meta.created", &r.meta.created),
+        ("meta.last_reviewed", &r.meta.last_reviewed),
+    ] {
+        if chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err() {
+            out.push(path, format!("{date:?} is not a YYYY-MM-DD date"));
+        }
+    }
+    for (i, q) in r.data_quality.iter().flatten().enumerate() {
+        if q.status != "under_review" || q.finding != "SCI-DAT-01" {
+            out.push(
+                format!("data_quality[{i}]"),
+                "status must be under_review and finding SCI-DAT-01 (SPEC 2.4)",
+            );
+        }
+    }
+}
+
+/// Every `source` resolves in `sources[]`, and every block with values names its source.
+fn check_sources(r: &CompoundRecord, out: &mut Sink<'_>) {
+    let mut ids = BTreeSet::new();
+    for (i, s) in r.sources.iter().enumerate() {
+        if !ids.insert(s.id.as_str()) {
+            out.push(
+                format!("sources[{i}].id"),
+                format!("duplicate source id {:?}", s.id),
+            );
+        }
+    }
+    let value = serde_json::to_value(r).unwrap_or_default();
+    let mut refs = Vec::new();
+    collect_refs(&value, String::new(), &mut refs);
+    for (path, id) in refs {
+        if !ids.contains(id.as_str()) {
+            out.push(path, format!("source {id:?} is not defined in sources[]"));
+        }
+    }
+    let id = &r.identity;
+    let identity_has_values = id.smiles.is_some()
+        || id.inchi.is_some()
+        || id.inchi_key.is_some()
+        || id.iupac_name.is_some()
+        || !id.synonyms.is_empty();
+    if identity_has_values && id.source.is_none() {
+        out.push(
+            "identity.source",
+            "identity values without a source reference",
+        );
+    }
+    if id.exact_mass.is_some() && id.exact_mass_source.is_none() && id.source.is_none() {
+        out.push("identity.exact_mass", "value without a source reference");
+    }
+    let x = &r.crossrefs;
+    if (x.pubchem_cid.is_some() || x.inchi.is_some()) && x.source.is_none() {
+        out.push(
+            "crossrefs.source",
+            "crossref values without a source reference",
+        );
+    }
+    let c = &r.properties.chemical_properties;
+    if (c.molecular_formula.is_some() || c.molecular_weight.is_some()) && c.source.is_none() {
+        out.push(
+            "properties.chemical_properties.source",
+            "values without a source reference",
+        );
+    }
+    if c.exact_mass.is_some() && c.exact_mass_source.is_none() && c.source.is_none() {
+        out.push(
+            "properties.chemical_properties.exact_mass",
+            "value without a source reference",
+        );
+    }
+    if r.name_source.is_empty() {
+        out.push("name_source", "the name has no source reference");
+    }
+}
+
+/// (JSON path, source id) of every source reference in the tree, except the `sources` list.
+pub(crate) fn collect_refs(value: &Value, path: String, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                match v {
+                    Value::String(s)
+                        if ["source", "name_source", "exact_mass_source"].contains(&k.as_str()) =>
+                    {
+                        out.push((p, s.clone()));
+                    }
+                    _ if k == "sources" && path.is_empty() => {}
+                    _ => collect_refs(v, p, out),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                collect_refs(v, format!("{path}[{i}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check_vocabularies(r: &CompoundRecord, out: &mut Sink<'_>) {
+    if let Some(t) = &r.kind
+        && !USE_CLASSES.contains(&t.as_str())
+    {
+        out.push("type", format!("unknown type {t:?}"));
+    }
+    if let Some(c) = &r.category
+        && !CATEGORIES.contains(&c.as_str())
+    {
+        out.push(
+            "category",
+            format!("unknown category {c:?}; one of {}", CATEGORIES.join(", ")),
+        );
+    }
+    for (i, u) in r.use_classes.iter().enumerate() {
+        if !USE_CLASSES.contains(&u.class.as_str()) {
+            out.push(
+                format!("use_classes[{i}].class"),
+                format!("unknown use class {:?}", u.class),
+            );
+        }
+    }
+    for (i, g) in r.safety.ghs.iter().enumerate() {
+        for (j, h) in g.h_codes.iter().enumerate() {
+            if !vocab::is_h_code(h) {
+                out.push(
+                    format!("safety.ghs[{i}].h_codes[{j}]"),
+                    format!("{h:?} is not a hazard statement code"),
+                );
+            }
+        }
+        for (j, p) in g.pictograms.iter().enumerate() {
+            if !PICTOGRAMS.contains(&p.as_str()) {
+                out.push(
+                    format!("safety.ghs[{i}].pictograms[{j}]"),
+                    format!("unknown pictogram {p:?}"),
+                );
+            }
+        }
+    }
+    for (i, c) in r.regulatory.classifications.iter().enumerate() {
+        if let Some(d) = &c.date
+            && chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_err()
+        {
+            out.push(
+                format!("regulatory.classifications[{i}].date"),
+                format!("{d:?} is not a YYYY-MM-DD date"),
+            );
+        }
+    }
+    for species in r.safety.species.keys() {
+        let ok = species.len() >= 2
+            && species
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !ok {
+            out.push(
+                format!("safety.species.{species}"),
+                "species keys are lowercase context-style names",
+            );
+        }
+    }
+}
+
+fn check_agencies(r: &CompoundRecord, agencies: &AgencyIndex, out: &mut Sink<'_>) {
+    for (i, c) in r.regulatory.classifications.iter().enumerate() {
+        match agencies.by_name.get(&c.agency) {
+            None => out.push(
+                format!("regulatory.classifications[{i}].agency"),
+                format!("unknown agency {:?} (see data/agencies.json)", c.agency),
+            ),
+            Some(attributions) if !attributions.contains(&c.attribution) => out.push(
+                format!("regulatory.classifications[{i}].attribution"),
+                format!(
+                    "{:?} is not an attribution string of {}",
+                    c.attribution, c.agency
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+    let named = r
+        .safety
+        .exposure_limits
+        .iter()
+        .map(|l| ("safety.exposure_limits", &l.agency))
+        .chain(r.dose_response.iter().map(|d| ("dose_response", &d.agency)))
+        .chain(
+            r.safety
+                .endocrine_disruption
+                .iter()
+                .map(|e| ("safety.endocrine_disruption", &e.agency)),
+        );
+    let mut counters: BTreeMap<&str, usize> = BTreeMap::new();
+    for (section, agency) in named {
+        let i = counters.entry(section).or_default();
+        if !agencies.knows(agency) {
+            out.push(
+                format!("{section}[{i}].agency"),
+                format!("unknown agency {agency:?} (see data/agencies.json)"),
+            );
+        }
+        *i += 1;
+    }
+}
+
+fn check_registry(dataset: &Dataset, problems: &mut Vec<Problem>) {
+    let file = dataset.dir.join("ids.tsv").display().to_string();
+    for (cas, id) in dataset.ids.iter() {
+        if !dataset.compounds.contains_key(&id.to_string()) {
+            problems.push(Problem::new(
+                &file,
+                "",
+                format!("dangling reference: {cas} maps to {id}, which has no compounds/{id}.json"),
+            ));
+        }
+    }
+}
+
+fn check_curated(dataset: &Dataset, problems: &mut Vec<Problem>) {
+    for (file, curated) in &dataset.curated {
+        let mut ids = BTreeSet::new();
+        for (i, s) in curated.sources.iter().enumerate() {
+            if !ids.insert(s.id.as_str()) {
+                problems.push(Problem::new(
+                    file,
+                    format!("sources[{i}].id"),
+                    format!("duplicate source id {:?}", s.id),
+                ));
+            }
+        }
+        for (i, entry) in curated.entries.iter().enumerate() {
+            let path = format!("entries[{i}].cas");
+            match Cas::parse(&entry.cas) {
+                Err(e) => problems.push(Problem::new(file, path, e.to_string())),
+                Ok(_) if dataset.by_cas(&entry.cas).is_none() => problems.push(Problem::new(
+                    file,
+                    path,
+                    format!(
+                        "dangling reference: CAS {} is not in the corpus (add it to data/curated/selection.tsv and run ingest)",
+                        entry.cas
+                    ),
+                )),
+                Ok(_) => {}
+            }
+            let mut refs = Vec::new();
+            collect_refs(&entry.set, format!("entries[{i}].set"), &mut refs);
+            for (p, id) in refs {
+                if !ids.contains(id.as_str()) {
+                    problems.push(Problem::new(
+                        file,
+                        p,
+                        format!("source {id:?} is not defined in this file's sources[]"),
+                    ));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! `check` rules for materials and products: ids and families or tiers, slugs, references to
+//! compounds (by CAS) and materials (by slug), vocabularies, and source references.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::Sink;
+use crate::model::cas::Cas;
+use crate::model::material::{Component, Material, Product};
+use crate::model::record::SourceRef;
+use crate::model::vocab::{
+    COMPONENT_ROLES, EXPOSURE_DURATIONS, EXPOSURE_FREQUENCIES, EXPOSURE_ROUTES, EXPOSURE_USERS,
+    MATERIAL_FAMILIES, PRODUCT_TIERS,
+};
+use crate::model::{Dataset, Problem};
+
+/// `hq-<letter>-<3 lowercase letters>-<6 digits>`: returns the middle part.
+fn id_middle<'a>(id: &'a str, letter: &str) -> Option<&'a str> {
+    let rest = id
+        .strip_prefix("hq-")?
+        .strip_prefix(letter)?
+        .strip_prefix('-')?;
+    let (mid, num) = rest.split_once('-')?;
+    (mid.len() == 3
+        && mid.bytes().all(|b| b.is_ascii_lowercase())
+        && num.len() == 6
+        && num.bytes().all(|b| b.is_ascii_digit()))
+    .then_some(mid)
+}
+
+pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
+    let slugs: BTreeMap<&str, &str> = dataset
+        .materials
+        .values()
+        .map(|m| (m.slug.as_str(), m.id.as_str()))
+        .collect();
+    let mut seen_slugs = BTreeSet::new();
+    for m in dataset.materials.values() {
+        let file = dataset
+            .files
+            .get(&m.id)
+            .cloned()
+            .unwrap_or_else(|| m.id.clone());
+        let mut out = Sink {
+            file: file.into(),
+            problems,
+        };
+        material(m, dataset, &mut out);
+        if !seen_slugs.insert(m.slug.as_str()) {
+            out.push(
+                "slug",
+                format!("slug {:?} is used by another material", m.slug),
+            );
+        }
+        for (i, alt) in m.alternatives.iter().enumerate() {
+            if let Some(slug) = &alt.slug
+                && !slugs.contains_key(slug.as_str())
+            {
+                out.push(
+                    format!("alternatives[{i}].slug"),
+                    format!("dangling reference: no material with slug {slug:?}"),
+                );
+            }
+        }
+    }
+    for p in dataset.products.values() {
+        let file = dataset
+            .files
+            .get(&p.id)
+            .cloned()
+            .unwrap_or_else(|| p.id.clone());
+        let mut out = Sink {
+            file: file.into(),
+            problems,
+        };
+        product(p, dataset, &slugs, &mut out);
+    }
+}
+
+fn material(m: &Material, dataset: &Dataset, out: &mut Sink<'_>) {
+    match id_middle(&m.id, "m") {
+        None => out.push(
+            "id",
+            format!(
+                "malformed material id {:?} (expected hq-m-<family>-<6 digits>)",
+                m.id
+            ),
+        ),
+        Some(mid) if mid != m.family => out.push(
+            "family",
+            format!("family {:?} differs from the id's {mid:?}", m.family),
+        ),
+        Some(_) => {}
+    }
+    match dataset.material_index.get(&m.id) {
+        None => out.push(
+            "id",
+            format!("{} is not registered in materials/index.tsv", m.id),
+        ),
+        Some(slug) if *slug != m.slug => out.push(
+            "slug",
+            format!("materials/index.tsv registers {} with slug {slug:?}", m.id),
+        ),
+        Some(_) => {}
+    }
+    if !MATERIAL_FAMILIES.contains(&m.family.as_str()) {
+        out.push(
+            "family",
+            format!(
+                "unknown family {:?}; one of {}",
+                m.family,
+                MATERIAL_FAMILIES.join(", ")
+            ),
+        );
+    }
+    let slug_ok = !m.slug.is_empty()
+        && m.slug
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if !slug_ok {
+        out.push(
+            "slug",
+            format!(
+                "{:?} is not a slug (lowercase letters, digits, hyphens)",
+                m.slug
+            ),
+        );
+    }
+    for (section, list) in [
+        ("base", &m.composition.base),
+        ("additives", &m.composition.additives),
+        ("contaminants", &m.composition.contaminants),
+    ] {
+        components(&format!("composition.{section}"), list, dataset, out);
+    }
+    sources(m, &m.sources, out);
+}
+
+fn product(p: &Product, dataset: &Dataset, slugs: &BTreeMap<&str, &str>, out: &mut Sink<'_>) {
+    match id_middle(&p.id, "p") {
+        None => out.push(
+            "id",
+            format!(
+                "malformed product id {:?} (expected hq-p-<tier>-<6 digits>)",
+                p.id
+            ),
+        ),
+        Some(mid) if mid.to_uppercase() != p.tier => out.push(
+            "tier",
+            format!("tier {:?} differs from the id's {mid:?}", p.tier),
+        ),
+        Some(_) => {}
+    }
+    if !PRODUCT_TIERS.contains(&p.tier.as_str()) {
+        out.push(
+            "tier",
+            format!(
+                "unknown tier {:?}; one of {}",
+                p.tier,
+                PRODUCT_TIERS.join(", ")
+            ),
+        );
+    }
+    if p.categories.is_empty() {
+        out.push("categories", "a product needs at least one category");
+    }
+    components("composition", &p.composition, dataset, out);
+    for (section, list) in [
+        ("common", &p.materials.common),
+        ("concerning", &p.materials.concerning),
+        ("preferred", &p.materials.preferred),
+    ] {
+        for (i, u) in list.iter().enumerate() {
+            if !slugs.contains_key(u.slug.as_str()) {
+                out.push(
+                    format!("materials.{section}[{i}].slug"),
+                    format!("dangling reference: no material with slug {:?}", u.slug),
+                );
+            }
+        }
+    }
+    let e = &p.exposure;
+    for (i, r) in e.routes.iter().enumerate() {
+        if !EXPOSURE_ROUTES.contains(&r.as_str()) {
+            out.push(
+                format!("exposure.routes[{i}]"),
+                format!("unknown route {r:?}; one of {}", EXPOSURE_ROUTES.join(", ")),
+            );
+        }
+    }
+    for (i, u) in e.users.iter().enumerate() {
+        if !EXPOSURE_USERS.contains(&u.as_str()) {
+            out.push(
+                format!("exposure.users[{i}]"),
+                format!(
+                    "unknown user group {u:?}; one of {}",
+                    EXPOSURE_USERS.join(", ")
+                ),
+            );
+        }
+    }
+    if !EXPOSURE_DURATIONS.contains(&e.duration.as_str()) {
+        out.push(
+            "exposure.duration",
+            format!(
+                "unknown duration {:?}; one of {}",
+                e.duration,
+                EXPOSURE_DURATIONS.join(", ")
+            ),
+        );
+    }
+    if !EXPOSURE_FREQUENCIES.contains(&e.frequency.as_str()) {
+        out.push(
+            "exposure.frequency",
+            format!(
+                "unknown frequency {:?}; one of {}",
+                e.frequency,
+                EXPOSURE_FREQUENCIES.join(", ")
+            ),
+        );
+    }
+    if !p.brand_examples.is_empty()
+        && p.brand_examples_disclaimer
+            .as_deref()
+            .is_none_or(str::is_empty)
+    {
+        out.push(
+            "brand_examples_disclaimer",
+            "required when brand_examples is not empty (SPEC 2.6)",
+        );
+    }
+    sources(p, &p.sources, out);
+}
+
+fn components(path: &str, list: &[Component], dataset: &Dataset, out: &mut Sink<'_>) {
+    for (i, c) in list.iter().enumerate() {
+        match Cas::parse(&c.cas) {
+            Err(e) => out.push(format!("{path}[{i}].cas"), e.to_string()),
+            Ok(_) if dataset.by_cas(&c.cas).is_none() => out.push(
+                format!("{path}[{i}].cas"),
+                format!(
+                    "dangling reference: CAS {} ({}) is not in the compound corpus",
+                    c.cas, c.name
+                ),
+            ),
+            Ok(_) => {}
+        }
+        if !COMPONENT_ROLES.contains(&c.role.as_str()) {
+            out.push(
+                format!("{path}[{i}].role"),
+                format!("unknown role {:?}", c.role),
+            );
+        }
+    }
+}
+
+/// Every `source` in the entity names an entry of its `sources[]`.
+fn sources<T: Serialize>(entity: &T, refs: &[SourceRef], out: &mut Sink<'_>) {
+    let ids: BTreeSet<&str> = refs.iter().map(|s| s.id.as_str()).collect();
+    if ids.len() != refs.len() {
+        out.push("sources", "duplicate source ids");
+    }
+    let value = serde_json::to_value(entity).unwrap_or_default();
+    let mut found = Vec::new();
+    super::compounds::collect_refs(&value, String::new(), &mut found);
+    for (path, id) in found {
+        if !ids.contains(id.as_str()) {
+            out.push(path, format!("source {id:?} is not defined in sources[]"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_shapes() {
+        assert_eq!(id_middle("hq-m-ply-000001", "m"), Some("ply"));
+        assert_eq!(id_middle("hq-p-hom-000123", "p"), Some("hom"));
+        for bad in [
+            "hq-m-ply-00001",
+            "hq-m-PLY-000001",
+            "hq-p-ply-000001x",
+            "hq-m-pl-000001",
+        ] {
+            assert_eq!(id_middle(bad, "m").or(id_middle(bad, "p")), None, "{bad}");
+        }
+    }
+}

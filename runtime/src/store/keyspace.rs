@@ -1,0 +1,171 @@
+//! Every key the service keeps in the store. Keys are built only here, so the layout of the
+//! store reads in one place and two features cannot collide on a prefix. Addresses appear
+//! only hashed (`accounts::email_hash`), never in the clear.
+//!
+//! | key | value | expires |
+//! |---|---|---|
+//! | `key:<sha256>` | an API key's record | never; revoked keys are deleted |
+//! | `quota:<bucket>:<day>` | requests counted that day | after the day |
+//! | `mail-quota:<bucket>:<day>` | account mails sent for one client that day | after the day |
+//! | `code:<purpose>:<email hash>` | a one-time code's hash | 15 minutes |
+//! | `code-tries:<purpose>:<email hash>` | tries at that code | with the code |
+//! | `code-quota:<purpose>:<email hash>:<day>` | codes sent to the address that day | after the day |
+//! | `trial:<email hash>` | when the address took its trial | never |
+//! | `billing:event:<id>` | a payment event already applied | after a while |
+//! | `provider-delete:<customer>` | a provider record still to erase | when erased |
+//! | `wl:<account>:<compound>` | when the compound was watched | never |
+//! | `wh:<account>:<webhook>` | a webhook's registration | never |
+//! | `whlog:<account>:<webhook>:<at>:<delivery>:<attempt>` | one delivery attempt | after a while |
+//! | `whd:<delivery>` | a queued delivery's body | when delivered |
+//! | `whq` | the delivery queue: a sorted set of delivery ids by due time | - |
+//! | `whlease:<delivery>` | the instance delivering it | the lease |
+//! | `whlock:<account>` | a test delivery in progress | 10 s |
+//! | `release:<release>:emitted` / `:lease` | a release's events sent / being sent | never / the lease |
+//! | `release-event:<event>` | an event of a release already queued | never |
+//! | `job:<name>:<period>` | the instance that ran a scheduled job in that period | the period |
+//! | `freshness:summary:<fingerprint>` | the freshness summary of a dataset | a day |
+//! | `health:ping` | nothing: read to see the store answers | - |
+
+use chrono::NaiveDate;
+
+/// Every API key record (`keys list`).
+pub const API_KEYS: &str = "key:";
+/// Every webhook registration (the delivery worker's scan).
+pub const WEBHOOKS: &str = "wh:";
+/// Queued delivery bodies.
+pub const DELIVERY_BODIES: &str = "whd:";
+/// The delivery queue (a sorted set).
+pub const DELIVERY_QUEUE: &str = "whq";
+/// Provider records still to erase.
+pub const PROVIDER_DELETES: &str = "provider-delete:";
+pub const HEALTH_PING: &str = "health:ping";
+
+pub fn api_key(hash: &str) -> String {
+    format!("{API_KEYS}{hash}")
+}
+
+pub fn quota(bucket: &str, day: NaiveDate) -> String {
+    format!("quota:{bucket}:{day}")
+}
+
+/// Every quota counter of an account (erasure).
+pub fn account_quotas(account: &str) -> String {
+    format!("quota:{}:", bucket_account(account))
+}
+
+/// The quota bucket of a keyed account.
+pub fn bucket_account(account: &str) -> String {
+    format!("acct:{account}")
+}
+
+/// The quota bucket of a public client.
+pub fn bucket_ip(ip: &str) -> String {
+    format!("ip:{ip}")
+}
+
+/// The quota bucket of a marketplace subscriber.
+pub fn bucket_marketplace(user: &str) -> String {
+    format!("mkt:{user}")
+}
+
+pub fn mail_quota(bucket: &str, day: NaiveDate) -> String {
+    format!("mail-quota:{bucket}:{day}")
+}
+
+pub fn code(purpose: &str, email_hash: &str) -> String {
+    format!("code:{purpose}:{email_hash}")
+}
+
+pub fn code_tries(purpose: &str, email_hash: &str) -> String {
+    format!("code-tries:{purpose}:{email_hash}")
+}
+
+pub fn code_quota(purpose: &str, email_hash: &str, day: NaiveDate) -> String {
+    format!("code-quota:{purpose}:{email_hash}:{day}")
+}
+
+pub fn trial(email_hash: &str) -> String {
+    format!("trial:{email_hash}")
+}
+
+pub fn billing_event(id: &str) -> String {
+    format!("billing:event:{id}")
+}
+
+pub fn provider_delete(customer: &str) -> String {
+    format!("{PROVIDER_DELETES}{customer}")
+}
+
+/// Every watched compound of an account.
+pub fn watchlist(account: &str) -> String {
+    format!("wl:{account}:")
+}
+
+pub fn watched(account: &str, compound: &str) -> String {
+    format!("{}{compound}", watchlist(account))
+}
+
+/// Every webhook of an account.
+pub fn webhooks_of(account: &str) -> String {
+    format!("{WEBHOOKS}{account}:")
+}
+
+pub fn webhook(account: &str, id: &str) -> String {
+    format!("{}{id}", webhooks_of(account))
+}
+
+/// Every delivery log entry of an account.
+pub fn delivery_logs_of(account: &str) -> String {
+    format!("whlog:{account}:")
+}
+
+/// Every delivery log entry of one webhook.
+pub fn delivery_log(account: &str, webhook: &str) -> String {
+    format!("{}{webhook}:", delivery_logs_of(account))
+}
+
+pub fn delivery_attempt(
+    account: &str,
+    webhook: &str,
+    at_ms: i64,
+    delivery: &str,
+    attempt: u32,
+) -> String {
+    format!(
+        "{}{:016}:{delivery}:{attempt:02}",
+        delivery_log(account, webhook),
+        at_ms.max(0)
+    )
+}
+
+pub fn delivery_body(id: &str) -> String {
+    format!("{DELIVERY_BODIES}{id}")
+}
+
+pub fn delivery_lease(id: &str) -> String {
+    format!("whlease:{id}")
+}
+
+pub fn webhook_test_lock(account: &str) -> String {
+    format!("whlock:{account}")
+}
+
+pub fn release_emitted(release: &str) -> String {
+    format!("release:{release}:emitted")
+}
+
+pub fn release_lease(release: &str) -> String {
+    format!("release:{release}:lease")
+}
+
+pub fn release_event(event: &str) -> String {
+    format!("release-event:{event}")
+}
+
+pub fn job(name: &str, period: &str) -> String {
+    format!("job:{name}:{period}")
+}
+
+pub fn freshness(fingerprint: &str) -> String {
+    format!("freshness:summary:{fingerprint}")
+}

@@ -1,0 +1,89 @@
+//! Reviewed snapshots of material and product responses (one product per tier), and the
+//! relationship graph built from the committed dataset.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use saferef_generator::aggregate::graph::Graph;
+use saferef_generator::load::load;
+use saferef_generator::model::Dataset;
+use saferef_generator::render::compound::Access;
+use saferef_generator::render::{entities, relationships};
+
+fn dataset() -> &'static Dataset {
+    static DATA: OnceLock<Dataset> = OnceLock::new();
+    DATA.get_or_init(|| {
+        load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data"))
+            .unwrap()
+            .0
+    })
+}
+
+fn json(r: saferef_generator::render::Rendered) -> serde_json::Value {
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    serde_json::from_slice(&r.body).unwrap()
+}
+
+#[test]
+fn one_product_per_tier() {
+    for tier in ["chd", "bdy", "fod", "hom", "out", "pet", "wer", "spe"] {
+        let id = format!("hq-p-{tier}-000001");
+        insta::assert_json_snapshot!(
+            format!("product_{tier}"),
+            json(entities::product(dataset(), &id, Access::Full))
+        );
+    }
+}
+
+#[test]
+fn five_materials() {
+    for id in [
+        "hq-m-ply-000001",
+        "hq-m-met-000001",
+        "hq-m-tex-000001",
+        "hq-m-coa-000001",
+        "hq-m-cer-000001",
+    ] {
+        insta::assert_json_snapshot!(
+            format!("material_{id}"),
+            json(entities::material(dataset(), id))
+        );
+    }
+}
+
+#[test]
+fn the_graph_links_compounds_materials_and_products() {
+    let d = dataset();
+    let g = Graph::build(d);
+    let stats = g.stats();
+    assert_eq!(
+        stats.nodes,
+        d.compounds.len() + d.materials.len() + d.products.len()
+    );
+    assert!(stats.edges > 0 && stats.products_with_links > 0 && stats.materials_with_links > 0);
+    // From a product with a composition, depth 2 reaches the materials' other products or
+    // the compounds' other products; every node appears once, at its first depth.
+    let (id, _) = d
+        .products
+        .iter()
+        .find(|(_, p)| !p.composition.is_empty() && !p.materials.common.is_empty())
+        .unwrap();
+    let body = json(relationships::graph(&g, id, Some("2"), None));
+    let nodes = body["graph"]["nodes"].as_array().unwrap();
+    let mut ids: Vec<&str> = nodes.iter().map(|n| n["id"].as_str().unwrap()).collect();
+    let n = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), n);
+    assert!(nodes.iter().any(|n| n["depth"] == 2));
+    assert_eq!(body["graph"]["node_count"], n);
+    let rel = json(relationships::relationships(&g, id, None));
+    assert!(rel["total_edges"].as_u64().unwrap() > 0);
+    assert!(
+        rel["relationships"]["compounds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["id"].as_str().unwrap().starts_with("hq-c-"))
+    );
+}

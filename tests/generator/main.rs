@@ -1,0 +1,16 @@
+//! The generator's integration tests: the build, the check, the ingest, the panel and the
+//! snapshots, against the committed dataset and small fixtures. One binary, one module per
+//! concern.
+
+mod badge_render;
+mod changelog_diff;
+mod check_fixture;
+mod compound_panel;
+mod entity_snapshots;
+mod fuzz;
+#[path = "../fuzzing/mod.rs"]
+mod fuzzing;
+mod ingest_fixture;
+mod netlify_config;
+mod site_build;
+mod site_build_faults;

@@ -1,0 +1,289 @@
+//! Netlify's own parsers (@netlify/redirect-parser, @netlify/headers-parser and
+//! @netlify/config, run by `tests/netlify/validate.mjs`) read the `_redirects` and `_headers` of
+//! a build of the committed dataset, and netlify.toml: no errors, every rule and header block
+//! of ours is one of theirs read as we wrote it, and sample rules mean to Netlify what we
+//! intend (query conditions, forcing, proxying, statuses). Needs `node` and
+//! `npm ci --prefix tests/netlify` (scripts/test does both).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use saferef_generator::build::site::{BuildOptions, build};
+use saferef_generator::load::load;
+use serde_json::{Value, json};
+
+const ORIGIN: &str = "https://runtime.example";
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Netlify's report on a built site and the repository's netlify.toml.
+fn netlify_report(site: &Path) -> Value {
+    let package = repo().join("tests/netlify");
+    assert!(
+        package.join("node_modules/@netlify/config").is_dir(),
+        "run `npm ci --prefix tests/netlify` first (scripts/test does)"
+    );
+    let out = Command::new("node")
+        .arg(package.join("validate.mjs"))
+        .arg(site)
+        .arg(repo().join("netlify.toml"))
+        .output()
+        .expect("node is installed (scripts/test installs it)");
+    assert!(
+        out.status.success(),
+        "validate.mjs failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Our reading of a `_redirects` rule line, in the shape Netlify's parser gives:
+/// `from [k=v ...] to status[!]`.
+fn our_rule(line: &str) -> Value {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let to = 1 + fields[1..]
+        .iter()
+        .position(|f| f.starts_with('/') || f.starts_with("https://"))
+        .unwrap_or_else(|| panic!("no target in {line:?}"));
+    let query: serde_json::Map<String, Value> = fields[1..to]
+        .iter()
+        .map(|c| {
+            let (k, v) = c.split_once('=').unwrap();
+            (k.to_string(), json!(v))
+        })
+        .collect();
+    assert_eq!(fields.len(), to + 2, "{line:?}");
+    let status = fields[to + 1];
+    json!({
+        "from": fields[0],
+        "query": query,
+        "to": fields[to],
+        "status": status.trim_end_matches('!').parse::<u16>().unwrap(),
+        "force": status.ends_with('!'),
+    })
+}
+
+/// The fields of a parsed rule that our files set.
+fn as_written(rule: &Value) -> Value {
+    json!({
+        "from": rule["from"],
+        "query": rule["query"],
+        "to": rule["to"],
+        "status": rule["status"],
+        "force": rule["force"],
+    })
+}
+
+/// Our reading of `_headers`: each block as `{for, values}`.
+fn our_blocks(text: &str) -> Vec<Value> {
+    let mut blocks: Vec<Value> = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        match line.strip_prefix("  ") {
+            Some(header) => {
+                let (name, value) = header.split_once(": ").unwrap();
+                let values = blocks.last_mut().unwrap()["values"]
+                    .as_object_mut()
+                    .unwrap();
+                assert!(values.insert(name.into(), json!(value)).is_none(), "{line}");
+            }
+            None => blocks.push(json!({ "for": line, "values": {} })),
+        }
+    }
+    blocks
+}
+
+fn find<'a>(rules: &'a [Value], from: &str, query: Value) -> &'a Value {
+    rules
+        .iter()
+        .find(|r| r["from"] == from && r["query"] == query)
+        .unwrap_or_else(|| panic!("no rule from {from} with {query}"))
+}
+
+#[test]
+fn netlify_reads_the_routing_files_and_netlify_toml_as_we_mean_them() {
+    let (dataset, problems) = load(&repo().join("data")).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    // Named `site` like the checkout's tree: validate.mjs resolves netlify.toml (which
+    // publishes `site`) with the temporary directory as the repository root.
+    let root = tempfile::tempdir().unwrap();
+    let site = root.path().join("site");
+    let report = build(
+        &dataset,
+        &BuildOptions {
+            out: site.clone(),
+            runtime_origin: Some(ORIGIN.into()),
+            built_at: "2026-11-21T10:00:00Z".into(),
+            full: false,
+        },
+    )
+    .unwrap();
+    let netlify = netlify_report(&site);
+    for part in ["redirects", "headers", "netlify_toml"] {
+        assert_eq!(netlify[part]["errors"], json!([]), "{part}");
+    }
+
+    // Every rule line of ours is one Netlify rule, in our order (first match wins), read as
+    // we wrote it.
+    let redirects = std::fs::read_to_string(site.join("_redirects")).unwrap();
+    let ours: Vec<Value> = redirects
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(our_rule)
+        .collect();
+    let rules = netlify["redirects"]["rules"].as_array().unwrap();
+    assert!(ours.len() > 2 * dataset.compounds.len(), "{}", ours.len());
+    assert_eq!(netlify["redirects"]["count"], ours.len());
+    assert_eq!(rules.len(), ours.len());
+    // The build counts every rule but the one that hides its own data.
+    assert_eq!(report.redirect_rules + 1, ours.len());
+    for (n, (theirs, ours)) in rules.iter().zip(&ours).enumerate() {
+        assert_eq!(&as_written(theirs), ours, "rule {}", n + 1);
+    }
+
+    // A rule with a query condition must beat the file at its path (a page's index.html,
+    // which Netlify serves before any unforced rule).
+    assert!(site.join("api/release-notes/index.html").is_file());
+    for r in rules.iter().filter(|r| r["query"] != json!({})) {
+        assert_eq!(r["force"], true, "{r}");
+    }
+    let benzene = &dataset.by_cas("71-43-2").unwrap().hq_id;
+    let cas = find(
+        rules,
+        "/api/compound/cas/71-43-2",
+        json!({ "redirect": "true", "context": ":context" }),
+    );
+    assert_eq!(
+        as_written(cas),
+        json!({
+            "from": "/api/compound/cas/71-43-2",
+            "query": { "redirect": "true", "context": ":context" },
+            "to": format!("/api/compound/{benzene}?context=:context"),
+            "status": 302,
+            "force": true,
+        })
+    );
+    assert_eq!(cas["proxy"], false);
+    let plain_cas = find(
+        rules,
+        "/api/compound/cas/71-43-2",
+        json!({ "redirect": "true" }),
+    );
+    assert_eq!(
+        (&plain_cas["to"], &plain_cas["status"]),
+        (&json!(format!("/api/compound/{benzene}")), &json!(302))
+    );
+    // The CAS rule with the context condition comes first, or it would never match.
+    let position = |r: &Value| rules.iter().position(|x| x == r).unwrap();
+    assert!(position(cas) < position(plain_cas));
+
+    let dog = find(rules, "/api/compound/:id", json!({ "context": "dog" }));
+    assert_eq!(
+        (&dog["to"], &dog["status"], &dog["force"], &dog["proxy"]),
+        (
+            &json!("/api/compound/:id/context/dog.json"),
+            &json!(200),
+            &json!(true),
+            &json!(false)
+        )
+    );
+    let notes = find(rules, "/api/release-notes", json!({ "format": "json" }));
+    assert_eq!(
+        (&notes["to"], &notes["status"], &notes["force"]),
+        (
+            &json!("/api/release-notes/index.json"),
+            &json!(200),
+            &json!(true)
+        )
+    );
+    // Other values of an enumerated parameter and custom badge labels: proxied to the runtime.
+    let label = find(rules, "/api/badge/:id", json!({ "label": ":value" }));
+    assert_eq!(
+        (&label["to"], &label["status"], &label["proxy"]),
+        (
+            &json!(format!("{ORIGIN}/api/badge/:id")),
+            &json!(200),
+            &json!(true)
+        )
+    );
+    let alias = find(rules, "/api/compound/:id", json!({ "context": ":value" }));
+    assert_eq!(alias["to"], format!("{ORIGIN}/api/compound/:id"));
+    assert!(position(dog) < position(alias));
+    // Build data is never served, whatever file is there; the runtime takes the rest, files
+    // first (not forced).
+    let first = &rules[0];
+    assert_eq!(
+        (
+            &first["from"],
+            &first["to"],
+            &first["status"],
+            &first["force"]
+        ),
+        (
+            &json!("/_data/*"),
+            &json!("/api/404.json"),
+            &json!(404),
+            &json!(true)
+        )
+    );
+    let fallback = rules.last().unwrap();
+    assert_eq!(
+        as_written(fallback),
+        json!({
+            "from": "/api/*",
+            "query": {},
+            "to": format!("{ORIGIN}/api/:splat"),
+            "status": 200,
+            "force": false,
+        })
+    );
+    assert_eq!(fallback["proxy"], true);
+
+    // Every header block of ours is one Netlify block with exactly our values.
+    let headers = std::fs::read_to_string(site.join("_headers")).unwrap();
+    let ours = our_blocks(&headers);
+    let blocks = netlify["headers"]["blocks"].as_array().unwrap();
+    assert!(ours.len() > 5 * dataset.compounds.len(), "{}", ours.len());
+    assert_eq!(netlify["headers"]["count"], ours.len());
+    assert_eq!(blocks, &ours);
+    let compound = blocks
+        .iter()
+        .find(|b| b["for"] == format!("/api/compound/{benzene}"))
+        .unwrap();
+    assert_eq!(
+        compound["values"],
+        json!({
+            "Cache-Control": "public, max-age=3600, s-maxage=3600, stale-while-revalidate=7200",
+            "Vary": "X-API-Key, X-Marketplace-Subscription",
+            "Surrogate-Key": benzene,
+            "Netlify-Cache-Tag": benzene,
+        })
+    );
+
+    // netlify.toml: valid for Netlify's build, which publishes the tree the generator's build
+    // writes; it adds no rules or headers of its own (they would follow ours or override
+    // them), so Netlify's whole routing is the generated files.
+    let toml = &netlify["netlify_toml"];
+    assert_eq!(toml["build"]["publish"], site.display().to_string());
+    let command = toml["build"]["command"].as_str().unwrap();
+    assert!(
+        command.contains("--bin saferef-generate -- build --out site"),
+        "{command}"
+    );
+    assert_eq!(
+        (&toml["redirects"], &toml["headers"]),
+        (&json!([]), &json!([]))
+    );
+    assert_eq!(
+        toml["merged"],
+        json!({
+            "redirects": rules.len(),
+            "headers": blocks.len(),
+        })
+    );
+}

@@ -1,0 +1,505 @@
+//! `saferef-generate build` on a small dataset (the ingest fixture): every route's file holds
+//! the render function's bytes, two builds are byte-identical but for the manifest's time, an
+//! unchanged rebuild writes nothing, a one-compound change rewrites only what it changes, the
+//! build state never makes a rebuild differ from a build from scratch (nor do the records a
+//! rebuild takes from the previous build instead of parsing them), and the CDN's reading of
+//! `_redirects` and `_headers` answers every route as the runtime would.
+
+use std::path::{Path, PathBuf};
+
+use saferef_generator::build::site::cdn::{Resolution, StaticSite};
+use saferef_generator::build::site::routes::routes;
+use saferef_generator::build::site::{
+    BuildOptions, BuildReport, LastBuild, build, build_after, header_lines, state,
+};
+use saferef_generator::ingest::{IngestOptions, run};
+use saferef_generator::load::{load, load_with};
+use saferef_generator::model::{Dataset, Problem};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The fixture tables ingested into a fresh data directory.
+fn dataset() -> (tempfile::TempDir, Dataset) {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["sources.json", "agencies.json", "contexts.json"] {
+        std::fs::copy(repo().join("data").join(f), dir.path().join(f)).unwrap();
+    }
+    for folder in ["documents", "release-notes"] {
+        std::fs::create_dir_all(dir.path().join(folder)).unwrap();
+        for e in std::fs::read_dir(repo().join("data").join(folder)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), dir.path().join(folder).join(e.file_name())).unwrap();
+        }
+    }
+    std::fs::create_dir_all(dir.path().join("compounds")).unwrap();
+    run(&IngestOptions {
+        data_dir: dir.path().to_path_buf(),
+        source_roots: vec![repo().join("tests/fixtures/sources")],
+        date: "2026-01-01".into(),
+    })
+    .unwrap();
+    let (dataset, problems) = load(dir.path()).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    (dir, dataset)
+}
+
+fn opts(out: &Path, at: &str) -> BuildOptions {
+    BuildOptions {
+        out: out.to_path_buf(),
+        runtime_origin: Some("https://runtime.example".into()),
+        built_at: at.into(),
+        full: false,
+    }
+}
+
+fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
+            (rel, std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn the_tree_is_the_render_functions_applied_ahead_of_time() {
+    let (_data, d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    let first = build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    // Formaldehyde, benzene and BPA (the listed agents of the fixture tables) x (default, all
+    // contexts, raw, alternatives, 19 contexts, 19 x 3 badges) + 3 CAS lookups + root + the
+    // not-found badge + the OpenAPI document and its Postman form + 3 documents and the
+    // release notes, each in HTML and JSON + the static 404 + the playground, dashboard,
+    // compliance and examples pages + _redirects + _headers + the dataset snapshot.
+    assert_eq!(d.compounds.len(), 3);
+    assert_eq!(first.files, 3 * (23 + 57) + 3 + 1 + 1 + 2 + 8 + 1 + 4 + 3);
+    assert_eq!(first.written, first.files);
+    for r in routes(&d, &d.release_date()) {
+        let bytes = std::fs::read(out.path().join(&r.file)).unwrap();
+        assert_eq!(bytes, r.rendered.body, "{}", r.file);
+    }
+
+    // Same data, later time: only the manifest differs, and nothing is rewritten.
+    let again = tempfile::tempdir().unwrap();
+    build(&d, &opts(again.path(), "2026-11-22T10:00:00Z")).unwrap();
+    let (a, b) = (tree(out.path()), tree(again.path()));
+    assert_eq!(a.len(), b.len());
+    for ((pa, ba), (pb, bb)) in a.iter().zip(&b) {
+        assert_eq!(pa, pb);
+        if pa != "manifest.json" {
+            assert_eq!(ba, bb, "{pa} differs between two builds of the same data");
+        }
+    }
+    let rebuild = build(&d, &opts(out.path(), "2026-11-23T10:00:00Z")).unwrap();
+    assert_eq!((rebuild.written, rebuild.unchanged), (0, rebuild.files));
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["built_at"], "2026-11-23T10:00:00Z");
+    assert_eq!(manifest["files"].as_array().unwrap().len(), rebuild.files);
+}
+
+#[test]
+fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
+    let (_data, mut d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let before = routes(&d, &d.release_date());
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    d.compounds.get_mut(&benzene).unwrap().name = "Benzene (renamed)".into();
+    let after = routes(&d, &d.release_date());
+    let changed: Vec<&str> = before
+        .iter()
+        .zip(&after)
+        .filter(|(a, b)| a.rendered.body != b.rendered.body)
+        .map(|(_, b)| b.file.as_str())
+        .collect();
+    assert!(changed.len() > 20, "{changed:?}");
+    // Its own files, its CAS lookup, and the examples page, an aggregate that names it.
+    assert!(
+        changed.iter().all(|f| f.contains(&benzene)
+            || f.ends_with("cas/71-43-2.json")
+            || *f == "api/examples/index.json"),
+        "{changed:?}"
+    );
+    let report = build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
+    // Its responses, and the dataset snapshot.
+    assert_eq!(report.written, changed.len() + 1);
+    assert_eq!(report.removed, 0);
+
+    // A compound that leaves the dataset leaves the tree.
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    d.compounds.remove(&bpa);
+    let report = build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
+    assert_eq!(report.removed, 23 + 57 + 1);
+    assert!(!out.path().join(format!("api/compound/{bpa}.json")).exists());
+    assert!(
+        !out.path()
+            .join(format!("api/badge/{bpa}"))
+            .join("human_adult/flat.svg")
+            .exists()
+    );
+}
+
+/// Asserts that `incremental` (a rebuild) holds the tree a build from scratch of `d` writes:
+/// the same files with the same bytes, and a manifest listing the same files and hashes.
+fn assert_same_as_fresh(d: &Dataset, incremental: &Path) {
+    let fresh = tempfile::tempdir().unwrap();
+    build(d, &opts(fresh.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let (a, b) = (tree(incremental), tree(fresh.path()));
+    let names = |t: &[(String, Vec<u8>)]| t.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&a), names(&b));
+    for ((path, ba), (_, bb)) in a.iter().zip(&b) {
+        if path == "manifest.json" {
+            let files = |bytes: &[u8]| {
+                serde_json::from_slice::<serde_json::Value>(bytes).unwrap()["files"].clone()
+            };
+            assert_eq!(files(ba), files(bb), "manifest files");
+        } else {
+            assert_eq!(ba, bb, "{path} differs from a build from scratch");
+        }
+    }
+}
+
+#[test]
+fn the_build_state_is_invalidated_by_every_shared_input() {
+    let (_data, mut d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+
+    // A context label is in every compound's context responses: all are rendered again.
+    d.contexts
+        .contexts
+        .iter_mut()
+        .find(|c| c.name == "human_child")
+        .unwrap()
+        .label = "Children (relabelled)".into();
+    build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
+    let child = std::fs::read_to_string(
+        out.path()
+            .join(format!("api/compound/{benzene}/context/human_child.json")),
+    )
+    .unwrap();
+    assert!(child.contains("Children (relabelled)"), "{child}");
+    assert_same_as_fresh(&d, out.path());
+
+    // A changed template re-renders the documents.
+    let template = saferef_generator::render::documents::BUILTIN_TEMPLATE
+        .replace("<body>", "<body><p>edited template</p>");
+    assert_ne!(
+        template,
+        saferef_generator::render::documents::BUILTIN_TEMPLATE
+    );
+    d.templates.insert("document.html.j2".into(), template);
+    let report = build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
+    assert!(report.written > 4, "{report:?}");
+    let terms = std::fs::read_to_string(out.path().join("api/terms/index.html")).unwrap();
+    assert!(terms.contains("edited template"));
+    assert_same_as_fresh(&d, out.path());
+
+    // Another runtime origin changes `_redirects` only.
+    let mut o = opts(out.path(), "2026-11-21T13:00:00Z");
+    o.runtime_origin = Some("https://other.example".into());
+    let report = build(&d, &o).unwrap();
+    assert_eq!(report.written, 1);
+    let redirects = std::fs::read_to_string(out.path().join("_redirects")).unwrap();
+    assert!(redirects.contains("https://other.example/api/:splat"));
+}
+
+#[test]
+fn a_deleted_or_corrupted_build_state_gives_the_same_tree() {
+    let (_data, mut d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let state_file = out.path().join(state::PATH);
+    let bytes = std::fs::read(&state_file).unwrap();
+    let manifest = std::fs::read(out.path().join("manifest.json")).unwrap();
+    assert!(state::decode(&bytes, &manifest).is_some());
+
+    // Corrupted (one byte flipped) while a compound changed: everything is rendered again and
+    // only what changed is written (the manifest's hashes are trusted instead).
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    d.compounds.get_mut(&benzene).unwrap().name = "Benzene (renamed)".into();
+    let mut corrupted = bytes.clone();
+    corrupted[bytes.len() / 2] ^= 0x20;
+    std::fs::write(&state_file, &corrupted).unwrap();
+    let report = build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
+    assert!(report.written > 20 && report.written < 30, "{report:?}");
+    assert_same_as_fresh(&d, out.path());
+
+    // Deleted, while a compound left: its files still go (the manifest lists them).
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    d.compounds.remove(&bpa);
+    std::fs::remove_file(&state_file).unwrap();
+    let report = build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
+    assert_eq!(report.removed, 23 + 57 + 1);
+    assert_same_as_fresh(&d, out.path());
+
+    // Truncated: the same.
+    let bytes = std::fs::read(&state_file).unwrap();
+    std::fs::write(&state_file, &bytes[..bytes.len() - 10]).unwrap();
+    let report = build(&d, &opts(out.path(), "2026-11-21T13:00:00Z")).unwrap();
+    assert_eq!(report.written, 0);
+    assert_same_as_fresh(&d, out.path());
+
+    // `--full` compares every file on disk: one edited by hand is restored.
+    let raw = out.path().join(format!("api/compound/{benzene}/raw.json"));
+    let original = std::fs::read(&raw).unwrap();
+    std::fs::write(&raw, b"edited").unwrap();
+    let mut full = opts(out.path(), "2026-11-21T14:00:00Z");
+    full.full = true;
+    let report = build(&d, &full).unwrap();
+    assert_eq!(report.written, 1);
+    assert_eq!(std::fs::read(&raw).unwrap(), original);
+}
+
+/// What `saferef-generate build` does: data/ loaded with the previous build's records, checked
+/// but for the records it checked clean, built. Returns the problems instead when there are.
+struct Rebuild {
+    dataset: Dataset,
+    /// Compounds whose records came from the previous build, and those not checked again.
+    reused: usize,
+    clean: usize,
+    result: Result<BuildReport, Vec<Problem>>,
+}
+
+fn rebuild(data: &Path, out: &Path, at: &str) -> Rebuild {
+    let last = LastBuild::read(out);
+    let (dataset, mut problems) = load_with(data, Some(&last)).unwrap();
+    let clean = last.checked(&dataset);
+    problems.extend(saferef_generator::validate::validate_except(
+        &dataset, &clean,
+    ));
+    let result = if problems.is_empty() {
+        Ok(build_after(&dataset, &opts(out, at), &last).unwrap())
+    } else {
+        Err(problems)
+    };
+    Rebuild {
+        reused: last.reused(&dataset).len(),
+        clean: clean.len(),
+        dataset,
+        result,
+    }
+}
+
+/// Rewrites benzene's record file in `data` through `edit`.
+fn edit_benzene(d: &Dataset, edit: impl Fn(&mut serde_json::Value)) {
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let file = PathBuf::from(&d.files[&benzene]);
+    let mut record: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    edit(&mut record);
+    let text = serde_json::to_string_pretty(&record).unwrap() + "\n";
+    std::fs::write(&file, text).unwrap();
+}
+
+#[test]
+fn records_taken_from_the_previous_build_give_the_tree_of_a_build_from_scratch() {
+    let (data, d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    let first = rebuild(data.path(), out.path(), "2026-11-21T10:00:00Z");
+    assert_eq!((first.reused, first.clean), (0, 0));
+    first.result.unwrap();
+
+    // Nothing changed: every record comes from the previous build, none is checked again.
+    let again = rebuild(data.path(), out.path(), "2026-11-21T10:30:00Z");
+    assert_eq!((again.reused, again.clean), (3, 3));
+    assert_eq!(again.result.unwrap().written, 0);
+
+    // One compound changed: it alone is parsed and checked, and the tree is the one a build
+    // from scratch (a plain load, nothing reused) writes.
+    edit_benzene(&d, |r| r["name"] = "Benzene (renamed)".into());
+    let one = rebuild(data.path(), out.path(), "2026-11-21T11:00:00Z");
+    assert_eq!((one.reused, one.clean), (2, 2));
+    assert!(one.result.unwrap().written > 20);
+    let (scratch, problems) = load(data.path()).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(one.dataset.compounds, scratch.compounds);
+    assert_eq!(one.dataset.fingerprint, scratch.fingerprint);
+    assert_same_as_fresh(&scratch, out.path());
+
+    // A problem in the changed record is found, though the others are not checked again.
+    edit_benzene(&d, |r| r["category"] = "no such category".into());
+    let broken = rebuild(data.path(), out.path(), "2026-11-21T12:00:00Z");
+    assert_eq!(broken.clean, 2);
+    let problems = broken.result.unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.path == "category"),
+        "{problems:?}"
+    );
+    edit_benzene(&d, |r| {
+        r.as_object_mut().unwrap().remove("category");
+    });
+
+    // What shapes every record (sources.json: the ranks merged values are ordered by) changed:
+    // nothing is reused; what is checked against changed (ids.tsv): everything is checked.
+    let sources = data.path().join("sources.json");
+    let text = std::fs::read_to_string(&sources).unwrap();
+    std::fs::write(&sources, format!("{text}\n")).unwrap();
+    let reshaped = rebuild(data.path(), out.path(), "2026-11-21T13:00:00Z");
+    assert_eq!((reshaped.reused, reshaped.clean), (0, 0));
+    reshaped.result.unwrap();
+    let ids = data.path().join("ids.tsv");
+    let text = std::fs::read_to_string(&ids).unwrap();
+    std::fs::write(&ids, format!("{text}# a comment\n")).unwrap();
+    let rechecked = rebuild(data.path(), out.path(), "2026-11-21T14:00:00Z");
+    assert_eq!((rechecked.reused, rechecked.clean), (3, 0));
+    rechecked.result.unwrap();
+    let (scratch, _) = load(data.path()).unwrap();
+    assert_same_as_fresh(&scratch, out.path());
+}
+
+#[test]
+fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
+    let (_data, d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let site = StaticSite::open(out.path()).unwrap();
+    let all = routes(&d, &d.release_date());
+    for r in all
+        .iter()
+        .filter(|r| !["not_found", "badge_not_found"].contains(&r.pattern))
+    {
+        let query: Vec<(String, String)> = r
+            .query
+            .iter()
+            .flat_map(|q| q.split(' '))
+            .filter_map(|c| c.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let resolved = site.resolve(&r.path, &query);
+        if r.rendered.status != 200 {
+            assert_eq!(resolved, Resolution::Runtime, "{} {:?}", r.path, r.query);
+            continue;
+        }
+        let Resolution::File {
+            file,
+            status,
+            headers,
+        } = resolved
+        else {
+            panic!("{} {:?}: {resolved:?}", r.path, r.query)
+        };
+        assert_eq!((file.as_str(), status), (r.file.as_str(), 200));
+        let mut expected: Vec<(String, String)> =
+            vec![("content-type".into(), r.rendered.content_type.to_string())];
+        expected.extend(
+            header_lines(&r.rendered)
+                .into_iter()
+                .map(|(n, v)| (n.to_ascii_lowercase(), v)),
+        );
+        assert_eq!(headers, expected, "{} {:?}", r.path, r.query);
+    }
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let q = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        site.resolve(
+            "/api/compound/cas/71-43-2",
+            &q(&[("redirect", "true"), ("context", "dog")])
+        ),
+        Resolution::Redirect {
+            status: 302,
+            location: format!("/api/compound/{benzene}?context=dog")
+        }
+    );
+    // Aliases, custom labels, unknown ids and the build's own data are the runtime's.
+    let compound = format!("/api/compound/{benzene}");
+    let badge = format!("/api/badge/{benzene}");
+    for (path, query) in [
+        (compound.as_str(), q(&[("context", "adult")])),
+        (badge.as_str(), q(&[("context", "dog"), ("label", "x")])),
+        ("/api/compound/hq-c-org-999999", vec![]),
+        ("/api/compound/not-an-id/raw", vec![]),
+        ("/_data/dataset.json.zst", vec![]),
+        ("/api/compounds", vec![]),
+    ] {
+        assert_eq!(
+            site.resolve(path, &query),
+            Resolution::Runtime,
+            "{path} {query:?}"
+        );
+    }
+}
+
+#[test]
+fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
+    let (_data, d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let redirects = std::fs::read_to_string(out.path().join("_redirects")).unwrap();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    // Benzene has no pollinator evidence: its 422 is the runtime's, before the generic rule.
+    let status_rule = format!(
+        "/api/compound/{benzene} context=pollinator https://runtime.example/api/compound/{benzene} 200"
+    );
+    let generic =
+        "/api/compound/:id context=pollinator /api/compound/:id/context/pollinator.json 200";
+    assert!(redirects.find(&status_rule).unwrap() < redirects.find(generic).unwrap());
+    assert!(redirects.contains(&format!(
+        "/api/compound/cas/71-43-2 redirect=true /api/compound/{benzene} 302"
+    )));
+    assert!(
+        redirects
+            .trim_end()
+            .ends_with("/api/* https://runtime.example/api/:splat 200")
+    );
+    let label = redirects
+        .find("/api/badge/:id label=:value https://runtime.example/api/badge/:id 200")
+        .unwrap();
+    assert!(label < redirects.find("/api/badge/:id context=").unwrap());
+    let headers = std::fs::read_to_string(out.path().join("_headers")).unwrap();
+    assert!(headers.contains(&format!(
+        "/api/badge/{benzene}\n  Cache-Control: public, max-age=86400\n  Surrogate-Key: {benzene}\n"
+    )));
+    assert!(headers.contains(&format!(
+        "/api/compound/{benzene}\n  Cache-Control: public, max-age=3600, s-maxage=3600, stale-while-revalidate=7200\n  Vary: X-API-Key, X-Marketplace-Subscription\n"
+    )));
+
+    // Without a runtime, a preview: statuses kept, a static 404 at the end.
+    let preview = tempfile::tempdir().unwrap();
+    let mut o = opts(preview.path(), "2026-11-21T10:00:00Z");
+    o.runtime_origin = None;
+    build(&d, &o).unwrap();
+    let redirects = std::fs::read_to_string(preview.path().join("_redirects")).unwrap();
+    assert!(redirects.contains(&format!(
+        "/api/compound/{benzene} context=pollinator /api/compound/{benzene}/context/pollinator.json 422"
+    )));
+    assert!(redirects.trim_end().ends_with("/api/* /api/404.json 404"));
+    assert!(!redirects.contains("https://"));
+}
+
+#[test]
+fn the_file_list_and_the_routing_files_are_as_reviewed() {
+    let (_data, d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    // The build state and the dataset snapshot are the build's own, their bytes held by the
+    // other tests; the list says which files a release publishes.
+    let files: Vec<String> = tree(out.path()).into_iter().map(|(path, _)| path).collect();
+    insta::assert_snapshot!("file_list", files.join("\n"));
+    let read = |name: &str| std::fs::read_to_string(out.path().join(name)).unwrap();
+    insta::assert_snapshot!("redirects", read("_redirects"));
+    insta::assert_snapshot!("headers", read("_headers"));
+}
+
+#[test]
+fn the_openapi_document_is_as_reviewed() {
+    let (d, problems) = load(&repo().join("data")).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    let doc = saferef_generator::render::openapi::openapi(&d, None);
+    let json: serde_json::Value = serde_json::from_slice(&doc.body).unwrap();
+    insta::assert_json_snapshot!("openapi", json);
+}

@@ -1,0 +1,607 @@
+//! Accounts over real HTTP against both store backends (embedded and a real Redis): trial
+//! keys mailed to the outbox, the two-step recovery and erasure codes (answers that never tell
+//! whether an address has an account, 5 tries), payment-provider notifications (signatures,
+//! idempotency, the SPEC 3 state table), the provider's customer deletion called on a local
+//! HTTP server that records it, erasure leaving nothing behind, and the watchlist.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use reqwest::StatusCode;
+use saferef_runtime::Config;
+use saferef_runtime::keys;
+use saferef_runtime::tier::Tier;
+use serde_json::{Value, json};
+
+use crate::support::keyed_get as get;
+use crate::support::mail::{code_in, key_in, outbox};
+use crate::support::{provider_signature, start_with, stores};
+
+const BILLING_SECRET: &str = "whsec_test_billing";
+
+fn config(state: &Path) -> Config {
+    Config {
+        state_dir: state.to_path_buf(),
+        mail_from: "saferef <no-reply@saferef.invalid>".into(),
+        payment_webhook_secret: Some(BILLING_SECRET.into()),
+        payment_prices: vec![
+            ("price_dev".into(), Tier::Developer),
+            ("price_pro".into(), Tier::Pro),
+        ],
+        ..Config::default()
+    }
+}
+
+async fn post(url: &str, key: Option<&str>, body: &Value) -> (StatusCode, Value) {
+    let mut req = reqwest::Client::new().post(url).json(body);
+    if let Some(k) = key {
+        req = req.header("x-api-key", k);
+    }
+    let res = req.send().await.unwrap();
+    let status = res.status();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn a_trial_key_is_mailed_once_per_address_and_opens_developer_for_seven_days() {
+    for store in stores("trial").await {
+        let backend = store.backend();
+        let state = tempfile::tempdir().unwrap();
+        let base = start_with(store.clone(), config(state.path())).await;
+        let url = format!("{base}/api/keys/trial");
+
+        let res = reqwest::Client::new()
+            .post(&url)
+            .body(r#"{"email":"ada@example.org"}"#)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 415, "{backend}: JSON only");
+        for bad in [
+            json!({}),
+            json!({"email": "not-an-address"}),
+            json!({"email": 7}),
+        ] {
+            let (status, body) = post(&url, None, &bad).await;
+            assert_eq!(status, 400, "{backend} {bad}: {body}");
+            assert!(body["error"].is_string());
+        }
+        assert!(outbox(state.path()).is_empty());
+
+        let (status, first) = post(&url, None, &json!({"email": "Ada@Example.org"})).await;
+        assert_eq!(status, 202, "{backend}: {first}");
+        let mails = outbox(state.path());
+        assert_eq!(mails.len(), 1, "{backend}");
+        assert!(mails[0].contains("To: ada@example.org"), "{}", mails[0]);
+        let key = key_in(&mails[0]);
+        let (status, body) = get(&format!("{base}/api/keys/status"), Some(&key)).await;
+        assert_eq!(status, 200, "{backend}: {body}");
+        assert_eq!(body["tier"], "developer");
+        assert_eq!(body["trial"], true);
+        let expires =
+            chrono::DateTime::parse_from_rfc3339(body["expires_at"].as_str().unwrap()).unwrap();
+        let days = (expires.with_timezone(&chrono::Utc) - chrono::Utc::now()).num_hours();
+        assert!(
+            (167..=168).contains(&days),
+            "{backend}: about 7 days, got {days} h"
+        );
+        let (status, _) = get(&format!("{base}/api/search?q=benzene"), Some(&key)).await;
+        assert_eq!(
+            status, 200,
+            "{backend}: the trial opens Developer endpoints"
+        );
+
+        let (status, again) = post(&url, None, &json!({"email": "ada@example.org "})).await;
+        assert_eq!(status, 202);
+        assert_eq!(
+            again, first,
+            "{backend}: the answer does not tell a second request apart"
+        );
+        let mails = outbox(state.path());
+        assert_eq!(mails.len(), 2);
+        assert!(!mails[1].contains("sr_live_"), "{backend}: no second key");
+        assert_eq!(keys::list(&store).await.unwrap().len(), 1, "{backend}");
+    }
+}
+
+#[tokio::test]
+async fn trial_issuance_is_limited_per_client_and_expired_trials_stop() {
+    let store = stores("trial-limit").await.remove(1);
+    let state = tempfile::tempdir().unwrap();
+    let past = chrono::Utc::now() - chrono::Duration::minutes(1);
+    let (expired, _) = keys::create(&store, Tier::Developer, None, Some(past))
+        .await
+        .unwrap();
+    let base = start_with(store, config(state.path())).await;
+    let (status, _) = get(&format!("{base}/api/keys/status"), Some(&expired)).await;
+    assert_eq!(status, 401, "a trial ends at its stated time");
+    let url = format!("{base}/api/keys/trial");
+    for i in 0..10 {
+        let (status, body) = post(&url, None, &json!({"email": format!("u{i}@example.org")})).await;
+        assert_eq!(status, 202, "{i}: {body}");
+    }
+    let (status, body) = post(&url, None, &json!({"email": "u10@example.org"})).await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(outbox(state.path()).len(), 10);
+}
+
+#[tokio::test]
+async fn recovery_codes_replace_the_key_and_never_reveal_an_account() {
+    for store in stores("recover").await {
+        let backend = store.backend();
+        let state = tempfile::tempdir().unwrap();
+        let (old, _) = keys::create(&store, Tier::Pro, Some("grace@example.org".into()), None)
+            .await
+            .unwrap();
+        let base = start_with(store.clone(), config(state.path())).await;
+        let url = format!("{base}/api/keys/recover");
+
+        let (s1, known) = post(&url, None, &json!({"email": "grace@example.org"})).await;
+        let (s2, unknown) = post(&url, None, &json!({"email": "nobody@example.org"})).await;
+        assert_eq!(
+            (s1, s2),
+            (StatusCode::ACCEPTED, StatusCode::ACCEPTED),
+            "{backend}"
+        );
+        assert_eq!(
+            known, unknown,
+            "{backend}: the same answer with and without an account"
+        );
+        let mails = outbox(state.path());
+        assert_eq!(mails.len(), 1, "{backend}: a code only to the real account");
+        let code = code_in(&mails[0]);
+        assert_eq!(code.len(), 6, "{code}");
+
+        let wrong = if code == "000000" { "111111" } else { "000000" };
+        let (status, body) = post(
+            &url,
+            None,
+            &json!({"email": "grace@example.org", "code": wrong}),
+        )
+        .await;
+        assert_eq!(status, 400, "{backend}: {body}");
+        let (status, body) = post(
+            &url,
+            None,
+            &json!({"email": "grace@example.org", "code": code}),
+        )
+        .await;
+        assert_eq!(status, 200, "{backend}: {body}");
+        let fresh = body["keys"][0]["key"].as_str().unwrap().to_string();
+        assert_eq!(body["keys"][0]["tier"], "pro");
+        let (status, _) = get(&format!("{base}/api/keys/status"), Some(&old)).await;
+        assert_eq!(status, 401, "{backend}: the replaced key stops");
+        let (status, _) = get(&format!("{base}/api/keys/status"), Some(&fresh)).await;
+        assert_eq!(status, 200, "{backend}");
+        let (status, _) = post(
+            &url,
+            None,
+            &json!({"email": "grace@example.org", "code": code}),
+        )
+        .await;
+        assert_eq!(status, 400, "{backend}: a code works once");
+
+        // Five wrong tries use a code up, for addresses with and without an account alike.
+        for email in ["grace@example.org", "nobody@example.org"] {
+            post(&url, None, &json!({"email": email})).await;
+            for _ in 0..5 {
+                let (status, _) =
+                    post(&url, None, &json!({"email": email, "code": "999999x"})).await;
+                assert_eq!(status, 400, "{backend} {email}");
+            }
+            let code = code_in(outbox(state.path()).last().unwrap());
+            let (status, body) = post(&url, None, &json!({"email": email, "code": code})).await;
+            assert_eq!(status, 429, "{backend} {email}: {body}");
+        }
+    }
+}
+
+/// A local stand-in for the payment provider's API that records each request line.
+async fn provider(status: Arc<Mutex<u16>>) -> (String, Arc<Mutex<Vec<String>>>) {
+    use warp::Filter;
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let seen = calls.clone();
+    let route = warp::method()
+        .and(warp::path::full())
+        .and(warp::header::optional::<String>("authorization"))
+        .map(
+            move |m: warp::http::Method, p: warp::path::FullPath, auth: Option<String>| {
+                seen.lock().unwrap().push(format!(
+                    "{m} {} {}",
+                    p.as_str(),
+                    auth.unwrap_or_default()
+                ));
+                let code = *status.lock().unwrap();
+                warp::reply::with_status("{}", warp::http::StatusCode::from_u16(code).unwrap())
+            },
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(warp::serve(route).incoming(listener).run());
+    (format!("http://{addr}"), calls)
+}
+
+#[tokio::test]
+async fn erasure_removes_everything_of_the_address_and_the_provider_record() {
+    for store in stores("erasure").await {
+        let backend = store.backend();
+        let state = tempfile::tempdir().unwrap();
+        let failing = Arc::new(Mutex::new(500));
+        let (provider_url, calls) = provider(failing.clone()).await;
+        let (key, mut record) = keys::create(
+            &store,
+            Tier::Developer,
+            Some("alan@example.org".into()),
+            None,
+        )
+        .await
+        .unwrap();
+        record.billing.customer_id = Some("cus_ALAN".into());
+        keys::save(&store, &record).await.unwrap();
+        let (other, _) = keys::create(
+            &store,
+            Tier::Developer,
+            Some("kept@example.org".into()),
+            None,
+        )
+        .await
+        .unwrap();
+        let mut cfg = config(state.path());
+        cfg.payment_api_url = Some(provider_url);
+        cfg.payment_api_key = Some("sk_test_provider".into());
+        let base = start_with(store.clone(), cfg.clone()).await;
+        let (status, body) = post(
+            &format!("{base}/api/watchlist"),
+            Some(&key),
+            &json!({"compounds": ["71-43-2", "hq-c-org-000001"]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{backend}: {body}");
+        post(
+            &format!("{base}/api/watchlist"),
+            Some(&other),
+            &json!({"compounds": ["71-43-2"]}),
+        )
+        .await;
+
+        let url = format!("{base}/api/keys/erasure");
+        let (status, _) = post(&url, None, &json!({"email": "alan@example.org"})).await;
+        assert_eq!(status, 202);
+        let code = code_in(outbox(state.path()).last().unwrap());
+        let (status, body) = post(
+            &url,
+            None,
+            &json!({"email": "alan@example.org", "code": code}),
+        )
+        .await;
+        assert_eq!(status, 200, "{backend}: {body}");
+        assert_eq!(body["removed"]["keys"], 1);
+        assert_eq!(body["removed"]["watchlist_entries"], 2);
+        assert!(
+            body["removed"]["usage_days"].as_u64().unwrap() >= 1,
+            "{body}"
+        );
+        assert_eq!(
+            body["removed"]["payment_customers"],
+            json!(["pending"]),
+            "{backend}"
+        );
+        assert!(outbox(state.path()).last().unwrap().contains("erased"));
+
+        let (status, _) = get(&format!("{base}/api/keys/status"), Some(&key)).await;
+        assert_eq!(status, 401, "{backend}");
+        let account = record.account_id().to_string();
+        for (k, v) in store.scan("").await.unwrap() {
+            let text = String::from_utf8_lossy(&v);
+            assert!(
+                !k.contains(&account),
+                "{backend}: {k} is left of the account"
+            );
+            assert!(
+                !text.contains("alan@example.org"),
+                "{backend}: {k} holds the address"
+            );
+        }
+        let (status, body) = get(&format!("{base}/api/watchlist"), Some(&other)).await;
+        assert_eq!(
+            (status, body["pagination"]["total"].clone()),
+            (StatusCode::OK, json!(1))
+        );
+
+        // The provider failed: the deletion is pending until a retry succeeds.
+        *failing.lock().unwrap() = 200;
+        let left = saferef_runtime::accounts::provider::retry_pending(&cfg, &store)
+            .await
+            .unwrap();
+        assert_eq!(left, 0, "{backend}");
+        let calls = calls.lock().unwrap().clone();
+        assert_eq!(calls.len(), 2, "{backend}: {calls:?}");
+        assert!(
+            calls
+                .iter()
+                .all(|c| c == "DELETE /v1/customers/cus_ALAN Bearer sk_test_provider"),
+            "{calls:?}"
+        );
+        assert!(store.scan("provider-delete:").await.unwrap().is_empty());
+    }
+}
+
+async fn notify(base: &str, event: &Value, signature: Option<String>) -> (StatusCode, Value) {
+    let body = event.to_string();
+    let mut req = reqwest::Client::new()
+        .post(format!("{base}/api/billing/webhook"))
+        .header("content-type", "application/json")
+        .body(body.clone());
+    if let Some(s) = signature {
+        req = req.header("x-provider-signature", s);
+    }
+    let res = req.send().await.unwrap();
+    let status = res.status();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+async fn notify_signed(base: &str, event: &Value) -> (StatusCode, Value) {
+    let now = chrono::Utc::now().timestamp();
+    notify(
+        base,
+        event,
+        Some(provider_signature(&event.to_string(), now, BILLING_SECRET)),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn payment_notifications_follow_the_subscription_table_once_each() {
+    for store in stores("billing").await {
+        let backend = store.backend();
+        let state = tempfile::tempdir().unwrap();
+        let base = start_with(store.clone(), config(state.path())).await;
+        let checkout = json!({
+            "id": "evt_checkout_1", "type": "checkout.session.completed", "created": 1_790_000_000,
+            "data": {"object": {"customer": "cus_1", "subscription": "sub_1",
+                                 "customer_email": "hopper@example.org", "price": "price_pro"}}
+        });
+        let now = chrono::Utc::now().timestamp();
+        let body = checkout.to_string();
+        for bad in [
+            None,
+            Some(provider_signature(&body, now, "wrong secret")),
+            Some(provider_signature(&body, now - 600, BILLING_SECRET)),
+            Some("t=abc,v1=00".to_string()),
+        ] {
+            let (status, answer) = notify(&base, &checkout, bad.clone()).await;
+            assert_eq!(status, 401, "{backend} {bad:?}: {answer}");
+        }
+        assert!(keys::list(&store).await.unwrap().is_empty());
+
+        let (status, answer) = notify_signed(&base, &checkout).await;
+        assert_eq!(status, 200, "{backend}: {answer}");
+        let key = key_in(outbox(state.path()).last().unwrap());
+        let (status, answer) = notify_signed(&base, &checkout).await;
+        assert_eq!(status, 200);
+        assert!(
+            answer["result"].as_str().unwrap().starts_with("duplicate"),
+            "{answer}"
+        );
+        assert_eq!(
+            keys::list(&store).await.unwrap().len(),
+            1,
+            "{backend}: idempotent"
+        );
+        let status_of = |key: String| {
+            let base = base.clone();
+            async move { get(&format!("{base}/api/keys/status"), Some(&key)).await }
+        };
+        let (status, s) = status_of(key.clone()).await;
+        assert_eq!(status, 200, "{backend}: {s}");
+        assert_eq!(
+            (s["tier"].clone(), s["payment_status"].clone()),
+            (json!("pro"), json!("active"))
+        );
+
+        let updated = json!({
+            "id": "evt_sub_2", "type": "customer.subscription.updated", "created": 1_790_000_100,
+            "data": {"object": {"id": "sub_1", "customer": "cus_1", "status": "past_due",
+                     "cancel_at_period_end": true,
+                     "items": {"data": [{"price": {"id": "price_dev"}}]}}}
+        });
+        assert_eq!(notify_signed(&base, &updated).await.0, 200);
+        let (_, s) = status_of(key.clone()).await;
+        assert_eq!(
+            s["tier"], "developer",
+            "{backend}: tier re-derived from the price"
+        );
+        assert_eq!(s["payment_status"], "past_due");
+        assert_eq!(s["cancel_at_period_end"], true);
+        assert_eq!(s["provider_status"], "past_due");
+        assert_eq!(s["active"], true, "{backend}: the key stays active");
+
+        let failed = json!({
+            "id": "evt_inv_3", "type": "invoice.payment_failed", "created": 1_790_000_200,
+            "data": {"object": {"customer": "cus_1", "subscription": "sub_1", "attempt_count": 2}}
+        });
+        assert_eq!(notify_signed(&base, &failed).await.0, 200);
+        let (status, s) = status_of(key.clone()).await;
+        assert_eq!(
+            status, 200,
+            "{backend}: not deactivated by a failed payment"
+        );
+        assert_eq!(s["payment_status"], "past_due");
+        assert_eq!(s["payment_attempts"], 2);
+        assert!(
+            s["payment_failed_at"]
+                .as_str()
+                .unwrap()
+                .starts_with("2026-09-21"),
+            "{s}"
+        );
+
+        let unknown_price = json!({
+            "id": "evt_checkout_4", "type": "checkout.session.completed",
+            "data": {"object": {"customer": "cus_2", "customer_email": "x@example.org",
+                                 "price": "price_gold"}}
+        });
+        for _ in 0..2 {
+            let (status, answer) = notify_signed(&base, &unknown_price).await;
+            assert_eq!(
+                status, 400,
+                "{backend}: refused, and not remembered as done: {answer}"
+            );
+        }
+        let ignored = json!({"id": "evt_5", "type": "charge.refunded", "data": {"object": {}}});
+        let (status, answer) = notify_signed(&base, &ignored).await;
+        assert_eq!(status, 200);
+        assert!(answer["result"].as_str().unwrap().starts_with("ignored"));
+
+        let deleted = json!({
+            "id": "evt_sub_6", "type": "customer.subscription.deleted",
+            "data": {"object": {"id": "sub_1", "customer": "cus_1"}}
+        });
+        assert_eq!(notify_signed(&base, &deleted).await.0, 200);
+        let (status, _) = status_of(key).await;
+        assert_eq!(
+            status, 401,
+            "{backend}: a deleted subscription deactivates the key"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_watchlist_adds_checks_lists_and_removes_within_the_tier_cap() {
+    for store in stores("watchlist").await {
+        let backend = store.backend();
+        let state = tempfile::tempdir().unwrap();
+        let (key, _) = keys::create(&store, Tier::Developer, None, None)
+            .await
+            .unwrap();
+        let base = start_with(store, config(state.path())).await;
+        let url = format!("{base}/api/watchlist");
+        let (status, _) = get(&url, None).await;
+        assert_eq!(status, 401, "{backend}");
+        let (status, body) = post(
+            &url,
+            Some(&key),
+            &json!({"compounds": ["71-43-2", "hq-c-org-000001", "71-43-2"]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{backend}: {body}");
+        assert_eq!(body["added"], 2);
+        for bad in [
+            json!({"compounds": []}),
+            json!({"compounds": ["hq-c-org-999999"]}),
+            json!({"compounds": ["50-00-1", "71-43-3"]}),
+            json!({"ids": ["71-43-2"]}),
+        ] {
+            let (status, body) = post(&url, Some(&key), &bad).await;
+            assert_eq!(status, 400, "{backend} {bad}: {body}");
+        }
+        let (status, body) = get(&format!("{url}?limit=1&offset=1"), Some(&key)).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["pagination"]["total"], 2);
+        assert_eq!(body["pagination"]["cap"], 100);
+        let entry = &body["watchlist"][0];
+        assert!(
+            entry["name"].is_string() && entry["cas"].is_string() && entry["added"].is_string(),
+            "{entry}"
+        );
+        assert!(
+            entry["risk_levels"]
+                .as_object()
+                .is_some_and(|m| !m.is_empty()),
+            "{entry}"
+        );
+        let (status, _) = get(&format!("{url}?limit=0"), Some(&key)).await;
+        assert_eq!(status, 400);
+        // A compound the latest release added carries that change.
+        post(&url, Some(&key), &json!({"compounds": ["hq-c-org-001550"]})).await;
+        let (_, body) = get(&format!("{url}?offset=2"), Some(&key)).await;
+        assert_eq!(body["watchlist"][0]["id"], "hq-c-org-001550", "{body}");
+        assert_eq!(
+            body["watchlist"][0]["last_change"]["type"], "compound.added",
+            "{body}"
+        );
+        let del_added = reqwest::Client::new()
+            .delete(format!("{url}/hq-c-org-001550"))
+            .header("x-api-key", &key)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(del_added.status(), 200);
+
+        let (status, body) = post(
+            &format!("{url}/check"),
+            Some(&key),
+            &json!({"compounds": ["71-43-2", "hq-c-org-000002", "nope"]}),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["results"][0]["on_watchlist"], true);
+        assert_eq!(body["results"][1]["on_watchlist"], false);
+        assert!(body["results"][2]["error"].is_string());
+
+        let benzene = body["results"][0]["id"].as_str().unwrap().to_string();
+        let del = |path: String| {
+            let key = key.clone();
+            async move {
+                let res = reqwest::Client::new()
+                    .delete(path)
+                    .header("x-api-key", key)
+                    .send()
+                    .await
+                    .unwrap();
+                res.status()
+            }
+        };
+        assert_eq!(del(format!("{url}/{benzene}")).await, 200, "{backend}");
+        assert_eq!(del(format!("{url}/{benzene}")).await, 404, "{backend}");
+        let (status, _) = get(&format!("{url}/check"), Some(&key)).await;
+        assert_eq!(status, 405);
+
+        // The developer cap is 100 compounds: one is watched, 100 others would make 101.
+        let (_, page) = get(
+            &format!("{base}/api/compounds?limit=100&page=2"),
+            Some(&key),
+        )
+        .await;
+        let ids: Vec<&str> = page["compounds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["hq_id"].as_str().unwrap())
+            .filter(|id| *id != "hq-c-org-000001")
+            .collect();
+        assert_eq!(ids.len(), 100, "{page}");
+        let (status, body) = post(&url, Some(&key), &json!({"compounds": ids})).await;
+        assert_eq!(status, 400, "{backend}: 101 would be watched: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .contains("too many compounds"),
+            "{body}"
+        );
+    }
+}
+
+#[test]
+fn production_refuses_to_start_without_the_secret_key() {
+    let state = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
+        .args(["--listen", "127.0.0.1:0", "--state"])
+        .arg(state.path())
+        .env("SAFEREF_ENV", "production")
+        .env_remove("SAFEREF_SECRET_KEY")
+        .env("SAFEREF_WEBHOOK_ALLOW_LOOPBACK", "true")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("SAFEREF_SECRET_KEY is required in production"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("SAFEREF_WEBHOOK_ALLOW_LOOPBACK"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,137 @@
+//! The runtime over real HTTP on loopback: the health endpoint, its errors and the `/api/v1`
+//! alias.
+
+use serde_json::Value;
+
+use crate::support::{data_dir, get, start};
+
+#[tokio::test]
+async fn health_reports_version_commit_and_dataset() {
+    let base = start().await;
+    let (status, headers, body) = get(&format!("{base}/api/health")).await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["content-type"], "application/json");
+    assert_eq!(body["status"], "ok", "the committed dataset passes check");
+    assert_eq!(body["version"], "1.7.0");
+    assert_eq!(body["commit"], "test-commit");
+    assert_eq!(body["platform"], "saferef-runtime");
+    // The version of the regulatory-status layer (SPEC 4.1): changes when a tranche ships.
+    let version = body["dataset_version"].as_str().unwrap();
+    assert_eq!(
+        version,
+        crate::support::state()
+            .dataset
+            .regulatory_status
+            .dataset_version
+    );
+    assert!(
+        version.starts_with("rs-") && version.len() == 15,
+        "{version}"
+    );
+    assert!(chrono::DateTime::parse_from_rfc3339(body["timestamp"].as_str().unwrap()).is_ok());
+}
+
+#[tokio::test]
+async fn integrity_check_counts_compounds_and_is_cached_60s() {
+    let base = start().await;
+    let (status, headers, body) = get(&format!("{base}/api/health?check=integrity")).await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["cache-control"], "public, max-age=60");
+    let files = std::fs::read_dir(data_dir().join("compounds"))
+        .unwrap()
+        .count();
+    assert_eq!(body["integrity"]["compounds"], files);
+    assert_eq!(body["integrity"]["problems"], 0);
+}
+
+#[tokio::test]
+async fn monitor_check_is_admin_only() {
+    let base = start().await;
+    let (status, headers, body) = get(&format!("{base}/api/health?check=monitor")).await;
+    assert_eq!(status, 401);
+    assert_eq!(headers["cache-control"], "private, max-age=3600");
+    assert!(body["error"].as_str().unwrap().contains("administrators"));
+    let res = reqwest::Client::new()
+        .get(format!("{base}/api/health?check=monitor"))
+        .header("authorization", "Bearer admin-secret")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let body: Value = res.json().await.unwrap();
+    assert!(body["monitor"]["uptime_seconds"].is_u64());
+}
+
+#[tokio::test]
+async fn bad_input_gets_json_4xx() {
+    let base = start().await;
+    for (path, status, needle) in [
+        ("/api/health?check=everything", 400, "unknown check"),
+        ("/api/health?check=", 400, "unknown check"),
+        (
+            "/api/health?check=integrity&check=monitor",
+            400,
+            "invalid query",
+        ),
+        ("/api/nope", 404, "not found"),
+        ("/elsewhere", 404, "not found"),
+    ] {
+        let (got, _, body) = get(&format!("{base}{path}")).await;
+        assert_eq!(got, status, "{path}");
+        assert!(
+            body["error"].as_str().unwrap().contains(needle),
+            "{path}: {body}"
+        );
+    }
+    let res = reqwest::Client::new()
+        .post(format!("{base}/api/health"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 405);
+}
+
+#[tokio::test]
+async fn v1_prefix_answers_the_same() {
+    let base = start().await;
+    let (status, _, body) = get(&format!("{base}/api/v1/health")).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["version"], "1.7.0");
+}
+
+#[tokio::test]
+async fn root_lists_endpoints_and_dataset_totals() {
+    let base = start().await;
+    let d = &crate::support::state().dataset;
+    for path in ["/api", "/api/v1"] {
+        let (status, headers, body) = get(&format!("{base}{path}")).await;
+        assert_eq!(status, 200, "{path}");
+        assert_eq!(headers["cache-control"], "public, max-age=7200");
+        assert_eq!(body["version"], "1.7.0");
+        assert_eq!(body["api_schema_version"], 1);
+        assert_eq!(body["versioned_base"], "/api/v1/");
+        assert_eq!(body["endpoints"]["compound"], "/api/compound/{id}");
+        let e = &body["data_enrichment"];
+        assert_eq!(e["total_compounds"], d.compounds.len());
+        assert_eq!(e["total_materials"], d.materials.len());
+        assert_eq!(e["total_products"], d.products.len());
+        assert_eq!(e["regulatory_agencies"], d.agencies.len());
+        assert_eq!(e["built_at"], d.release_date().as_str());
+        assert!(e["found_in_categories"].as_u64().unwrap() > 10);
+    }
+}
+
+#[tokio::test]
+async fn openapi_document_and_postman_collection() {
+    let base = start().await;
+    let (status, h, doc) = get(&format!("{base}/api/openapi")).await;
+    assert_eq!(status, 200);
+    assert_eq!(h["cache-control"], "public, max-age=7200");
+    assert_eq!(doc["openapi"], "3.1.0");
+    let (status, _, pm) = get(&format!("{base}/api/openapi?format=postman")).await;
+    assert_eq!(status, 200);
+    assert!(pm["item"].as_array().unwrap().len() > 5);
+    let (status, _, err) = get(&format!("{base}/api/openapi?format=yaml")).await;
+    assert_eq!(status, 400);
+    assert!(err["error"].as_str().unwrap().contains("postman"));
+}

@@ -1,0 +1,26 @@
+//! The runtime's integration tests: the real `saferef-serve` binary or the server on loopback,
+//! against the embedded store and a real Redis, with real browsers, clients and parsers.
+//! One binary, one module per concern; shared helpers in `tests/support`.
+
+mod accounts;
+mod browser_pages;
+mod catalogue;
+mod changelog;
+mod compound;
+mod entities;
+mod export;
+mod faults;
+mod fleet;
+mod fuzz;
+#[path = "../fuzzing/mod.rs"]
+mod fuzzing;
+mod health;
+mod hostile;
+mod keys;
+mod netlify_dev;
+mod schemathesis;
+mod static_tree;
+mod store_contract;
+#[path = "../support/mod.rs"]
+mod support;
+mod webhooks;

@@ -1,0 +1,234 @@
+//! The real `saferef-serve` binary on the committed dataset: it builds site/ when there is
+//! none, then answers public URLs from the files exactly as the CDN would: the same bytes,
+//! and the headers `_headers` gives (read here independently of the runtime's reader), with
+//! strong ETags; a restart on a current tree does not rebuild it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use saferef_generator::build::site::routes::routes;
+use saferef_generator::load::snapshot;
+
+use crate::support::binary::{self, Server};
+use crate::support::data_dir;
+
+/// An enterprise key in the store under `state` (no quota: thousands of requests follow).
+fn enterprise_key(state: &Path) -> String {
+    binary::create_key(state, "enterprise")
+}
+
+fn serve(site: &Path, state: &Path) -> Server {
+    binary::serve(&data_dir(), site, state, &[("SAFEREF_COMMIT", "abc123")])
+}
+
+/// `_headers` as exact paths -> headers (the build writes one block per path).
+fn header_blocks(site: &Path) -> BTreeMap<String, Vec<(String, String)>> {
+    let text = std::fs::read_to_string(site.join("_headers")).unwrap();
+    let mut blocks: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    let mut current = String::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        if let Some(header) = line.strip_prefix("  ") {
+            let (name, value) = header.split_once(": ").unwrap();
+            blocks
+                .get_mut(&current)
+                .unwrap()
+                .push((name.to_ascii_lowercase(), value.to_string()));
+        } else {
+            assert!(!line.contains('*'), "a pattern block: {line}");
+            current = line.to_string();
+            blocks.insert(current.clone(), Vec::new());
+        }
+    }
+    blocks
+}
+
+fn content_type(file: &str) -> &'static str {
+    match file.rsplit('.').next().unwrap() {
+        "json" => "application/json",
+        "svg" => "image/svg+xml",
+        "html" => "text/html; charset=utf-8",
+        other => panic!("unexpected extension {other}"),
+    }
+}
+
+#[test]
+fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
+    let site = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let key = enterprise_key(state.path());
+    let server = serve(site.path(), state.path());
+    assert!(site.path().join("manifest.json").is_file());
+    let dataset = snapshot::read(&site.path().join(snapshot::PATH)).unwrap();
+    let blocks = header_blocks(site.path());
+    let mut with_key = reqwest::header::HeaderMap::new();
+    with_key.insert("x-api-key", key.parse().unwrap());
+    let client = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .default_headers(with_key)
+        .build()
+        .unwrap();
+
+    // Every route of every 25th compound, material and product, and every singleton route.
+    let sample: Vec<_> = routes(&dataset, &dataset.release_date())
+        .into_iter()
+        .enumerate()
+        .filter(|(i, r)| i % 25 == 0 || !r.path.contains("/hq-") || r.path.contains("-000001"))
+        .map(|(_, r)| r)
+        .filter(|r| r.rendered.status == 200 && !r.pattern.contains("not_found"))
+        // A keyed caller gets the full form of these (tests/runtime_keys.rs).
+        .filter(|r| !["compound_alternatives", "product"].contains(&r.pattern))
+        .collect();
+    assert!(sample.len() > 5_000, "{}", sample.len());
+    let patterns: std::collections::BTreeSet<&str> = sample.iter().map(|r| r.pattern).collect();
+    assert!(patterns.len() >= 15, "{patterns:?}");
+    for (n, r) in sample.iter().enumerate() {
+        let query = r.query.as_deref().unwrap_or_default().replace(' ', "&");
+        // Every other request goes through the versioned base.
+        let path = if n % 2 == 0 {
+            r.path.clone()
+        } else {
+            r.path.replacen("/api", "/api/v1", 1)
+        };
+        let res = client
+            .get(format!("{}{path}?{query}", server.base))
+            .send()
+            .unwrap();
+        assert_eq!(res.status(), 200, "{path}?{query}");
+        let headers = res.headers().clone();
+        let body = res.bytes().unwrap();
+        let file = std::fs::read(site.path().join(&r.file)).unwrap();
+        assert!(
+            body.as_ref() == file.as_slice(),
+            "{path}?{query}: bytes differ from {}",
+            r.file
+        );
+        assert_eq!(headers["content-type"], content_type(&r.file), "{path}");
+        for (name, value) in &blocks[&r.path] {
+            assert_eq!(
+                headers[name.as_str()],
+                value.as_str(),
+                "{path}?{query}: {name}"
+            );
+        }
+        let cache_headers = [
+            "cache-control",
+            "vary",
+            "surrogate-key",
+            "netlify-cache-tag",
+        ];
+        for name in cache_headers {
+            assert_eq!(
+                headers.contains_key(name),
+                blocks[&r.path].iter().any(|(n, _)| n == name),
+                "{path}?{query}: {name}"
+            );
+        }
+        assert!(headers["etag"].to_str().unwrap().starts_with('"'));
+    }
+
+    // The short forms of the badge URL answer the files of the defaults.
+    for id in dataset.compounds.keys().step_by(97) {
+        for (query, file) in [
+            ("", "human_adult/flat.svg"),
+            ("?context=dog", "dog/flat.svg"),
+            ("?style=pill", "human_adult/pill.svg"),
+        ] {
+            let body = client
+                .get(format!("{}/api/badge/{id}{query}", server.base))
+                .send()
+                .unwrap()
+                .bytes()
+                .unwrap();
+            let expected =
+                std::fs::read(site.path().join(format!("api/badge/{id}/{file}"))).unwrap();
+            assert!(body.as_ref() == expected.as_slice(), "{id}{query}");
+        }
+    }
+
+    // A strong ETag: the same tag answers 304 with no body.
+    let url = format!("{}{}", server.base, sample[0].path);
+    let tag = client.get(&url).send().unwrap().headers()["etag"].clone();
+    let again = client
+        .get(&url)
+        .header("if-none-match", tag.clone())
+        .send()
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    assert_eq!(again.headers()["etag"], tag);
+    assert!(again.bytes().unwrap().is_empty());
+
+    // What the tree does not answer is the runtime's: aliases, unknown ids, build data.
+    let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.clone();
+    let res = client
+        .get(format!(
+            "{}/api/compound/{benzene}?context=adult",
+            server.base
+        ))
+        .send()
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let body: serde_json::Value = res.json().unwrap();
+    assert_eq!(body["context"], "human_adult");
+    for (path, status) in [
+        ("/api/compound/hq-c-org-999999".to_string(), 404),
+        ("/api/compound/not-an-id".to_string(), 400),
+        ("/_data/dataset.json.zst".to_string(), 404),
+        ("/manifest.json/../_data/dataset.json.zst".to_string(), 404),
+    ] {
+        let res = client.get(format!("{}{path}", server.base)).send().unwrap();
+        assert_eq!(res.status(), status, "{path}");
+        assert_eq!(
+            res.headers()["cache-control"],
+            "private, max-age=3600",
+            "{path}"
+        );
+    }
+    let redirect = client
+        .get(format!(
+            "{}/api/compound/cas/71-43-2?redirect=true&context=dog",
+            server.base
+        ))
+        .send()
+        .unwrap();
+    assert_eq!(redirect.status(), 302);
+    assert_eq!(
+        redirect.headers()["location"],
+        format!("/api/compound/{benzene}?context=dog").as_str()
+    );
+    let health: serde_json::Value = client
+        .get(format!("{}/api/health", server.base))
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(health["commit"], "abc123");
+    let freshness: serde_json::Value = client
+        .get(format!("{}/api/freshness", server.base))
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(freshness["source"], "build");
+    assert_eq!(freshness["deploy_age_days"], 0);
+    assert_eq!(freshness["deploy_stale"], false);
+    drop(server);
+
+    // A restart on the current tree serves it without rebuilding.
+    let manifest = site.path().join("manifest.json");
+    let built = std::fs::metadata(&manifest).unwrap().modified().unwrap();
+    let server = serve(site.path(), state.path());
+    let res = client
+        .get(format!("{}/api/release-notes?format=json", server.base))
+        .send()
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let notes: serde_json::Value = res.json().unwrap();
+    assert_eq!(notes["versions"][0]["version"], "1.7.0");
+    assert_eq!(
+        std::fs::metadata(&manifest).unwrap().modified().unwrap(),
+        built
+    );
+}
