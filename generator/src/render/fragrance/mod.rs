@@ -581,3 +581,6 @@ pub fn search(
     };
     Rendered::json(200, &body, Cache::Private)
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,11 +7,11 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use crate::load::fragrance::load;
-use crate::validate::fragrance::validate;
 use crate::model::fragrance::{EuRegulation, Fragrance, IngredientKind};
-use crate::render::fragrance as render;
 use crate::model::{Dataset, Problem};
+use crate::render::fragrance as render;
 use crate::render::{Cache, Rendered};
+use crate::validate::fragrance::validate;
 
 fn data_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../data")

@@ -352,3 +352,6 @@ fn calendar(
     };
     Rendered::json(200, &body, Cache::Private)
 }
+
+#[cfg(test)]
+mod tests;

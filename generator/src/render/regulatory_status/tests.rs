@@ -10,9 +10,9 @@ use chrono::NaiveDate;
 
 use super::{Query, regulatory_status};
 use crate::load::regulatory_status::load;
-use crate::validate::regulatory_status::validate;
 use crate::model::regulatory_status::governance::{calendar, governance};
 use crate::model::regulatory_status::{Cell, RegulatoryStatus, parse_date};
+use crate::validate::regulatory_status::validate;
 
 fn real() -> &'static RegulatoryStatus {
     static RS: OnceLock<RegulatoryStatus> = OnceLock::new();
