@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom;
 use saferef_runtime::store::Store;
 use saferef_runtime::tier::Tier;
-use saferef_runtime::{AppState, Config, keys, serve};
+use saferef_runtime::{AppState, Config, Release, Service, keys, serve};
 
 /// The keys in the store.
 struct Known {
@@ -84,11 +84,8 @@ async fn main() -> anyhow::Result<()> {
     let known = Known { real, revoked };
     let backend = store.backend();
     let state = Arc::new(AppState::new(
-        dataset,
-        0,
-        None,
-        store.clone(),
-        Config::default(),
+        Arc::new(Service::new(store.clone(), Config::default())),
+        Release::new(dataset, 0, None),
     ));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let url = format!("http://{}/api/keys/status", listener.local_addr()?);

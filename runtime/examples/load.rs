@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use saferef_runtime::store::Store;
 use saferef_runtime::tier::Tier;
-use saferef_runtime::{AppState, Config, keys, serve};
+use saferef_runtime::{AppState, Config, Release, Service, keys, serve};
 use warp::Filter;
 
 struct Scenario {
@@ -36,7 +36,10 @@ async fn main() -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     let store = Store::embedded(&dir.path().join("store.redb"))?;
     let (key, _) = keys::create(&store, Tier::Enterprise, None, None).await?;
-    let state = Arc::new(AppState::new(dataset, 0, None, store, Config::default()));
+    let state = Arc::new(AppState::new(
+        Arc::new(Service::new(store, Config::default())),
+        Release::new(dataset, 0, None),
+    ));
     let memory = std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {

@@ -5,7 +5,7 @@
 use std::net::{IpAddr, SocketAddr};
 
 use chrono::Utc;
-use saferef_generator::render::Rendered;
+use saferef_generator::render::error::ApiError;
 use warp::http::HeaderMap;
 
 use crate::AppState;
@@ -35,7 +35,7 @@ pub async fn resolve(
     headers: &HeaderMap,
     query_key: Option<&str>,
     remote: Option<SocketAddr>,
-) -> Result<Caller, Rendered> {
+) -> Result<Caller, ApiError> {
     let given = headers
         .get("x-api-key")
         .and_then(|v| v.to_str().ok())
@@ -43,9 +43,9 @@ pub async fn resolve(
         .map(str::trim)
         .filter(|k| !k.is_empty());
     if let Some(key) = given {
-        let record = keys::lookup(&state.store, key).await.map_err(|e| {
+        let record = keys::lookup(&state.service.store, key).await.map_err(|e| {
             tracing::error!("store: {e}");
-            Rendered::error(503, "the key store is unavailable; retry shortly")
+            ApiError::unavailable("the key store is unavailable; retry shortly")
         })?;
         return match record {
             Some(r) if r.usable(Utc::now()) => Ok(Caller {
@@ -54,11 +54,10 @@ pub async fn resolve(
                 key: Some(r),
                 plan: None,
             }),
-            Some(r) if r.active => Err(Rendered::error(
-                401,
+            Some(r) if r.active => Err(ApiError::unauthorized(
                 "this API key has expired; subscribe or request a new trial at POST /api/keys/trial",
             )),
-            _ => Err(Rendered::error(401, "invalid or inactive API key")),
+            _ => Err(ApiError::unauthorized("invalid or inactive API key")),
         };
     }
     if let Some(caller) = marketplace(state, headers) {
@@ -75,7 +74,7 @@ pub async fn resolve(
 /// A gateway request: the proxy secret must match (compared in constant time), else the
 /// request falls back to per-IP public bucketing (SPEC 5.9).
 fn marketplace(state: &AppState, headers: &HeaderMap) -> Option<Caller> {
-    let secret = state.config.marketplace_secret.as_deref()?;
+    let secret = state.service.config.marketplace_secret.as_deref()?;
     let header = |n: &str| headers.get(n).and_then(|v| v.to_str().ok());
     let given = header("x-marketplace-proxy-secret")?;
     if !accounts::same_secret(given.as_bytes(), secret.as_bytes()) {
@@ -94,6 +93,7 @@ fn marketplace(state: &AppState, headers: &HeaderMap) -> Option<Caller> {
 /// The socket's address, or the configured trusted proxy header's last hop.
 fn client_ip(state: &AppState, headers: &HeaderMap, remote: Option<SocketAddr>) -> String {
     let from_proxy = state
+        .service
         .config
         .trusted_proxy_header
         .as_deref()

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use saferef_generator::model::Dataset;
+use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
 use serde::{Deserialize, Serialize};
 
@@ -129,21 +130,27 @@ pub fn summarize(
 }
 
 /// GET /api/freshness
-pub async fn freshness(state: &AppState) -> Rendered {
-    let cached = match state.store.get(&store_key(&state.dataset)).await {
+pub async fn freshness(state: &AppState) -> Result<Rendered, ApiError> {
+    let cached = match state
+        .service
+        .store
+        .get(&store_key(&state.release.dataset))
+        .await
+    {
         Ok(v) => v.and_then(|b| serde_json::from_slice::<Summary>(&b).ok()),
         Err(e) => {
             tracing::warn!("store: {e}; serving the build-time freshness summary");
             None
         }
     };
-    match cached.or_else(|| state.freshness.clone()) {
-        Some(summary) => Rendered::json(200, &summary, Cache::Freshness),
-        None => Rendered::error(
-            503,
-            "no freshness summary yet: the runtime serves no built tree and the daily summary (06:00 UTC) has not run",
-        ),
-    }
+    let summary = cached
+        .or_else(|| state.release.freshness.clone())
+        .ok_or_else(|| {
+            ApiError::unavailable(
+                "no freshness summary yet: the runtime serves no built tree and the daily summary (06:00 UTC) has not run",
+            )
+        })?;
+    Ok(Rendered::json(200, &summary, Cache::Freshness))
 }
 
 /// Recomputes the summary into the store every day at 06:00 UTC, on one instance of the
@@ -170,15 +177,21 @@ pub async fn daily(live: Arc<Live>) {
 /// The daily run for `now`'s date: computes and stores the summary when this instance claims
 /// the run (once per day and dataset version across instances); whether it did.
 pub async fn refresh(state: &AppState, now: DateTime<Utc>) -> Result<bool, StoreError> {
-    let period = format!("{}:{}", now.date_naive(), state.dataset.fingerprint);
-    if !jobs::claim(&state.store, "freshness", &period, jobs::DAY).await? {
+    let period = format!("{}:{}", now.date_naive(), state.release.dataset.fingerprint);
+    if !jobs::claim(&state.service.store, "freshness", &period, jobs::DAY).await? {
         return Ok(false);
     }
-    let summary = summarize(&state.dataset, state.built_at.as_deref(), now, "redis");
+    let summary = summarize(
+        &state.release.dataset,
+        state.release.built_at.as_deref(),
+        now,
+        "redis",
+    );
     let json = serde_json::to_vec(&summary).expect("summaries serialize");
     state
+        .service
         .store
-        .put(&store_key(&state.dataset), &json, None)
+        .put(&store_key(&state.release.dataset), &json, None)
         .await?;
     Ok(true)
 }

@@ -2,19 +2,20 @@
 //! memory, serves the static tree as the CDN would, and answers the keyed and parameterized
 //! endpoints, with keys, tiers and quotas kept in the store.
 //!
-//! **Architecture invariant:** the runtime never writes to `data/` or `site/`.
+//! **Architecture invariant:** the runtime never writes to `data/`; it writes `site/` only
+//! through the generator's staged build, at start-up, when the tree is missing or stale.
 
 pub mod accounts;
 pub mod caller;
 pub mod config;
 pub mod freshness;
+pub mod http;
 pub mod jobs;
 pub mod keys;
 pub mod mail;
 pub mod quota;
 pub mod releases;
 pub mod reload;
-pub mod routes;
 pub mod server;
 pub mod settings;
 pub mod startup;
@@ -36,23 +37,42 @@ use saferef_generator::render::search::SearchIndex;
 pub use crate::config::Config;
 use crate::store::Store;
 
-/// Everything a request handler may read. Shared behind an `Arc`; the dataset, tree and
-/// indexes are immutable, so handlers take no locks (the one `Mutex` caches a health check).
+/// What lives as long as the process, whatever release it serves: the store, the settings
+/// and who this instance is. Shared by every release behind an `Arc`.
 #[derive(Debug)]
-pub struct AppState {
-    pub dataset: Dataset,
-    /// Number of problems `check` found when the dataset was loaded (0 in a healthy service).
-    pub dataset_problems: usize,
+pub struct Service {
+    pub store: Store,
+    pub config: Config,
     /// The git revision this build serves (`SAFEREF_COMMIT`), or "unknown".
     pub commit: String,
     /// Token for admin-only checks (`SAFEREF_ADMIN_TOKEN`); admin checks refuse all without it.
     pub admin_token: Option<String>,
     pub started: Instant,
+}
+
+impl Service {
+    pub fn new(store: Store, config: Config) -> Service {
+        Service {
+            store,
+            config,
+            commit: "unknown".into(),
+            admin_token: None,
+            started: Instant::now(),
+        }
+    }
+}
+
+/// One release of the data: the dataset with its static tree and indexes, loaded and built
+/// together and never changed after (but for two caches); a reload builds the next one beside
+/// it and swaps it in whole.
+#[derive(Debug)]
+pub struct Release {
+    pub dataset: Dataset,
+    /// Number of problems `check` found when the dataset was loaded (0 in a healthy service).
+    pub dataset_problems: usize,
     /// The static tree served as the CDN would serve it, when one was built.
     pub site: Option<StaticSite>,
-    pub store: Store,
-    pub config: Config,
-    /// The compound–material–product graph (SPEC 4.7), built once.
+    /// The compound–material–product graph, built once.
     pub graph: Graph,
     /// Every compound's tiers and every product's risk, for list filters, built once.
     pub risk_index: RiskIndex,
@@ -60,24 +80,18 @@ pub struct AppState {
     pub search_index: SearchIndex,
     /// When the served tree was built (its manifest), if one is served.
     pub built_at: Option<String>,
-    /// The freshness summary computed at start from the served build (SPEC 4.1.1 `build`).
+    /// The freshness summary computed at start from the served build.
     pub freshness: Option<freshness::Summary>,
-    /// Last integrity verdict and when it was made (SPEC 4.1: cached 60 s). A `Mutex`
-    /// because the check is rare and the guard is never held across an await.
+    /// Last integrity verdict and when it was made (cached 60 s). A `Mutex` because the check
+    /// is rare and the guard is never held across an await.
     integrity: Mutex<Option<(Instant, Option<bool>)>>,
     /// `GET /api/docs`, rendered at its first request (it renders an excerpt of every
-    /// example response) and then served as is: the dataset does not change while we run.
+    /// example response) and then served as is: a release's data does not change.
     pub docs: std::sync::OnceLock<saferef_generator::render::Rendered>,
 }
 
-impl AppState {
-    pub fn new(
-        dataset: Dataset,
-        dataset_problems: usize,
-        site: Option<StaticSite>,
-        store: Store,
-        config: Config,
-    ) -> AppState {
+impl Release {
+    pub fn new(dataset: Dataset, dataset_problems: usize, site: Option<StaticSite>) -> Release {
         let graph = Graph::build(&dataset);
         let risk_index = RiskIndex::build(&dataset);
         let search_index = SearchIndex::build(&dataset);
@@ -87,19 +101,14 @@ impl AppState {
         let freshness = built_at
             .as_deref()
             .map(|b| freshness::summarize(&dataset, Some(b), chrono::Utc::now(), "build"));
-        AppState {
+        Release {
             risk_index,
             search_index,
             built_at,
             freshness,
             dataset,
             dataset_problems,
-            commit: "unknown".into(),
-            admin_token: None,
-            started: Instant::now(),
             site,
-            store,
-            config,
             graph,
             integrity: Mutex::new(None),
             docs: std::sync::OnceLock::new(),
@@ -119,6 +128,20 @@ impl AppState {
         let verdict = Some(site.verify(&self.dataset.fingerprint));
         *cached = Some((Instant::now(), verdict));
         verdict
+    }
+}
+
+/// Everything a request handler may read: the process's service and the release the request
+/// is answered from. Shared behind an `Arc`; handlers take no locks.
+#[derive(Debug)]
+pub struct AppState {
+    pub service: Arc<Service>,
+    pub release: Release,
+}
+
+impl AppState {
+    pub fn new(service: Arc<Service>, release: Release) -> AppState {
+        AppState { service, release }
     }
 }
 
@@ -158,5 +181,5 @@ pub async fn serve_live(
     live: Arc<Live>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
-    server::run(listener, routes::all(live), shutdown).await;
+    server::run(listener, http::all(live), shutdown).await;
 }

@@ -9,7 +9,7 @@ use clap::Parser;
 use saferef_runtime::settings::{Command, KeysAction, Settings};
 use saferef_runtime::store::Store;
 use saferef_runtime::tier::Tier;
-use saferef_runtime::{AppState, Live, keys, serve_live};
+use saferef_runtime::{AppState, Live, Release, Service, keys, serve_live};
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
@@ -60,9 +60,15 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
         "ready in {:.2}s",
         started.elapsed().as_secs_f64()
     );
-    let mut state = AppState::new(loaded.dataset, loaded.problems, loaded.site, store, config);
-    state.commit = settings.commit.clone();
-    state.admin_token = settings.admin_token.clone();
+    let service = Arc::new(Service {
+        commit: settings.commit.clone(),
+        admin_token: settings.admin_token.clone(),
+        ..Service::new(store, config)
+    });
+    let state = AppState::new(
+        service,
+        Release::new(loaded.dataset, loaded.problems, loaded.site),
+    );
     let listener = tokio::net::TcpListener::bind(settings.listen).await?;
     let addr = listener.local_addr()?;
     // Tests and scripts read this line to find the port when --listen ends in :0.
@@ -72,12 +78,12 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
     let state = live.current();
     tokio::spawn(saferef_runtime::freshness::daily(live.clone()));
     tokio::spawn(saferef_runtime::webhooks::worker::run(
-        state.store.clone(),
-        state.config.clone(),
+        state.service.store.clone(),
+        state.service.config.clone(),
     ));
     tokio::spawn(saferef_runtime::accounts::provider::hourly(
-        state.config.clone(),
-        state.store.clone(),
+        state.service.config.clone(),
+        state.service.store.clone(),
     ));
     tokio::spawn(emit_release(state.clone()));
     #[cfg(unix)]
@@ -89,7 +95,7 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
         },
     ));
     serve_live(listener, live, shutdown_signal()).await;
-    state.store.flush().await?;
+    state.service.store.flush().await?;
     tracing::info!("stopped");
     Ok(())
 }

@@ -83,10 +83,10 @@ pub struct Emitted {
 /// Emits the newest release's events to the webhooks, once across all instances.
 pub async fn emit(state: &AppState) -> Result<Emitted, StoreError> {
     let mut out = Emitted::default();
-    let Some(release) = newest(&state.dataset) else {
+    let Some(release) = newest(&state.release.dataset) else {
         return Ok(out);
     };
-    let store = &state.store;
+    let store = &state.service.store;
     let done = keyspace::release_emitted(release);
     if store.get(&done).await?.is_some() {
         return Ok(out);
@@ -95,7 +95,7 @@ pub async fn emit(state: &AppState) -> Result<Emitted, StoreError> {
     if !store.put_if_absent(&lease, b"1", Some(LEASE)).await? {
         return Ok(out);
     }
-    for event in events(&state.dataset) {
+    for event in events(&state.release.dataset) {
         if store
             .put_if_absent(&keyspace::release_event(&event.id), b"1", None)
             .await?

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::{AppState, Live, releases, startup};
+use crate::{AppState, Live, Release, releases, startup};
 
 /// What a reload did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,27 +28,18 @@ pub struct Source {
 /// Loads the release at `source` and serves it from now on.
 pub async fn reload(live: &Live, source: &Source) -> anyhow::Result<Reloaded> {
     let old = live.current();
-    let (store, config, source) = (old.store.clone(), old.config.clone(), source.clone());
-    let mut next = tokio::task::spawn_blocking(move || -> anyhow::Result<AppState> {
+    let source = source.clone();
+    let release = tokio::task::spawn_blocking(move || -> anyhow::Result<Release> {
         let loaded = startup::load(&source.data, &source.site)?;
-        Ok(AppState::new(
-            loaded.dataset,
-            loaded.problems,
-            loaded.site,
-            store,
-            config,
-        ))
+        Ok(Release::new(loaded.dataset, loaded.problems, loaded.site))
     })
     .await??;
-    next.commit = old.commit.clone();
-    next.admin_token = old.admin_token.clone();
-    next.started = old.started;
-    let next = Arc::new(next);
+    let next = Arc::new(AppState::new(old.service.clone(), release));
     live.replace(next.clone());
     let emitted = releases::emit(&next).await?;
     Ok(Reloaded {
-        from: old.dataset.fingerprint.clone(),
-        to: next.dataset.fingerprint.clone(),
+        from: old.release.dataset.fingerprint.clone(),
+        to: next.release.dataset.fingerprint.clone(),
         events: emitted.events,
     })
 }

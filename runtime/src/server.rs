@@ -2,7 +2,7 @@
 //! loop (accept, one task per connection, graceful shutdown) with the limits a public service
 //! needs against slow or hostile clients (slowloris): request headers must arrive within
 //! `HEADER_TIMEOUT`, and are capped at `MAX_HEADER_BYTES`; request bodies are read under
-//! `routes::BODY_TIMEOUT` (408) and `routes::BODY_LIMIT` (413).
+//! `http::BODY_TIMEOUT` (408) and `http::BODY_LIMIT` (413).
 
 use std::future::Future;
 use std::net::SocketAddr;

@@ -10,7 +10,7 @@ use saferef_generator::aggregate;
 use saferef_generator::load::load;
 use saferef_generator::model::Dataset;
 use saferef_generator::model::contexts::Context;
-use saferef_generator::render::compound::{self, Access};
+use saferef_generator::render::compound::{self, View};
 
 fn dataset() -> &'static Dataset {
     static DATA: OnceLock<Dataset> = OnceLock::new();
@@ -127,11 +127,11 @@ fn full_responses() {
     );
     insta::assert_json_snapshot!(
         "bpa_alternatives_basic",
-        json(compound::alternatives(d, &id("80-05-7"), Access::Public))
+        json(compound::alternatives(d, &id("80-05-7"), View::Public))
     );
     insta::assert_json_snapshot!(
         "tce_alternatives_full",
-        json(compound::alternatives(d, &id("79-01-6"), Access::Full))
+        json(compound::alternatives(d, &id("79-01-6"), View::Full))
     );
     insta::assert_json_snapshot!(
         "glyphosate_disagreement",

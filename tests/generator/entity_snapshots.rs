@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use saferef_generator::aggregate::graph::Graph;
 use saferef_generator::load::load;
 use saferef_generator::model::Dataset;
-use saferef_generator::render::compound::Access;
+use saferef_generator::render::compound::View;
 use saferef_generator::render::{entities, relationships};
 
 fn dataset() -> &'static Dataset {
@@ -30,7 +30,7 @@ fn one_product_per_tier() {
         let id = format!("hq-p-{tier}-000001");
         insta::assert_json_snapshot!(
             format!("product_{tier}"),
-            json(entities::product(dataset(), &id, Access::Full))
+            json(entities::product(dataset(), &id, View::Full))
         );
     }
 }

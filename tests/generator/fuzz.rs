@@ -17,7 +17,7 @@ use saferef_generator::model::contexts::{ContextError, is_context_name};
 use saferef_generator::model::ids::{CompoundId, CompoundKind};
 use saferef_generator::model::regulatory_status::parse_date;
 use saferef_generator::render::batch::{BatchCaller, batch_indexed};
-use saferef_generator::render::compound::{self, Access};
+use saferef_generator::render::compound::{self, View};
 use saferef_generator::render::lists::RiskIndex;
 use saferef_generator::render::regulatory_status::{Query, regulatory_status};
 use saferef_generator::render::search::{SearchIndex, search};
@@ -388,10 +388,10 @@ proptest! {
         let answers = [
             ("compound", compound::compound(d, &id, ctx, x)),
             ("raw", compound::raw(d, &id)),
-            ("alternatives", compound::alternatives(d, &id, Access::Full)),
+            ("alternatives", compound::alternatives(d, &id, View::Full)),
             ("by_cas", compound::by_cas(d, &id, x, ctx)),
             ("material", entities::material(d, &id)),
-            ("product", entities::product(d, &id, Access::Public)),
+            ("product", entities::product(d, &id, View::Public)),
             ("product_raw", entities::product_raw(d, &id)),
             ("badge", badge::badge(d, &id, ctx, x, x)),
             ("relationships", relationships::relationships(&c.graph, &id, x)),

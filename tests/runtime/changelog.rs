@@ -29,7 +29,7 @@ fn entries(body: &Value) -> &Vec<Value> {
 #[tokio::test]
 async fn the_feed_needs_a_key_and_pages_newest_first() {
     let (base, k) = service().await;
-    let total = state().dataset.changelog.len();
+    let total = state().release.dataset.changelog.len();
     assert!(total > 0, "data/changelog.jsonl holds the first release");
     let (status, body) = get(&format!("{base}/api/changelog"), None).await;
     assert_eq!(status, 401);
@@ -56,7 +56,7 @@ async fn the_feed_needs_a_key_and_pages_newest_first() {
         .collect();
     assert!(dates.windows(2).all(|w| w[0] >= w[1]));
     let s = state();
-    let last_written = s.dataset.changelog.last().unwrap();
+    let last_written = s.release.dataset.changelog.last().unwrap();
     assert_eq!(entries(&all)[0]["id"], last_written.id.as_str());
     // Pages do not overlap.
     let (_, next) = get(
@@ -78,7 +78,7 @@ async fn the_feed_needs_a_key_and_pages_newest_first() {
 #[tokio::test]
 async fn filters_and_compact_entries() {
     let (base, k) = service().await;
-    let log = &state().dataset.changelog;
+    let log = &state().release.dataset.changelog;
     let count = |kind: &str| log.iter().filter(|e| e.kind.as_str() == kind).count();
     for kind in ["compound.added", "compound.updated", "regulatory.updated"] {
         let (status, body) = get(
@@ -166,7 +166,7 @@ async fn bad_parameters_are_400_and_unknown_compounds_404() {
 
 #[tokio::test]
 async fn the_newest_release_is_emitted_once_across_instances() {
-    let d = &state().dataset;
+    let d = &state().release.dataset;
     let release = releases::newest(d).expect("a release").to_string();
     let events = releases::events(d);
     let in_release = d.changelog.iter().filter(|e| e.release == release).count();
@@ -182,11 +182,11 @@ async fn the_newest_release_is_emitted_once_across_instances() {
         let backend = store.backend();
         let (dataset, _) = saferef_generator::load::load(&crate::support::data_dir()).unwrap();
         let state = std::sync::Arc::new(saferef_runtime::AppState::new(
-            dataset,
-            0,
-            None,
-            store,
-            saferef_runtime::Config::default(),
+            std::sync::Arc::new(saferef_runtime::Service::new(
+                store,
+                saferef_runtime::Config::default(),
+            )),
+            saferef_runtime::Release::new(dataset, 0, None),
         ));
         // Two instances race for the same release: its events are queued once in all.
         let (a, b) = tokio::join!(releases::emit(&state), releases::emit(&state));

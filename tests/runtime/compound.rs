@@ -1,18 +1,18 @@
 //! The compound endpoints over real HTTP: bodies equal the render functions' bytes (what the
 //! static build writes), headers follow SPEC 8, and every bad input is a JSON 4xx.
 
-use saferef_generator::render::compound::{self, Access};
+use saferef_generator::render::compound::{self, View};
 
 use crate::support::{get, start, state};
 
 fn id(cas: &str) -> String {
-    state().dataset.by_cas(cas).unwrap().hq_id.clone()
+    state().release.dataset.by_cas(cas).unwrap().hq_id.clone()
 }
 
 #[tokio::test]
 async fn bodies_are_the_rendered_bytes() {
     let base = start().await;
-    let d = &state().dataset;
+    let d = &state().release.dataset;
     let benzene = id("71-43-2");
     for (path, rendered) in [
         (
@@ -33,7 +33,7 @@ async fn bodies_are_the_rendered_bytes() {
         ),
         (
             format!("/api/compound/{benzene}/alternatives"),
-            compound::alternatives(d, &benzene, Access::Public),
+            compound::alternatives(d, &benzene, View::Public),
         ),
         (
             "/api/compound/cas/71-43-2".to_string(),
@@ -212,7 +212,7 @@ async fn bad_input_is_a_json_4xx() {
 #[tokio::test]
 async fn badges() {
     let base = start().await;
-    let d = &state().dataset;
+    let d = &state().release.dataset;
     let benzene = id("71-43-2");
     let res = reqwest::get(format!("{base}/api/badge/{benzene}?style=pill&label=a%3Cb"))
         .await

@@ -1,7 +1,7 @@
 //! Material and product endpoints over real HTTP: bodies are the render functions' bytes,
 //! references resolve, compound traces stay gated, and bad ids are JSON 4xx.
 
-use saferef_generator::render::compound::Access;
+use saferef_generator::render::compound::View;
 use saferef_generator::render::entities;
 
 use crate::support::{get, start, state};
@@ -9,7 +9,7 @@ use crate::support::{get, start, state};
 #[tokio::test]
 async fn every_product_and_material_answers_with_the_rendered_bytes() {
     let base = start().await;
-    let d = &state().dataset;
+    let d = &state().release.dataset;
     assert!(
         !d.products.is_empty() && !d.materials.is_empty(),
         "the dataset has products and materials"
@@ -17,7 +17,7 @@ async fn every_product_and_material_answers_with_the_rendered_bytes() {
     let products = d.products.keys().take(40).map(|id| {
         (
             format!("/api/product/{id}"),
-            entities::product(d, id, Access::Public),
+            entities::product(d, id, View::Public),
         )
     });
     let materials = d
@@ -39,7 +39,7 @@ async fn every_product_and_material_answers_with_the_rendered_bytes() {
 #[tokio::test]
 async fn product_profile_shape_and_gating() {
     let base = start().await;
-    let d = &state().dataset;
+    let d = &state().release.dataset;
     let (id, _) = d
         .products
         .iter()
@@ -67,7 +67,7 @@ async fn product_profile_shape_and_gating() {
             .iter()
             .all(|c| c["compound_id"].is_string())
     );
-    let full = entities::product(d, id, Access::Full);
+    let full = entities::product(d, id, View::Full);
     let full: serde_json::Value = serde_json::from_slice(&full.body).unwrap();
     assert!(
         full["compound_traces"]

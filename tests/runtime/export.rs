@@ -67,6 +67,7 @@ async fn notice(base: &str) -> String {
 /// The id of a compound under data-quality review (data/curated/data-quality.json).
 fn flagged() -> String {
     state()
+        .release
         .dataset
         .compounds
         .values()
@@ -113,7 +114,7 @@ async fn export_needs_a_key_and_counts_as_ten_requests() {
 async fn json_and_csv_of_each_type_carry_the_envelope() {
     let (base, k) = service().await;
     let notice = notice(&base).await;
-    let d = &state().dataset;
+    let d = &state().release.dataset;
     let compounds_total =
         json(&format!("{base}/api/compounds?limit=1"), &k).await["pagination"]["total"]
             .as_u64()
@@ -201,8 +202,8 @@ async fn the_streamed_body_is_the_planned_export() {
         ("products", "csv", Some("full")),
     ] {
         let plan = Export::plan(
-            &s.dataset,
-            &s.risk_index,
+            &s.release.dataset,
+            &s.release.risk_index,
             &ExportQuery {
                 kind: Some(kind),
                 format: Some(format),
@@ -220,7 +221,10 @@ async fn the_streamed_body_is_the_planned_export() {
         // Streamed: sent in chunks as rendered, so no length is known up front.
         assert!(headers.get("content-length").is_none(), "{url}");
         assert_eq!(headers["transfer-encoding"], "chunked", "{url}");
-        assert!(body == plan.body(&s.dataset, &s.risk_index), "{url}");
+        assert!(
+            body == plan.body(&s.release.dataset, &s.release.risk_index),
+            "{url}"
+        );
     }
 }
 
@@ -300,7 +304,7 @@ async fn filters_match_the_lists_and_bad_values_are_400() {
 async fn the_sentinel_is_in_export_only() {
     let (base, k) = service().await;
     let id = flagged();
-    let record = &state().dataset.compounds[&id];
+    let record = &state().release.dataset.compounds[&id];
     let smiles = record
         .identity
         .smiles
@@ -384,6 +388,7 @@ async fn the_sentinel_is_in_export_only() {
 
     // Everywhere else the record answers with its stored values and no sentinel.
     let other = state()
+        .release
         .dataset
         .compounds
         .keys()

@@ -15,7 +15,7 @@ use base64::Engine;
 use futures_util::future::join_all;
 use saferef_generator::model::Dataset;
 use saferef_runtime::store::Store;
-use saferef_runtime::{AppState, Config};
+use saferef_runtime::{AppState, Config, Release, Service};
 use serde_json::{Value, json};
 use warp::Filter;
 
@@ -526,8 +526,9 @@ async fn the_daily_freshness_summary_is_computed_once_across_instances() {
     let mut states = Vec::new();
     for _ in 0..3 {
         let store = Store::redis(&redis.url).await.unwrap();
-        let mut state = AppState::new(dataset(), 0, None, store, Config::default());
-        state.built_at = Some("2026-11-01T00:00:00Z".into());
+        let mut release = Release::new(dataset(), 0, None);
+        release.built_at = Some("2026-11-01T00:00:00Z".into());
+        let state = AppState::new(Arc::new(Service::new(store, Config::default())), release);
         states.push(Arc::new(state));
     }
     let now: chrono::DateTime<chrono::Utc> = "2026-11-21T06:00:00Z".parse().unwrap();
@@ -540,8 +541,11 @@ async fn the_daily_freshness_summary_is_computed_once_across_instances() {
     let ran: Vec<bool> = runs.into_iter().map(Result::unwrap).collect();
     assert_eq!(ran.iter().filter(|r| **r).count(), 1, "{ran:?}");
     let stored = states[1]
+        .service
         .store
-        .get(&saferef_runtime::freshness::store_key(&states[0].dataset))
+        .get(&saferef_runtime::freshness::store_key(
+            &states[0].release.dataset,
+        ))
         .await
         .unwrap()
         .expect("the summary is in the store");

@@ -20,6 +20,7 @@ async fn health_reports_version_commit_and_dataset() {
     assert_eq!(
         version,
         crate::support::state()
+            .release
             .dataset
             .regulatory_status
             .dataset_version
@@ -102,7 +103,7 @@ async fn v1_prefix_answers_the_same() {
 #[tokio::test]
 async fn root_lists_endpoints_and_dataset_totals() {
     let base = start().await;
-    let d = &crate::support::state().dataset;
+    let d = &crate::support::state().release.dataset;
     for path in ["/api", "/api/v1"] {
         let (status, headers, body) = get(&format!("{base}{path}")).await;
         assert_eq!(status, 200, "{path}");

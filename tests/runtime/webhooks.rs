@@ -50,9 +50,14 @@ struct Service {
 /// (its own configuration, so a test can deliver with settings other than it registers).
 async fn start(store: Store, config: Config, worker: Option<Config>) -> Service {
     let (dataset, _) = saferef_generator::load::load(&data_dir()).unwrap();
-    let mut state = AppState::new(dataset, 0, None, store.clone(), config);
-    state.admin_token = Some("admin-secret".into());
-    let state = Arc::new(state);
+    let service = saferef_runtime::Service {
+        admin_token: Some("admin-secret".into()),
+        ..saferef_runtime::Service::new(store.clone(), config)
+    };
+    let state = Arc::new(AppState::new(
+        Arc::new(service),
+        saferef_runtime::Release::new(dataset, 0, None),
+    ));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(serve(listener, state.clone(), std::future::pending()));
@@ -219,7 +224,14 @@ async fn dump(store: &Store) -> Vec<(String, String)> {
 
 /// A compound id of the dataset.
 fn compound(state: &AppState, n: usize) -> String {
-    state.dataset.compounds.keys().nth(n).unwrap().clone()
+    state
+        .release
+        .dataset
+        .compounds
+        .keys()
+        .nth(n)
+        .unwrap()
+        .clone()
 }
 
 #[tokio::test]

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use saferef_runtime::store::Store;
-use saferef_runtime::{AppState, Config, serve};
+use saferef_runtime::{AppState, Config, Release, Service, serve};
 use serde_json::Value;
 
 pub fn data_dir() -> PathBuf {
@@ -59,10 +59,15 @@ pub fn state() -> Arc<AppState> {
             let problems = problems.len() + saferef_generator::validate::validate(&dataset).len();
             let dir = tempfile::tempdir().unwrap().keep();
             let store = Store::embedded(&dir.join("store.redb")).unwrap();
-            let mut state = AppState::new(dataset, problems, None, store, Config::default());
-            state.commit = "test-commit".into();
-            state.admin_token = Some("admin-secret".into());
-            Arc::new(state)
+            let service = Service {
+                commit: "test-commit".into(),
+                admin_token: Some("admin-secret".into()),
+                ..Service::new(store, Config::default())
+            };
+            Arc::new(AppState::new(
+                Arc::new(service),
+                Release::new(dataset, problems, None),
+            ))
         })
         .clone()
 }
@@ -97,7 +102,10 @@ pub async fn keyed_get(url: &str, key: Option<&str>) -> (reqwest::StatusCode, Va
 /// A service of its own: the committed dataset over `store`, with `config`.
 pub async fn start_with(store: Store, config: Config) -> String {
     let (dataset, _) = saferef_generator::load::load(&data_dir()).unwrap();
-    let state = Arc::new(AppState::new(dataset, 0, None, store, config));
+    let state = Arc::new(AppState::new(
+        Arc::new(Service::new(store, config)),
+        Release::new(dataset, 0, None),
+    ));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(serve(listener, state, std::future::pending()));

@@ -14,9 +14,10 @@ use crate::model::ids::CompoundId;
 use crate::model::record::{CompoundRecord, Listings, Safety};
 use crate::model::vocab::{RiskLevel, WatchClass};
 
-/// Who is asking, for tier-gated fields.
+/// Which form of a tier-gated answer is shown: the public one, or the full one a Developer+
+/// key sees (not to be confused with `api::Access`, who may call an endpoint).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
+pub enum View {
     Public,
     /// Developer tier or higher.
     Full,
@@ -363,12 +364,12 @@ struct AlternativesBody<'a> {
 }
 
 /// `GET /api/compound/{id}/alternatives`: basic list for everyone, full data for Developer+.
-pub fn alternatives(dataset: &Dataset, id: &str, access: Access) -> Rendered {
+pub fn alternatives(dataset: &Dataset, id: &str, view: View) -> Rendered {
     let record = match lookup(dataset, id) {
         Ok(r) => r,
         Err(e) => return e,
     };
-    let full = access == Access::Full;
+    let full = view == View::Full;
     let items: Vec<AlternativeItem<'_>> = record
         .alternatives
         .iter()

@@ -6,7 +6,7 @@
 
 use chrono::NaiveDate;
 
-use super::compound::{self, Access};
+use super::compound::{self, View};
 use super::lists::{self, RiskIndex};
 use super::search::{self, SearchIndex};
 use super::{
@@ -86,10 +86,10 @@ pub fn render(
 ) -> Option<Rendered> {
     let q = |name: &'static str| call.query.get(name);
     let p = |i: usize| call.params.get(i).copied().unwrap_or_default();
-    let access = if viewer.keyed {
-        Access::Full
+    let view = if viewer.keyed {
+        View::Full
     } else {
-        Access::Public
+        View::Public
     };
     Some(match op {
         Op::Root => super::root::root(d, &d.release_date()),
@@ -100,10 +100,10 @@ pub fn render(
         Op::Privacy => documents::document(d, "privacy", q("format")),
         Op::Compound => compound::compound(d, p(0), q("context"), q("all_contexts")),
         Op::CompoundRaw => compound::raw(d, p(0)),
-        Op::Alternatives => compound::alternatives(d, p(0), access),
+        Op::Alternatives => compound::alternatives(d, p(0), view),
         Op::CompoundByCas => compound::by_cas(d, p(0), q("redirect"), q("context")),
         Op::Material => entities::material(d, p(0)),
-        Op::Product => entities::product(d, p(0), access),
+        Op::Product => entities::product(d, p(0), view),
         Op::ProductRaw => entities::product_raw(d, p(0)),
         Op::Badge => badge::badge(d, p(0), q("context"), q("style"), q("label")),
         Op::Relationships => relationships::relationships(ix.graph, p(0), q("rel_type")),

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::compound::Access;
+use super::compound::View;
 use super::{Cache, Rendered};
 use crate::aggregate::synthesis::{self, Synthesis, Trace};
 use crate::model::Dataset;
@@ -190,8 +190,8 @@ fn uses<'a>(dataset: &'a Dataset, list: &'a [MaterialUse]) -> Vec<MaterialRef<'a
         .collect()
 }
 
-/// `GET /api/product/{id}`: the profile; `compound_traces` only with `Access::Full`.
-pub fn product(dataset: &Dataset, id: &str, access: Access) -> Rendered {
+/// `GET /api/product/{id}`: the profile; `compound_traces` only with `View::Full`.
+pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
     if let Err(e) = check_id(id, 'p', "product") {
         return e;
     }
@@ -222,7 +222,7 @@ pub fn product(dataset: &Dataset, id: &str, access: Access) -> Rendered {
         brand_examples: &p.brand_examples,
         brand_examples_disclaimer: p.brand_examples_disclaimer.as_deref(),
         synthesis,
-        compound_traces: (access == Access::Full).then_some(traces),
+        compound_traces: (view == View::Full).then_some(traces),
         sources: &p.sources,
         meta: &p.meta,
     };

@@ -149,7 +149,7 @@ struct ByCategoryBody<'a> {
 pub fn by_category(dataset: &Dataset, category: &str, limit: Option<&str>) -> Rendered {
     let limit = match number_param("limit", limit, 100, 1..=1000) {
         Ok(l) => l,
-        Err(e) => return e,
+        Err(e) => return e.into(),
     };
     let counts = category_counts(dataset);
     let Some(&name) = counts.keys().find(|c| c.eq_ignore_ascii_case(category)) else {

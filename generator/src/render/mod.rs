@@ -12,6 +12,7 @@ pub mod contexts;
 pub mod dispatch;
 pub mod documents;
 pub mod entities;
+pub mod error;
 pub mod export;
 pub mod found_in;
 pub mod fragrance;

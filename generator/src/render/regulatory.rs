@@ -194,7 +194,7 @@ struct ByAgencyBody<'a> {
 pub fn by_agency(dataset: &Dataset, agency: &str, limit: Option<&str>) -> Rendered {
     let limit = match number_param("limit", limit, 100, 1..=1000) {
         Ok(l) => l,
-        Err(e) => return e,
+        Err(e) => return e.into(),
     };
     let Some(found) = find_agency(dataset, agency) else {
         return Rendered::error(

@@ -27,7 +27,7 @@ pub struct Erased {
 
 /// Erases everything of `email` (normalized).
 pub async fn erase(state: &AppState, email: &str) -> Result<Erased, StoreError> {
-    let store = &state.store;
+    let store = &state.service.store;
     let records = keys_of(store, email).await?;
     let accounts: BTreeSet<String> = records.iter().map(|r| r.account_id().to_string()).collect();
     let customers: BTreeSet<String> = records
@@ -51,7 +51,8 @@ pub async fn erase(state: &AppState, email: &str) -> Result<Erased, StoreError> 
     codes::forget(store, Purpose::Recover, email).await?;
     codes::forget(store, Purpose::Erasure, email).await?;
     for customer in &customers {
-        let deletion: Deletion = provider::delete_customer(&state.config, store, customer).await?;
+        let deletion: Deletion =
+            provider::delete_customer(&state.service.config, store, customer).await?;
         out.payment_customers.push(deletion.name());
     }
     Ok(out)

@@ -19,7 +19,7 @@
 //! | `whd:<delivery>` | a queued delivery's body | when delivered |
 //! | `whq` | the delivery queue: a sorted set of delivery ids by due time | - |
 //! | `whlease:<delivery>` | the instance delivering it | the lease |
-//! | `whlock:<account>` | a test delivery in progress | 10 s |
+//! | `whlock:<account>` | a webhook registration in progress | 10 s |
 //! | `release:<release>:emitted` / `:lease` | a release's events sent / being sent | never / the lease |
 //! | `release-event:<event>` | an event of a release already queued | never |
 //! | `job:<name>:<period>` | the instance that ran a scheduled job in that period | the period |
@@ -146,7 +146,7 @@ pub fn delivery_lease(id: &str) -> String {
     format!("whlease:{id}")
 }
 
-pub fn webhook_test_lock(account: &str) -> String {
+pub fn webhook_registration_lock(account: &str) -> String {
     format!("whlock:{account}")
 }
 

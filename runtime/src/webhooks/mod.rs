@@ -18,7 +18,6 @@ pub mod log;
 pub mod payload;
 pub mod queue;
 pub mod registry;
-pub mod routes;
 pub mod signature;
 pub mod slack;
 pub mod ssrf;
@@ -47,14 +46,14 @@ pub async fn emit(
     let event = Event::new(kind, data);
     let now = chrono::Utc::now().timestamp_millis();
     let mut queued = 0;
-    for hook in registry::all(&state.store).await? {
+    for hook in registry::all(&state.service.store).await? {
         if !hook.events.iter().any(|e| e == kind) {
             continue;
         }
-        if !registry::covers(&state.store, &hook, compound_id).await? {
+        if !registry::covers(&state.service.store, &hook, compound_id).await? {
             continue;
         }
-        queue::enqueue(&state.store, &hook, &event, now).await?;
+        queue::enqueue(&state.service.store, &hook, &event, now).await?;
         queued += 1;
     }
     Ok(queued)

@@ -1,6 +1,6 @@
 //! Webhook records in the store, one per key `wh:<account>:<id>`: they belong to the account
 //! (stable across key rotation), hold the signing secret sealed (`crypto.rs`), and say which
-//! events and compounds they want. The stored form is internal; `routes.rs` has the wire form.
+//! events and compounds they want. The stored form is internal; `http/webhooks.rs` has the wire form.
 
 use serde::{Deserialize, Serialize};
 

@@ -8,7 +8,7 @@ use sha2::Sha256;
 pub const HEADER: &str = "x-service-signature";
 
 /// HMAC-SHA256(secret, "<t>.<body>"): our webhooks' scheme, and the payment provider's
-/// (`routes/billing.rs` verifies its notifications with it).
+/// (`http/billing.rs` verifies its notifications with it).
 pub fn mac(secret: &str, t: i64, body: &[u8]) -> Hmac<Sha256> {
     let mut mac =
         Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes keys of any length");

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use crate::model::Dataset;
 use crate::model::contexts::Context;
 use crate::render::badge::{self, Style};
-use crate::render::compound::{self, Access};
+use crate::render::compound::{self, View};
 use crate::render::documents::{self, DOCUMENTS};
 use crate::render::{Cache, Rendered, entities, openapi, pages, root};
 
@@ -270,7 +270,7 @@ pub fn rest_routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
                         format!("/api/product/{id}"),
                         None,
                         format!("api/product/{id}.json"),
-                        entities::product(dataset, id, Access::Public),
+                        entities::product(dataset, id, View::Public),
                     ),
                     route(
                         "product_raw",
@@ -415,7 +415,7 @@ fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
             format!("{base}/alternatives"),
             None,
             format!("{dir}/alternatives.json"),
-            compound::alternatives(dataset, id, Access::Public),
+            compound::alternatives(dataset, id, View::Public),
         ),
     ];
     for context in Context::ALL.map(Context::name) {

@@ -9,6 +9,7 @@ use crate::model::Dataset;
 use crate::model::cas::{Cas, CasError};
 use crate::model::vocab::RiskLevel;
 use crate::render::Rendered;
+use crate::render::error::ApiError;
 
 /// Default and largest page size of the lists (SPEC 4.2).
 const DEFAULT_LIMIT: usize = 20;
@@ -24,29 +25,23 @@ pub fn number_param(
     raw: Option<&str>,
     default: usize,
     range: RangeInclusive<usize>,
-) -> Result<usize, Rendered> {
+) -> Result<usize, ApiError> {
     let Some(raw) = raw else {
         return Ok(default);
     };
     match raw.parse::<usize>() {
         Ok(n) if range.contains(&n) => Ok(n),
-        _ if *range.end() == usize::MAX => Err(Rendered::error(
-            400,
-            format!(
-                "{name} must be a whole number of at least {}, not {}",
-                range.start(),
-                quoted(raw)
-            ),
-        )),
-        _ => Err(Rendered::error(
-            400,
-            format!(
-                "{name} must be a whole number from {} to {}, not {}",
-                range.start(),
-                range.end(),
-                quoted(raw)
-            ),
-        )),
+        _ if *range.end() == usize::MAX => Err(ApiError::bad_request(format!(
+            "{name} must be a whole number of at least {}, not {}",
+            range.start(),
+            quoted(raw)
+        ))),
+        _ => Err(ApiError::bad_request(format!(
+            "{name} must be a whole number from {} to {}, not {}",
+            range.start(),
+            range.end(),
+            quoted(raw)
+        ))),
     }
 }
 

@@ -730,7 +730,7 @@ fn products_filter_by_tier_risk_category_and_search() {
     let profile = super::super::entities::product(
         dataset(),
         item["id"].as_str().unwrap(),
-        super::super::compound::Access::Public,
+        super::super::compound::View::Public,
     );
     assert_eq!(json(&profile)["risk_level"], item["risk_level"]);
     let level = item["risk_level"].as_str().unwrap();

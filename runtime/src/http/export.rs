@@ -26,7 +26,7 @@ pub fn export(state: &Arc<AppState>, q: &Params) -> Response {
         risk: q.get("risk"),
         context: q.get("context"),
     };
-    let plan = match Export::plan(&state.dataset, &state.risk_index, &query) {
+    let plan = match Export::plan(&state.release.dataset, &state.release.risk_index, &query) {
         Ok(p) => Arc::new(p),
         Err(e) => return reply(e),
     };
@@ -36,10 +36,9 @@ pub fn export(state: &Arc<AppState>, q: &Params) -> Response {
     let disposition = format!("attachment; filename=\"{}\"", plan.file_name());
     let (rows_plan, state) = (plan.clone(), state.clone());
     let pieces = std::iter::once(head)
-        .chain(
-            plan.chunks()
-                .map(move |range| rows_plan.rows(&state.dataset, &state.risk_index, range)),
-        )
+        .chain(plan.chunks().map(move |range| {
+            rows_plan.rows(&state.release.dataset, &state.release.risk_index, range)
+        }))
         .chain(std::iter::once(tail))
         .map(|piece| Ok::<_, Infallible>(Bytes::from(piece)));
     let mut res = warp::reply::stream(futures_util::stream::iter(pieces)).into_response();

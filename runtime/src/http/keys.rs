@@ -2,6 +2,7 @@
 //! `POST /api/keys/rotate`, for the key that makes the request.
 
 use chrono::{Days, Utc};
+use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
 use serde::Serialize;
 
@@ -54,31 +55,27 @@ struct Rotated<'a> {
     note: &'static str,
 }
 
-fn record(caller: &Caller) -> Result<&KeyRecord, Rendered> {
+fn record(caller: &Caller) -> Result<&KeyRecord, ApiError> {
     caller.key.as_ref().ok_or_else(|| {
-        Rendered::error(
-            401,
-            "send the API key this concerns in X-API-Key or api_key",
-        )
+        ApiError::unauthorized("send the API key this concerns in X-API-Key or api_key")
     })
 }
 
-fn store_error(e: crate::store::StoreError) -> Rendered {
+fn store_error(e: crate::store::StoreError) -> ApiError {
     tracing::error!("store: {e}");
-    Rendered::error(503, "the key store is unavailable; retry shortly")
+    ApiError::unavailable("the key store is unavailable; retry shortly")
 }
 
 /// GET /api/keys/status
-pub async fn status(state: &AppState, caller: &Caller) -> Rendered {
-    let r = match record(caller) {
-        Ok(r) => r,
-        Err(e) => return e,
-    };
+pub async fn status(state: &AppState, caller: &Caller) -> Result<Rendered, ApiError> {
+    let r = record(caller)?;
     let today = keyspace::quota(&caller.bucket, Utc::now().date_naive());
-    let requests = match state.store.count(&today).await {
-        Ok(n) => n,
-        Err(e) => return store_error(e),
-    };
+    let requests = state
+        .service
+        .store
+        .count(&today)
+        .await
+        .map_err(store_error)?;
     let limit = r.tier.daily_limit();
     let body = Status {
         prefix: &r.prefix,
@@ -94,19 +91,20 @@ pub async fn status(state: &AppState, caller: &Caller) -> Rendered {
             remaining: limit.map(|l| l.saturating_sub(requests)),
         },
     };
-    Rendered::json(200, &body, Cache::NoStore)
+    Ok(Rendered::json(200, &body, Cache::NoStore))
 }
 
 /// GET /api/keys/usage?days= (1 to 30, default 7), newest day first.
-pub async fn usage(state: &AppState, caller: &Caller, q: &Params) -> Rendered {
-    let r = match record(caller) {
-        Ok(r) => r,
-        Err(e) => return e,
-    };
+pub async fn usage(state: &AppState, caller: &Caller, q: &Params) -> Result<Rendered, ApiError> {
+    let r = record(caller)?;
     let days: u64 = match q.get("days").map(str::parse::<u64>) {
         None => 7,
         Some(Ok(n)) if (1..=30).contains(&n) => n,
-        _ => return Rendered::error(400, "days must be an integer from 1 to 30"),
+        _ => {
+            return Err(ApiError::bad_request(
+                "days must be an integer from 1 to 30",
+            ));
+        }
     };
     let today = Utc::now().date_naive();
     let mut out = Vec::new();
@@ -114,20 +112,19 @@ pub async fn usage(state: &AppState, caller: &Caller, q: &Params) -> Rendered {
         let Some(date) = today.checked_sub_days(Days::new(back)) else {
             break;
         };
-        match state
+        let requests = state
+            .service
             .store
             .count(&keyspace::quota(&caller.bucket, date))
             .await
-        {
-            Ok(requests) => out.push(Day {
-                date: date.to_string(),
-                requests,
-            }),
-            Err(e) => return store_error(e),
-        }
+            .map_err(store_error)?;
+        out.push(Day {
+            date: date.to_string(),
+            requests,
+        });
     }
     let total = out.iter().map(|d| d.requests).sum();
-    Rendered::json(
+    Ok(Rendered::json(
         200,
         &History {
             prefix: r.prefix.clone(),
@@ -135,23 +132,20 @@ pub async fn usage(state: &AppState, caller: &Caller, q: &Params) -> Rendered {
             total,
         },
         Cache::NoStore,
-    )
+    ))
 }
 
 /// POST /api/keys/rotate: a new key of the same account (tier, e-mail, expiry, usage,
 /// watchlist, webhooks), shown once; the old one stops working at once.
-pub async fn rotate(state: &AppState, caller: &Caller) -> Rendered {
-    let old = match record(caller) {
-        Ok(r) => r.clone(),
-        Err(e) => return e,
-    };
-    let (key, new) = match keys::replace(&state.store, &old).await {
-        Ok(Some(made)) => made,
-        // A concurrent rotation replaced this key first: it no longer works.
-        Ok(None) => return Rendered::error(401, "invalid or inactive API key"),
-        Err(e) => return store_error(e),
-    };
-    Rendered::json(
+pub async fn rotate(state: &AppState, caller: &Caller) -> Result<Rendered, ApiError> {
+    let old = record(caller)?.clone();
+    let replaced = keys::replace(&state.service.store, &old)
+        .await
+        .map_err(store_error)?;
+    // A concurrent rotation replaced this key first: it no longer works.
+    let (key, new) =
+        replaced.ok_or_else(|| ApiError::unauthorized("invalid or inactive API key"))?;
+    Ok(Rendered::json(
         201,
         &Rotated {
             key: &key,
@@ -162,5 +156,5 @@ pub async fn rotate(state: &AppState, caller: &Caller) -> Rendered {
             note: "store this key now: it is shown only once; the previous key no longer works",
         },
         Cache::NoStore,
-    )
+    ))
 }

@@ -19,6 +19,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use hmac::Mac;
 use minijinja::context;
+use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
 use serde::Serialize;
 use serde_json::Value;
@@ -45,51 +46,52 @@ struct Received<'a> {
     result: String,
 }
 
-fn store_error(e: StoreError) -> Rendered {
+fn store_error(e: StoreError) -> ApiError {
     tracing::error!("store: {e}");
-    Rendered::error(503, "the account store is unavailable; retry shortly")
+    ApiError::unavailable("the account store is unavailable; retry shortly")
 }
 
 /// POST /api/billing/webhook
-pub async fn webhook(state: &AppState, req: &Request) -> Rendered {
-    let Some(secret) = &state.config.payment_webhook_secret else {
-        return Rendered::error(
-            401,
+pub async fn webhook(state: &AppState, req: &Request) -> Result<Rendered, ApiError> {
+    let Some(secret) = &state.service.config.payment_webhook_secret else {
+        return Err(ApiError::unauthorized(
             "billing notifications are not accepted: SAFEREF_PAYMENT_WEBHOOK_SECRET is not configured",
-        );
+        ));
     };
     let header = req
         .headers
         .get("x-provider-signature")
         .and_then(|v| v.to_str().ok());
-    if let Err(why) = verify(secret, header, &req.body, Utc::now().timestamp()) {
-        return Rendered::error(401, format!("X-Provider-Signature: {why}"));
-    }
-    let event: Value = match req.json("notification") {
-        Ok(v) => v,
-        Err(e) => return e,
-    };
+    verify(secret, header, &req.body, Utc::now().timestamp())
+        .map_err(|why| ApiError::unauthorized(format!("X-Provider-Signature: {why}")))?;
+    let event: Value = req.json("notification")?;
     let (Some(id), Some(kind)) = (event["id"].as_str(), event["type"].as_str()) else {
-        return Rendered::error(400, "a notification needs string fields id and type");
+        return Err(ApiError::bad_request(
+            "a notification needs string fields id and type",
+        ));
     };
     let mark = keyspace::billing_event(id);
-    match state.store.put_if_absent(&mark, b"1", Some(REMEMBER)).await {
-        Ok(true) => {}
-        Ok(false) => return received(kind, "duplicate: already applied".into()),
-        Err(e) => return store_error(e),
+    let first = state
+        .service
+        .store
+        .put_if_absent(&mark, b"1", Some(REMEMBER))
+        .await
+        .map_err(store_error)?;
+    if !first {
+        return Ok(received(kind, "duplicate: already applied".into()));
     }
     let created = event["created"]
         .as_i64()
         .and_then(|t| DateTime::from_timestamp(t, 0))
         .unwrap_or_else(Utc::now);
     match apply(state, kind, &event["data"]["object"], created).await {
-        Ok(result) => received(kind, result),
+        Ok(result) => Ok(received(kind, result)),
         Err(refusal) => {
             // Not applied: forget the id so the provider's retry is applied.
-            if let Err(e) = state.store.delete(&mark).await {
+            if let Err(e) = state.service.store.delete(&mark).await {
                 tracing::error!("store: {e}");
             }
-            refusal
+            Err(refusal)
         }
     }
 }
@@ -155,7 +157,7 @@ async fn apply(
     kind: &str,
     object: &Value,
     created: DateTime<Utc>,
-) -> Result<String, Rendered> {
+) -> Result<String, ApiError> {
     let text = |v: &Value| v.as_str().map(str::to_string);
     let customer = text(&object["customer"]);
     match kind {
@@ -164,22 +166,20 @@ async fn apply(
                 .as_str()
                 .or_else(|| object["customer_details"]["email"].as_str())
                 .and_then(accounts::normalize_email)
-                .ok_or_else(|| Rendered::error(400, "checkout: no valid customer e-mail"))?;
+                .ok_or_else(|| ApiError::bad_request("checkout: no valid customer e-mail"))?;
             let price = object["price"]
                 .as_str()
                 .or_else(|| object["metadata"]["price"].as_str())
-                .ok_or_else(|| Rendered::error(400, "checkout: no price"))?;
-            let tier = state.config.tier_for_price(price).ok_or_else(|| {
-                Rendered::error(
-                    400,
-                    format!(
-                        "checkout: price {price:?} is not configured in SAFEREF_PAYMENT_PRICES"
-                    ),
-                )
+                .ok_or_else(|| ApiError::bad_request("checkout: no price"))?;
+            let tier = state.service.config.tier_for_price(price).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "checkout: price {price:?} is not configured in SAFEREF_PAYMENT_PRICES"
+                ))
             })?;
-            let (key, mut record) = keys::create(&state.store, tier, Some(email.clone()), None)
-                .await
-                .map_err(store_error)?;
+            let (key, mut record) =
+                keys::create(&state.service.store, tier, Some(email.clone()), None)
+                    .await
+                    .map_err(store_error)?;
             record.payment_status = Some("active".into());
             record.billing = Billing {
                 customer_id: customer,
@@ -187,22 +187,22 @@ async fn apply(
                 provider_status: Some("active".into()),
                 ..Billing::default()
             };
-            keys::save(&state.store, &record)
+            keys::save(&state.service.store, &record)
                 .await
                 .map_err(store_error)?;
             let ctx = context! { key => key, tier => tier.name() };
-            if let Err(e) = mail::send(&state.config, "key_issued", &email, ctx).await {
+            if let Err(e) = mail::send(&state.service.config, "key_issued", &email, ctx).await {
                 // The key is useless unmailed: take it back and let the provider retry.
-                let _ = keys::delete(&state.store, &record).await;
+                let _ = keys::delete(&state.service.store, &record).await;
                 tracing::error!("{e}");
-                return Err(Rendered::error(503, "the key could not be mailed; retry"));
+                return Err(ApiError::unavailable("the key could not be mailed; retry"));
             }
             Ok(format!("issued a {} key {}", tier.name(), record.prefix))
         }
         "customer.subscription.updated" => {
             let status = object["status"].as_str().unwrap_or("active");
             let price = object["items"]["data"][0]["price"]["id"].as_str();
-            let tier = price.and_then(|p| state.config.tier_for_price(p));
+            let tier = price.and_then(|p| state.service.config.tier_for_price(p));
             let cancel = object["cancel_at_period_end"].as_bool().unwrap_or(false);
             update(state, text(&object["id"]), customer, |r| {
                 if let Some(t) = tier {
@@ -251,9 +251,9 @@ async fn update(
     subscription: Option<String>,
     customer: Option<String>,
     change: impl Fn(&mut KeyRecord),
-) -> Result<String, Rendered> {
+) -> Result<String, ApiError> {
     let records = accounts::keys_of_customer(
-        &state.store,
+        &state.service.store,
         subscription.as_deref(),
         if subscription.is_some() {
             None
@@ -265,7 +265,9 @@ async fn update(
     .map_err(store_error)?;
     for mut r in records.iter().cloned() {
         change(&mut r);
-        keys::save(&state.store, &r).await.map_err(store_error)?;
+        keys::save(&state.service.store, &r)
+            .await
+            .map_err(store_error)?;
     }
     Ok(format!("updated {} key(s)", records.len()))
 }

@@ -16,11 +16,13 @@ mod request;
 mod static_site;
 mod table;
 mod watchlist;
+mod webhooks;
 
 use std::sync::Arc;
 
 use chrono::Utc;
 use saferef_generator::build::site::header_lines;
+use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
 use warp::Filter;
 use warp::filters::BoxedFilter;
@@ -45,7 +47,7 @@ pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30)
 /// request arrives.
 pub fn all(live: Arc<Live>) -> BoxedFilter<(Response,)> {
     request::filter()
-        .and_then(move |req: Result<Request, Rendered>| {
+        .and_then(move |req: Result<Request, ApiError>| {
             let state = live.current();
             async move {
                 let res = match req {
@@ -89,7 +91,7 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
         return with_caller_headers(reply(refusal), &caller, None);
     }
     let now = Utc::now();
-    let usage = match quota::admit(&state.store, &caller, cost, now).await {
+    let usage = match quota::admit(&state.service.store, &caller, cost, now).await {
         Ok(u) => u,
         // Without the store a public read is still served, uncounted: reference data stays
         // available; keyed callers never get here without a store (their key lookup is a 503).
@@ -106,31 +108,27 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
         }
         Err(e) => {
             tracing::error!("store: {e}");
-            return reply(Rendered::error(
-                503,
+            return reply(ApiError::unavailable(
                 "the quota store is unavailable; retry shortly",
             ));
         }
     };
     if !usage.admitted {
         let limit = usage.limit.unwrap_or_default();
-        let refusal = Rendered::error(
-            429,
-            format!(
-                "daily quota of {limit} requests exceeded ({} tier); it resets at {} (00:00 UTC)",
-                caller.tier.name(),
-                usage
-                    .reset
-                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-            ),
-        );
+        let refusal = ApiError::too_many_requests(format!(
+            "daily quota of {limit} requests exceeded ({} tier); it resets at {} (00:00 UTC)",
+            caller.tier.name(),
+            usage
+                .reset
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        ));
         return with_caller_headers(reply(refusal), &caller, Some((&usage, now)));
     }
     let res = match matched {
         Matched::Static(res) => res,
         Matched::Endpoint(e) => handlers::run(state, req, &caller, e).await,
         Matched::MethodNotAllowed(allowed) => {
-            let mut res = reply(Rendered::error(
+            let mut res = reply(ApiError::new(
                 405,
                 format!(
                     "method {} not allowed here; use {}",
@@ -171,7 +169,8 @@ fn with_caller_headers(
 
 /// A rendered response as an HTTP response, with the SPEC 8 cache headers: for a 200 the
 /// very lines the build writes into `_headers`, so a URL answers alike from file or render.
-pub fn reply(r: Rendered) -> Response {
+pub fn reply(r: impl Into<Rendered>) -> Response {
+    let r: Rendered = r.into();
     let tag = etag(&r.body);
     let lines = header_lines(&r);
     let mut res = Response::new(r.body.into());

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use saferef_generator::api::Op;
 use saferef_generator::render::batch::BatchRequest;
 use saferef_generator::render::dispatch::{self, Call, Indexes, Viewer};
+use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{self, Rendered, pages};
 use warp::http::Method;
 use warp::reply::Response;
@@ -32,7 +33,11 @@ pub async fn run(state: &Arc<AppState>, req: &Request, caller: &Caller, e: Endpo
         // GET /api/export?type=&format=&detail=&search=&risk=&context=: streamed, so it needs
         // the state past this call and is not rendered whole like the others.
         Op::Export => super::export::export(state, q),
-        _ => reply(render_one(state, req, q, caller, &e).await),
+        _ => reply(
+            render_one(state, req, q, caller, &e)
+                .await
+                .unwrap_or_else(Rendered::from),
+        ),
     }
 }
 
@@ -42,7 +47,7 @@ async fn render_one(
     q: &Params,
     caller: &Caller,
     e: &Endpoint,
-) -> Rendered {
+) -> Result<Rendered, ApiError> {
     let id = e.params.first().map(String::as_str).unwrap_or_default();
     match e.op {
         Op::Health => health::health(state, req, q).await,
@@ -58,20 +63,18 @@ async fn render_one(
         Op::WatchlistAdd => super::watchlist::add(state, req, caller).await,
         Op::WatchlistCheck => super::watchlist::check(state, req, caller).await,
         Op::WatchlistRemove => super::watchlist::remove(state, caller, id).await,
-        Op::Webhooks => crate::webhooks::routes::collection(state, req, q, caller).await,
-        Op::WebhookDelete => crate::webhooks::routes::delete(state, caller, id).await,
-        Op::WebhookTest => crate::webhooks::routes::test(state, caller, id).await,
+        Op::Webhooks => super::webhooks::collection(state, req, q, caller).await,
+        Op::WebhookDelete => super::webhooks::delete(state, caller, id).await,
+        Op::WebhookTest => super::webhooks::test(state, caller, id).await,
         // Rendered once per release: the reference renders every example answer.
-        Op::Docs => state
+        Op::Docs => Ok(state
+            .release
             .docs
-            .get_or_init(|| pages::docs::docs(&state.dataset, indexes(state)))
-            .clone(),
+            .get_or_init(|| pages::docs::docs(&state.release.dataset, indexes(state)))
+            .clone()),
         op => {
             let batch = if op == Op::Batch && req.method == Method::POST {
-                match req.json::<BatchRequest>("batch body") {
-                    Ok(b) => Some(b),
-                    Err(e) => return e,
-                }
+                Some(req.json::<BatchRequest>("batch body")?)
             } else {
                 None
             };
@@ -86,16 +89,18 @@ async fn render_one(
                 keyed: caller.tier.is_keyed(),
                 batch_cap: caller.batch_cap(),
             };
-            dispatch::render(&state.dataset, indexes(state), op, call, viewer)
-                .unwrap_or_else(render::not_found)
+            Ok(
+                dispatch::render(&state.release.dataset, indexes(state), op, call, viewer)
+                    .unwrap_or_else(render::not_found),
+            )
         }
     }
 }
 
 fn indexes(state: &AppState) -> Indexes<'_> {
     Indexes {
-        graph: &state.graph,
-        risk_index: &state.risk_index,
-        search_index: &state.search_index,
+        graph: &state.release.graph,
+        risk_index: &state.release.risk_index,
+        search_index: &state.release.search_index,
     }
 }

@@ -11,7 +11,7 @@ use crate::AppState;
 
 /// The tree's answer to a GET of `path` (already without `/v1`), or `None` for the runtime.
 pub fn serve(state: &AppState, path: &str, query: &Params) -> Option<Response> {
-    let site = state.site.as_ref()?;
+    let site = state.release.site.as_ref()?;
     match site.resolve(path, &query.pairs()) {
         Resolution::Runtime => None,
         Resolution::Redirect { status, location } => {

@@ -6,7 +6,7 @@
 //! OpenAPI document and the docs list.
 
 use saferef_generator::api::{self, Access, Op};
-use saferef_generator::render::Rendered;
+use saferef_generator::render::error::ApiError;
 use warp::http::Method;
 use warp::reply::Response;
 
@@ -73,18 +73,16 @@ pub fn route(state: &AppState, req: &Request, caller: &Caller) -> Matched {
 }
 
 /// The refusal an access rule gives this caller, if any.
-pub fn refuse(access: Access, caller: &Caller) -> Option<Rendered> {
+pub fn refuse(access: Access, caller: &Caller) -> Option<ApiError> {
     if caller.tier.is_keyed() {
         return None;
     }
     match access {
         Access::Public => None,
-        Access::Developer => Some(Rendered::error(
-            401,
+        Access::Developer => Some(ApiError::unauthorized(
             "this endpoint needs a Developer tier key or higher: send it in X-API-Key or api_key (a 7-day trial: POST /api/keys/trial)",
         )),
-        Access::DeveloperForbidden => Some(Rendered::error(
-            403,
+        Access::DeveloperForbidden => Some(ApiError::forbidden(
             "comparison is not available to the public tier: send a Developer tier key or higher in X-API-Key (a 7-day trial: POST /api/keys/trial)",
         )),
     }

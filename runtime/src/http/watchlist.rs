@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use saferef_generator::model::quoted;
 use saferef_generator::model::vocab::RiskLevel;
 use saferef_generator::render::batch::resolve;
+use saferef_generator::render::error::ApiError;
 use saferef_generator::render::lists::number_param;
 use saferef_generator::render::{Cache, Rendered};
 use serde::{Deserialize, Serialize};
@@ -105,55 +106,44 @@ struct Removed<'a> {
     total: usize,
 }
 
-fn store_error(e: StoreError) -> Rendered {
+fn store_error(e: StoreError) -> ApiError {
     tracing::error!("store: {e}");
-    Rendered::error(503, "the watchlist store is unavailable; retry shortly")
+    ApiError::unavailable("the watchlist store is unavailable; retry shortly")
 }
 
 /// The account of a keyed caller (the table lets only keyed callers through).
-fn account(caller: &Caller) -> Result<&str, Rendered> {
+fn account(caller: &Caller) -> Result<&str, ApiError> {
     caller
         .key
         .as_ref()
         .map(|k| k.account_id())
-        .ok_or_else(|| Rendered::error(401, "send your API key in X-API-Key or api_key"))
+        .ok_or_else(|| ApiError::unauthorized("send your API key in X-API-Key or api_key"))
 }
 
 /// The caller's account and the compounds a POST body names (1 to `MAX_INPUTS`).
 fn account_and_inputs<'c>(
     caller: &'c Caller,
     req: &Request,
-) -> Result<(&'c str, Vec<String>), Rendered> {
+) -> Result<(&'c str, Vec<String>), ApiError> {
     let account = account(caller)?;
     let body: Body = req.json("watchlist body")?;
     if body.compounds.is_empty() || body.compounds.len() > MAX_INPUTS {
-        return Err(Rendered::error(
-            400,
-            format!("compounds must list 1 to {MAX_INPUTS} compound ids or CAS numbers"),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "compounds must list 1 to {MAX_INPUTS} compound ids or CAS numbers"
+        )));
     }
     Ok((account, body.compounds))
 }
 
 /// GET /api/watchlist?limit=&offset=
-pub async fn list(state: &AppState, caller: &Caller, q: &Params) -> Rendered {
-    let account = match account(caller) {
-        Ok(a) => a,
-        Err(e) => return e,
-    };
-    let limit = match number_param("limit", q.get("limit"), 20, 1..=100) {
-        Ok(n) => n,
-        Err(e) => return e,
-    };
-    let offset = match number_param("offset", q.get("offset"), 0, 0..=usize::MAX) {
-        Ok(n) => n,
-        Err(e) => return e,
-    };
-    let entries = match watchlist::entries(&state.store, account).await {
-        Ok(e) => e,
-        Err(e) => return store_error(e),
-    };
-    let d = &state.dataset;
+pub async fn list(state: &AppState, caller: &Caller, q: &Params) -> Result<Rendered, ApiError> {
+    let account = account(caller)?;
+    let limit = number_param("limit", q.get("limit"), 20, 1..=100)?;
+    let offset = number_param("offset", q.get("offset"), 0, 0..=usize::MAX)?;
+    let entries = watchlist::entries(&state.service.store, account)
+        .await
+        .map_err(store_error)?;
+    let d = &state.release.dataset;
     let page = entries
         .iter()
         .skip(offset)
@@ -166,12 +156,12 @@ pub async fn list(state: &AppState, caller: &Caller, q: &Params) -> Rendered {
                 name: &r.name,
                 cas: &r.cas,
                 added: added.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-                risk_levels: state.risk_index.tiers(r),
+                risk_levels: state.release.risk_index.tiers(r),
                 last_change: last_change(d, id),
             })
         })
         .collect();
-    Rendered::json(
+    Ok(Rendered::json(
         200,
         &Page {
             watchlist: page,
@@ -183,49 +173,44 @@ pub async fn list(state: &AppState, caller: &Caller, q: &Params) -> Rendered {
             },
         },
         Cache::NoStore,
-    )
+    ))
 }
 
 /// POST /api/watchlist {compounds}: all or nothing; 400 naming every input that fails.
-pub async fn add(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
-    let (account, inputs) = match account_and_inputs(caller, req) {
-        Ok(x) => x,
-        Err(e) => return e,
-    };
+pub async fn add(state: &AppState, req: &Request, caller: &Caller) -> Result<Rendered, ApiError> {
+    let (account, inputs) = account_and_inputs(caller, req)?;
     let mut ids = Vec::new();
     let mut problems = Vec::new();
     for input in &inputs {
-        match resolve(&state.dataset, input.trim()) {
+        match resolve(&state.release.dataset, input.trim()) {
             Ok((r, _)) => ids.push(r.hq_id.clone()),
             Err(e) => problems.push(e),
         }
     }
     if !problems.is_empty() {
-        return Rendered::error(400, format!("nothing added: {}", problems.join("; ")));
+        return Err(ApiError::bad_request(format!(
+            "nothing added: {}",
+            problems.join("; ")
+        )));
     }
     ids.sort();
     ids.dedup();
-    let current = match watchlist::ids(&state.store, account).await {
-        Ok(c) => c,
-        Err(e) => return store_error(e),
-    };
+    let current = watchlist::ids(&state.service.store, account)
+        .await
+        .map_err(store_error)?;
     let cap = watchlist::cap(caller.tier);
     let new = ids.iter().filter(|id| !current.contains(id)).count();
     if current.len() + new > cap {
-        return Rendered::error(
-            400,
-            format!(
-                "too many compounds: the {} tier watches at most {cap}; {} are watched and {new} would be added",
-                caller.tier.name(),
-                current.len()
-            ),
-        );
+        return Err(ApiError::bad_request(format!(
+            "too many compounds: the {} tier watches at most {cap}; {} are watched and {new} would be added",
+            caller.tier.name(),
+            current.len()
+        )));
     }
-    let added = match watchlist::add(&state.store, account, &ids).await {
-        Ok(n) => n,
-        Err(e) => return store_error(e),
-    };
-    Rendered::json(
+    let added = watchlist::add(&state.service.store, account, &ids)
+        .await
+        .map_err(store_error)?;
+    Ok(Rendered::json(
         200,
         &Added {
             added,
@@ -234,59 +219,60 @@ pub async fn add(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
             compounds: ids,
         },
         Cache::NoStore,
-    )
+    ))
 }
 
 /// POST /api/watchlist/check {compounds}: per input whether it is watched.
-pub async fn check(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
-    let (account, inputs) = match account_and_inputs(caller, req) {
-        Ok(x) => x,
-        Err(e) => return e,
-    };
-    let watched = match watchlist::ids(&state.store, account).await {
-        Ok(w) => w,
-        Err(e) => return store_error(e),
-    };
+pub async fn check(state: &AppState, req: &Request, caller: &Caller) -> Result<Rendered, ApiError> {
+    let (account, inputs) = account_and_inputs(caller, req)?;
+    let watched = watchlist::ids(&state.service.store, account)
+        .await
+        .map_err(store_error)?;
     let results: Vec<Checked> = inputs
         .into_iter()
-        .map(|input| match resolve(&state.dataset, input.trim()) {
-            Ok((r, _)) => Checked {
-                on_watchlist: Some(watched.contains(&r.hq_id)),
-                id: Some(r.hq_id.clone()),
-                input,
-                error: None,
+        .map(
+            |input| match resolve(&state.release.dataset, input.trim()) {
+                Ok((r, _)) => Checked {
+                    on_watchlist: Some(watched.contains(&r.hq_id)),
+                    id: Some(r.hq_id.clone()),
+                    input,
+                    error: None,
+                },
+                Err(e) => Checked {
+                    input,
+                    id: None,
+                    on_watchlist: None,
+                    error: Some(e),
+                },
             },
-            Err(e) => Checked {
-                input,
-                id: None,
-                on_watchlist: None,
-                error: Some(e),
-            },
-        })
+        )
         .collect();
-    Rendered::json(
+    Ok(Rendered::json(
         200,
         &serde_json::json!({ "results": results }),
         Cache::NoStore,
-    )
+    ))
 }
 
 /// DELETE /api/watchlist/{id}
-pub async fn remove(state: &AppState, caller: &Caller, id: &str) -> Rendered {
-    let account = match account(caller) {
-        Ok(a) => a,
-        Err(e) => return e,
-    };
-    match watchlist::remove(&state.store, account, id).await {
-        Ok(true) => {}
-        Ok(false) => {
-            return Rendered::error(404, format!("{} is not on this watchlist", quoted(id)));
-        }
-        Err(e) => return store_error(e),
+pub async fn remove(state: &AppState, caller: &Caller, id: &str) -> Result<Rendered, ApiError> {
+    let account = account(caller)?;
+    let removed = watchlist::remove(&state.service.store, account, id)
+        .await
+        .map_err(store_error)?;
+    if !removed {
+        return Err(ApiError::not_found(format!(
+            "{} is not on this watchlist",
+            quoted(id)
+        )));
     }
-    let total = match watchlist::ids(&state.store, account).await {
-        Ok(w) => w.len(),
-        Err(e) => return store_error(e),
-    };
-    Rendered::json(200, &Removed { removed: id, total }, Cache::NoStore)
+    let total = watchlist::ids(&state.service.store, account)
+        .await
+        .map_err(store_error)?
+        .len();
+    Ok(Rendered::json(
+        200,
+        &Removed { removed: id, total },
+        Cache::NoStore,
+    ))
 }

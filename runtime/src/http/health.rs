@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
 
 use super::{Params, Request};
@@ -41,7 +42,7 @@ struct Monitor {
     webhook_queue_depth: Option<usize>,
 }
 
-pub async fn health(state: &AppState, req: &Request, q: &Params) -> Rendered {
+pub async fn health(state: &AppState, req: &Request, q: &Params) -> Result<Rendered, ApiError> {
     let mut cache = None;
     let (integrity, monitor) = match q.get("check") {
         None => (None, None),
@@ -49,47 +50,47 @@ pub async fn health(state: &AppState, req: &Request, q: &Params) -> Rendered {
             cache = Some(Cache::Integrity);
             (
                 Some(Integrity {
-                    compounds: state.dataset.compounds.len(),
-                    problems: state.dataset_problems,
-                    site_matches_manifest: state.site_integrity(),
+                    compounds: state.release.dataset.compounds.len(),
+                    problems: state.release.dataset_problems,
+                    site_matches_manifest: state.release.site_integrity(),
                 }),
                 None,
             )
         }
         Some("monitor") => {
             let given = req.headers.get("authorization").map(|v| v.as_bytes());
-            let admin = match (state.admin_token.as_deref(), given) {
+            let admin = match (state.service.admin_token.as_deref(), given) {
                 (Some(token), Some(given)) => {
                     crate::accounts::same_secret(given, format!("Bearer {token}").as_bytes())
                 }
                 _ => false,
             };
             if !admin {
-                return Rendered::error(
-                    401,
+                return Err(ApiError::unauthorized(
                     "check=monitor is for administrators: send Authorization: Bearer <admin token>",
-                );
+                ));
             }
             (
                 None,
                 Some(Monitor {
-                    uptime_seconds: state.started.elapsed().as_secs(),
-                    store: state.store.backend(),
-                    store_reachable: state.store.ping().await.is_ok(),
+                    uptime_seconds: state.service.started.elapsed().as_secs(),
+                    store: state.service.store.backend(),
+                    store_reachable: state.service.store.ping().await.is_ok(),
                     resident_memory_bytes: resident_memory(),
-                    webhook_queue_depth: crate::webhooks::queue_depth(&state.store).await.ok(),
+                    webhook_queue_depth: crate::webhooks::queue_depth(&state.service.store)
+                        .await
+                        .ok(),
                 }),
             )
         }
         Some(other) => {
-            return Rendered::error(
-                400,
-                format!("unknown check {other:?}: use check=integrity or check=monitor"),
-            );
+            return Err(ApiError::bad_request(format!(
+                "unknown check {other:?}: use check=integrity or check=monitor"
+            )));
         }
     };
     let body = Health {
-        status: if state.dataset_problems == 0 {
+        status: if state.release.dataset_problems == 0 {
             "ok"
         } else {
             "degraded"
@@ -97,12 +98,12 @@ pub async fn health(state: &AppState, req: &Request, q: &Params) -> Rendered {
         version: saferef_generator::SERVICE_VERSION,
         timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         platform: "saferef-runtime",
-        commit: &state.commit,
-        dataset_version: &state.dataset.regulatory_status.dataset_version,
+        commit: &state.service.commit,
+        dataset_version: &state.release.dataset.regulatory_status.dataset_version,
         integrity,
         monitor,
     };
-    Rendered::json(200, &body, cache.unwrap_or(Cache::NoStore))
+    Ok(Rendered::json(200, &body, cache.unwrap_or(Cache::NoStore)))
 }
 
 /// Resident set size from /proc (Linux); `None` elsewhere.

@@ -4,20 +4,21 @@
 
 use std::time::Duration;
 
+use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use warp::http::Method;
 
-use super::payload::{DEFAULT_EVENTS, EVENTS, Event, Format};
-use super::registry::{self, Compounds, Webhook};
-use super::{crypto, log, queue, ssrf};
+use super::{Params, Request};
 use crate::AppState;
 use crate::caller::Caller;
 use crate::keys::KeyRecord;
-use crate::routes::{Params, Request};
 use crate::store::StoreError;
 use crate::store::keyspace;
+use crate::webhooks::payload::{DEFAULT_EVENTS, EVENTS, Event, Format};
+use crate::webhooks::registry::{self, Compounds, Webhook};
+use crate::webhooks::{crypto, log, queue, ssrf};
 
 /// Compound ids one webhook may list.
 const MAX_COMPOUNDS: usize = 1000;
@@ -66,52 +67,45 @@ impl<'a> From<&'a Webhook> for View<'a> {
     }
 }
 
-fn account(caller: &Caller) -> Result<&KeyRecord, Rendered> {
+fn account(caller: &Caller) -> Result<&KeyRecord, ApiError> {
     caller.key.as_ref().ok_or_else(|| {
-        Rendered::error(
-            401,
+        ApiError::unauthorized(
             "webhooks belong to an API key's account: send the key in X-API-Key or api_key",
         )
     })
 }
 
-fn store_error(e: StoreError) -> Rendered {
+fn store_error(e: StoreError) -> ApiError {
     tracing::error!("store: {e}");
-    Rendered::error(503, "the webhook store is unavailable; retry shortly")
-}
-
-macro_rules! try_or {
-    ($e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(r) => return r,
-        }
-    };
+    ApiError::unavailable("the webhook store is unavailable; retry shortly")
 }
 
 /// GET|POST /api/webhooks
-pub async fn collection(state: &AppState, req: &Request, q: &Params, caller: &Caller) -> Rendered {
-    let key = try_or!(account(caller));
+pub async fn collection(
+    state: &AppState,
+    req: &Request,
+    q: &Params,
+    caller: &Caller,
+) -> Result<Rendered, ApiError> {
+    let key = account(caller)?;
     if req.method == Method::POST {
         return create(state, req, key).await;
     }
     match q.get("action") {
         None => list(state, key).await,
         Some("deliveries") => deliveries(state, q, key).await,
-        Some(other) => Rendered::error(
-            400,
-            format!("unknown action {other:?}: use action=deliveries&webhook_id=..."),
-        ),
+        Some(other) => Err(ApiError::bad_request(format!(
+            "unknown action {other:?}: use action=deliveries&webhook_id=..."
+        ))),
     }
 }
 
 /// POST /api/webhooks {url, events?, compounds?, format?, signing_secret?}
-async fn create(state: &AppState, req: &Request, key: &KeyRecord) -> Rendered {
-    let Some(secret_key) = state.config.secret_key.as_ref() else {
-        return Rendered::error(
-            503,
+async fn create(state: &AppState, req: &Request, key: &KeyRecord) -> Result<Rendered, ApiError> {
+    let Some(secret_key) = state.service.config.secret_key.as_ref() else {
+        return Err(ApiError::unavailable(
             "webhooks are unavailable: this service has no SAFEREF_SECRET_KEY to encrypt signing secrets with (the operator sets it: base64 of 32 random bytes)",
-        );
+        ));
     };
     let json = req
         .headers
@@ -120,25 +114,19 @@ async fn create(state: &AppState, req: &Request, key: &KeyRecord) -> Rendered {
         .and_then(|t| t.split(';').next())
         .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"));
     if !json {
-        return Rendered::error(
-            415,
+        return Err(ApiError::unsupported_media_type(
             "send the webhook as JSON with Content-Type: application/json",
-        );
+        ));
     }
-    let body: NewWebhook = match serde_json::from_slice(&req.body) {
-        Ok(b) => b,
-        Err(e) => return Rendered::error(400, format!("malformed webhook body: {e}")),
-    };
-    let events = try_or!(events(body.events));
-    let compounds = try_or!(compounds(state, body.compounds));
+    let body: NewWebhook = serde_json::from_slice(&req.body)
+        .map_err(|e| ApiError::bad_request(format!("malformed webhook body: {e}")))?;
+    let events = events(body.events)?;
+    let compounds = compounds(state, body.compounds)?;
     let format = match body.format.as_deref() {
         None => Format::Json,
-        Some(f) => match Format::parse(f) {
-            Some(f) => f,
-            None => {
-                return Rendered::error(400, format!("format must be json or slack, not {f:?}"));
-            }
-        },
+        Some(f) => Format::parse(f).ok_or_else(|| {
+            ApiError::bad_request(format!("format must be json or slack, not {f:?}"))
+        })?,
     };
     let secret = match body.signing_secret {
         None => format!("whsec_{}", crate::keys::random_base62(32)),
@@ -149,18 +137,14 @@ async fn create(state: &AppState, req: &Request, key: &KeyRecord) -> Rendered {
             s
         }
         Some(_) => {
-            return Rendered::error(
-                400,
-                format!(
-                    "signing_secret must be {SECRET_MIN} to {SECRET_MAX} printable ASCII characters without spaces"
-                ),
-            );
+            return Err(ApiError::bad_request(format!(
+                "signing_secret must be {SECRET_MIN} to {SECRET_MAX} printable ASCII characters without spaces"
+            )));
         }
     };
-    let url = match ssrf::check_url(&body.url, state.config.webhook_allow_loopback).await {
-        Ok(u) => u,
-        Err(e) => return Rendered::error(400, e),
-    };
+    let url = ssrf::check_url(&body.url, state.service.config.webhook_allow_loopback)
+        .await
+        .map_err(ApiError::bad_request)?;
     let account = key.account_id();
     let id = registry::new_id();
     let hook = Webhook {
@@ -174,32 +158,25 @@ async fn create(state: &AppState, req: &Request, key: &KeyRecord) -> Rendered {
         created: chrono::Utc::now().timestamp(),
     };
     let cap = registry::cap(key.tier);
-    match within_cap(state, &hook, cap).await {
-        Ok(true) => {}
-        Ok(false) => {
-            return Rendered::error(
-                403,
-                format!(
-                    "this account has its {cap} webhooks (the {} tier's limit): delete one first",
-                    key.tier.name()
-                ),
-            );
-        }
-        Err(e) => return e,
+    if !within_cap(state, &hook, cap).await? {
+        return Err(ApiError::forbidden(format!(
+            "this account has its {cap} webhooks (the {} tier's limit): delete one first",
+            key.tier.name()
+        )));
     }
     let mut out = serde_json::to_value(View::from(&hook)).expect("views serialize");
     out["signing_secret"] = json!(secret);
     out["note"] = json!(
         "store the signing secret now: it is shown only once. Verify X-Service-Signature: t=<unix seconds>,sha256=HMAC-SHA256(secret, \"<t>.<raw body>\")"
     );
-    Rendered::json(201, &out, Cache::NoStore)
+    Ok(Rendered::json(201, &out, Cache::NoStore))
 }
 
 /// Saves `hook` unless the account already has `cap` webhooks. A short per-account lock
 /// makes count-then-save atomic across runtimes sharing the store.
-async fn within_cap(state: &AppState, hook: &Webhook, cap: usize) -> Result<bool, Rendered> {
-    let store = &state.store;
-    let lock = keyspace::webhook_test_lock(&hook.account);
+async fn within_cap(state: &AppState, hook: &Webhook, cap: usize) -> Result<bool, ApiError> {
+    let store = &state.service.store;
+    let lock = keyspace::webhook_registration_lock(&hook.account);
     let mut held = false;
     for _ in 0..40 {
         if store
@@ -213,8 +190,7 @@ async fn within_cap(state: &AppState, hook: &Webhook, cap: usize) -> Result<bool
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     if !held {
-        return Err(Rendered::error(
-            503,
+        return Err(ApiError::unavailable(
             "another registration for this account is in progress; retry shortly",
         ));
     }
@@ -233,23 +209,22 @@ async fn within_cap(state: &AppState, hook: &Webhook, cap: usize) -> Result<bool
     Ok(saved)
 }
 
-fn events(given: Option<Vec<String>>) -> Result<Vec<String>, Rendered> {
+fn events(given: Option<Vec<String>>) -> Result<Vec<String>, ApiError> {
     let Some(given) = given else {
         return Ok(DEFAULT_EVENTS.iter().map(|e| e.to_string()).collect());
     };
     if given.is_empty() {
-        return Err(Rendered::error(
-            400,
+        return Err(ApiError::bad_request(
             "events must not be empty: leave it out for every data change",
         ));
     }
     let mut out: Vec<String> = Vec::new();
     for e in given {
         if !EVENTS.contains(&e.as_str()) {
-            return Err(Rendered::error(
-                400,
-                format!("unknown event {e:?}: use {}", EVENTS.join(", ")),
-            ));
+            return Err(ApiError::bad_request(format!(
+                "unknown event {e:?}: use {}",
+                EVENTS.join(", ")
+            )));
         }
         if !out.contains(&e) {
             out.push(e);
@@ -258,7 +233,7 @@ fn events(given: Option<Vec<String>>) -> Result<Vec<String>, Rendered> {
     Ok(out)
 }
 
-fn compounds(state: &AppState, given: Option<Vec<String>>) -> Result<Compounds, Rendered> {
+fn compounds(state: &AppState, given: Option<Vec<String>>) -> Result<Compounds, ApiError> {
     let Some(given) = given else {
         return Ok(Compounds::Watchlist);
     };
@@ -266,23 +241,17 @@ fn compounds(state: &AppState, given: Option<Vec<String>>) -> Result<Compounds, 
         return Ok(Compounds::All);
     }
     if given.is_empty() || given.len() > MAX_COMPOUNDS {
-        return Err(Rendered::error(
-            400,
-            format!(
-                "compounds must list 1 to {MAX_COMPOUNDS} compound ids, or be [\"*\"] for all; leave it out for the watchlist"
-            ),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "compounds must list 1 to {MAX_COMPOUNDS} compound ids, or be [\"*\"] for all; leave it out for the watchlist"
+        )));
     }
     let mut ids: Vec<String> = Vec::new();
     for id in given {
-        if !state.dataset.compounds.contains_key(&id) {
+        if !state.release.dataset.compounds.contains_key(&id) {
             let shown: String = id.chars().take(60).collect();
-            return Err(Rendered::error(
-                400,
-                format!(
-                    "unknown compound id {shown:?} in compounds (ids look like hq-c-org-000001; \"*\" only alone)"
-                ),
-            ));
+            return Err(ApiError::bad_request(format!(
+                "unknown compound id {shown:?} in compounds (ids look like hq-c-org-000001; \"*\" only alone)"
+            )));
         }
         if !ids.contains(&id) {
             ids.push(id);
@@ -292,13 +261,12 @@ fn compounds(state: &AppState, given: Option<Vec<String>>) -> Result<Compounds, 
 }
 
 /// GET /api/webhooks
-async fn list(state: &AppState, key: &KeyRecord) -> Rendered {
-    let hooks = match registry::of_account(&state.store, key.account_id()).await {
-        Ok(h) => h,
-        Err(e) => return store_error(e),
-    };
+async fn list(state: &AppState, key: &KeyRecord) -> Result<Rendered, ApiError> {
+    let hooks = registry::of_account(&state.service.store, key.account_id())
+        .await
+        .map_err(store_error)?;
     let views: Vec<View> = hooks.iter().map(View::from).collect();
-    Rendered::json(
+    Ok(Rendered::json(
         200,
         &json!({
             "webhooks": views,
@@ -306,40 +274,43 @@ async fn list(state: &AppState, key: &KeyRecord) -> Rendered {
             "limit": registry::cap(key.tier),
         }),
         Cache::NoStore,
-    )
+    ))
 }
 
 /// GET /api/webhooks?action=deliveries&webhook_id=&offset=&limit= (limit 1 to 50, default 20)
-async fn deliveries(state: &AppState, q: &Params, key: &KeyRecord) -> Rendered {
+async fn deliveries(state: &AppState, q: &Params, key: &KeyRecord) -> Result<Rendered, ApiError> {
     let Some(id) = q.get("webhook_id") else {
-        return Rendered::error(400, "webhook_id is required with action=deliveries");
+        return Err(ApiError::bad_request(
+            "webhook_id is required with action=deliveries",
+        ));
     };
     let offset = match q.get("offset").map(str::parse::<usize>) {
         None => 0,
         Some(Ok(n)) => n,
-        Some(Err(_)) => return Rendered::error(400, "offset must be a non-negative integer"),
+        Some(Err(_)) => {
+            return Err(ApiError::bad_request(
+                "offset must be a non-negative integer",
+            ));
+        }
     };
     let limit = match q.get("limit").map(str::parse::<usize>) {
         None => 20,
         Some(Ok(n)) if (1..=DELIVERIES_MAX).contains(&n) => n,
         _ => {
-            return Rendered::error(
-                400,
-                format!("limit must be an integer from 1 to {DELIVERIES_MAX}"),
-            );
+            return Err(ApiError::bad_request(format!(
+                "limit must be an integer from 1 to {DELIVERIES_MAX}"
+            )));
         }
     };
     let account = key.account_id();
-    match registry::get(&state.store, account, id).await {
-        Ok(Some(_)) => {}
-        Ok(None) => return not_found(id),
-        Err(e) => return store_error(e),
-    }
-    let (total, page) = match log::page(&state.store, account, id, offset, limit).await {
-        Ok(p) => p,
-        Err(e) => return store_error(e),
-    };
-    Rendered::json(
+    registry::get(&state.service.store, account, id)
+        .await
+        .map_err(store_error)?
+        .ok_or_else(|| not_found(id))?;
+    let (total, page) = log::page(&state.service.store, account, id, offset, limit)
+        .await
+        .map_err(store_error)?;
+    Ok(Rendered::json(
         200,
         &json!({
             "webhook_id": id,
@@ -349,43 +320,48 @@ async fn deliveries(state: &AppState, q: &Params, key: &KeyRecord) -> Rendered {
             "deliveries": page,
         }),
         Cache::NoStore,
-    )
+    ))
 }
 
-fn not_found(id: &str) -> Rendered {
+fn not_found(id: &str) -> ApiError {
     let shown: String = id.chars().take(60).collect();
-    Rendered::error(404, format!("no webhook {shown:?} on this account"))
+    ApiError::not_found(format!("no webhook {shown:?} on this account"))
 }
 
 /// DELETE /api/webhooks/{id}
-pub async fn delete(state: &AppState, caller: &Caller, id: &str) -> Rendered {
-    let key = try_or!(account(caller));
-    match super::delete(&state.store, key.account_id(), id).await {
-        Ok(true) => Rendered::json(200, &json!({"id": id, "deleted": true}), Cache::NoStore),
-        Ok(false) => not_found(id),
-        Err(e) => store_error(e),
+pub async fn delete(state: &AppState, caller: &Caller, id: &str) -> Result<Rendered, ApiError> {
+    let key = account(caller)?;
+    let deleted = crate::webhooks::delete(&state.service.store, key.account_id(), id)
+        .await
+        .map_err(store_error)?;
+    if !deleted {
+        return Err(not_found(id));
     }
+    Ok(Rendered::json(
+        200,
+        &json!({"id": id, "deleted": true}),
+        Cache::NoStore,
+    ))
 }
 
 /// POST /api/webhooks/test/{id}: queues a `webhook.test` event for this webhook alone.
-pub async fn test(state: &AppState, caller: &Caller, id: &str) -> Rendered {
-    let key = try_or!(account(caller));
-    let hook = match registry::get(&state.store, key.account_id(), id).await {
-        Ok(Some(h)) => h,
-        Ok(None) => return not_found(id),
-        Err(e) => return store_error(e),
-    };
+pub async fn test(state: &AppState, caller: &Caller, id: &str) -> Result<Rendered, ApiError> {
+    let key = account(caller)?;
+    let hook = registry::get(&state.service.store, key.account_id(), id)
+        .await
+        .map_err(store_error)?
+        .ok_or_else(|| not_found(id))?;
     let event = Event::new(
         "webhook.test",
         json!({"webhook_id": hook.id, "message": "a test event from saferef"}),
     );
     let now = chrono::Utc::now().timestamp_millis();
-    match queue::enqueue(&state.store, &hook, &event, now).await {
-        Ok(d) => Rendered::json(
-            202,
-            &json!({"queued": true, "webhook_id": hook.id, "event_id": event.id, "delivery_id": d.id}),
-            Cache::NoStore,
-        ),
-        Err(e) => store_error(e),
-    }
+    let d = queue::enqueue(&state.service.store, &hook, &event, now)
+        .await
+        .map_err(store_error)?;
+    Ok(Rendered::json(
+        202,
+        &json!({"queued": true, "webhook_id": hook.id, "event_id": event.id, "delivery_id": d.id}),
+        Cache::NoStore,
+    ))
 }

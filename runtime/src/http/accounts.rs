@@ -7,6 +7,7 @@
 
 use chrono::{Days, Utc};
 use minijinja::context;
+use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
 use serde::{Deserialize, Serialize};
 
@@ -69,14 +70,14 @@ struct ErasedReply {
     removed: erasure::Erased,
 }
 
-fn store_error(e: StoreError) -> Rendered {
+fn store_error(e: StoreError) -> ApiError {
     tracing::error!("store: {e}");
-    Rendered::error(503, "the account store is unavailable; retry shortly")
+    ApiError::unavailable("the account store is unavailable; retry shortly")
 }
 
-fn mail_error(e: mail::MailError) -> Rendered {
+fn mail_error(e: mail::MailError) -> ApiError {
     tracing::error!("{e}");
-    Rendered::error(503, "mail could not be sent just now; retry shortly")
+    ApiError::unavailable("mail could not be sent just now; retry shortly")
 }
 
 fn accepted(message: impl Into<String>) -> Rendered {
@@ -90,54 +91,43 @@ fn accepted(message: impl Into<String>) -> Rendered {
     )
 }
 
-fn email_of(raw: &str) -> Result<String, Rendered> {
+fn email_of(raw: &str) -> Result<String, ApiError> {
     accounts::normalize_email(raw)
-        .ok_or_else(|| Rendered::error(400, "email must be a valid e-mail address"))
+        .ok_or_else(|| ApiError::bad_request("email must be a valid e-mail address"))
 }
 
 /// Counts one account mail against the caller's daily allowance; 429 past it.
-async fn mail_allowance(state: &AppState, caller: &Caller) -> Result<(), Rendered> {
+async fn mail_allowance(state: &AppState, caller: &Caller) -> Result<(), ApiError> {
     let key = keyspace::mail_quota(&caller.bucket, Utc::now().date_naive());
     let day = std::time::Duration::from_secs(86_400);
-    match state
+    let allowance = state
+        .service
         .store
         .admit(&key, 1, Some(MAIL_PER_IP_PER_DAY), day)
         .await
-    {
-        Ok(a) if a.admitted => Ok(()),
-        Ok(_) => Err(Rendered::error(
-            429,
-            format!(
-                "at most {MAIL_PER_IP_PER_DAY} trial, recovery or erasure requests per client per day; retry tomorrow (00:00 UTC)"
-            ),
-        )),
-        Err(e) => Err(store_error(e)),
+        .map_err(store_error)?;
+    if allowance.admitted {
+        Ok(())
+    } else {
+        Err(ApiError::too_many_requests(format!(
+            "at most {MAIL_PER_IP_PER_DAY} trial, recovery or erasure requests per client per day; retry tomorrow (00:00 UTC)"
+        )))
     }
 }
 
 /// POST /api/keys/trial {email}
-pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
-    let body: TrialBody = match req.json("trial request") {
-        Ok(b) => b,
-        Err(e) => return e,
-    };
-    let email = match email_of(&body.email) {
-        Ok(e) => e,
-        Err(e) => return e,
-    };
-    if let Err(e) = mail_allowance(state, caller).await {
-        return e;
-    }
-    match issue_trial(state, &email).await {
-        Ok(()) => accepted(format!(
-            "if this address may have a trial, a key for {TRIAL_DAYS} days of the Developer tier is on its way to it (one trial per address)"
-        )),
-        Err(e) => e,
-    }
+pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Result<Rendered, ApiError> {
+    let body: TrialBody = req.json("trial request")?;
+    let email = email_of(&body.email)?;
+    mail_allowance(state, caller).await?;
+    issue_trial(state, &email).await?;
+    Ok(accepted(format!(
+        "if this address may have a trial, a key for {TRIAL_DAYS} days of the Developer tier is on its way to it (one trial per address)"
+    )))
 }
 
-async fn issue_trial(state: &AppState, email: &str) -> Result<(), Rendered> {
-    let store = &state.store;
+async fn issue_trial(state: &AppState, email: &str) -> Result<(), ApiError> {
+    let store = &state.service.store;
     let mark = keyspace::trial(&email_hash(email));
     let now = Utc::now();
     let first = store
@@ -145,7 +135,7 @@ async fn issue_trial(state: &AppState, email: &str) -> Result<(), Rendered> {
         .await
         .map_err(store_error)?;
     if !first {
-        return mail::send(&state.config, "trial_again", email, context! {})
+        return mail::send(&state.service.config, "trial_again", email, context! {})
             .await
             .map_err(mail_error);
     }
@@ -168,7 +158,7 @@ async fn issue_trial(state: &AppState, email: &str) -> Result<(), Rendered> {
         key => key,
         expires_at => expires.map(|e| e.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
     };
-    if let Err(e) = mail::send(&state.config, "trial_key", email, ctx).await {
+    if let Err(e) = mail::send(&state.service.config, "trial_key", email, ctx).await {
         // Undelivered: take the key and the mark back so the address can ask again.
         let _ = keys::delete(store, &record).await;
         let _ = store.delete(&mark).await;
@@ -179,31 +169,30 @@ async fn issue_trial(state: &AppState, email: &str) -> Result<(), Rendered> {
 
 /// POST /api/keys/recover: {email} mails a code; {email, code} replaces the address's
 /// active keys and returns the new ones (once).
-pub async fn recover(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
-    let (email, code) = match code_request(req) {
-        Ok(x) => x,
-        Err(e) => return e,
-    };
+pub async fn recover(
+    state: &AppState,
+    req: &Request,
+    caller: &Caller,
+) -> Result<Rendered, ApiError> {
+    let (email, code) = code_request(req)?;
     let Some(code) = code else {
         return send_code(state, caller, &email, Purpose::Recover).await;
     };
-    if let Err(e) = check_code(state, &email, Purpose::Recover, &code).await {
-        return e;
-    }
-    let records = match accounts::keys_of(&state.store, &email).await {
-        Ok(r) => r,
-        Err(e) => return store_error(e),
-    };
+    check_code(state, &email, Purpose::Recover, &code).await?;
+    let records = accounts::keys_of(&state.service.store, &email)
+        .await
+        .map_err(store_error)?;
     let mut fresh = Vec::new();
     for old in records.iter().filter(|r| r.usable(Utc::now())) {
-        match keys::replace(&state.store, old).await {
-            Ok(Some((key, r))) => fresh.push(new_key(key, &r)),
-            // Replaced meanwhile by a concurrent rotation or recovery: nothing to hand out.
-            Ok(None) => {}
-            Err(e) => return store_error(e),
+        // None: replaced meanwhile by a concurrent rotation or recovery; nothing to hand out.
+        if let Some((key, r)) = keys::replace(&state.service.store, old)
+            .await
+            .map_err(store_error)?
+        {
+            fresh.push(new_key(key, &r));
         }
     }
-    Rendered::json(
+    Ok(Rendered::json(
         200,
         &Recovered {
             status: "recovered",
@@ -211,7 +200,7 @@ pub async fn recover(state: &AppState, req: &Request, caller: &Caller) -> Render
             note: "store these keys now: they are shown only once; the keys they replace no longer work",
         },
         Cache::NoStore,
-    )
+    ))
 }
 
 fn new_key(key: String, r: &KeyRecord) -> NewKey {
@@ -224,40 +213,36 @@ fn new_key(key: String, r: &KeyRecord) -> NewKey {
 }
 
 /// POST /api/keys/erasure: {email} mails a code; {email, code} erases the address's data.
-pub async fn erasure(state: &AppState, req: &Request, caller: &Caller) -> Rendered {
-    let (email, code) = match code_request(req) {
-        Ok(x) => x,
-        Err(e) => return e,
-    };
+pub async fn erasure(
+    state: &AppState,
+    req: &Request,
+    caller: &Caller,
+) -> Result<Rendered, ApiError> {
+    let (email, code) = code_request(req)?;
     let Some(code) = code else {
         return send_code(state, caller, &email, Purpose::Erasure).await;
     };
-    if let Err(e) = check_code(state, &email, Purpose::Erasure, &code).await {
-        return e;
-    }
-    let removed = match erasure::erase(state, &email).await {
-        Ok(r) => r,
-        Err(e) => return store_error(e),
-    };
+    check_code(state, &email, Purpose::Erasure, &code).await?;
+    let removed = erasure::erase(state, &email).await.map_err(store_error)?;
     let ctx = context! {
         keys => removed.keys,
         provider => !removed.payment_customers.is_empty(),
     };
     // The data is gone either way; a lost confirmation is logged, not an error.
-    if let Err(e) = mail::send(&state.config, "erased", &email, ctx).await {
+    if let Err(e) = mail::send(&state.service.config, "erased", &email, ctx).await {
         tracing::warn!("erasure confirmation: {e}");
     }
-    Rendered::json(
+    Ok(Rendered::json(
         200,
         &ErasedReply {
             status: "erased",
             removed,
         },
         Cache::NoStore,
-    )
+    ))
 }
 
-fn code_request(req: &Request) -> Result<(String, Option<String>), Rendered> {
+fn code_request(req: &Request) -> Result<(String, Option<String>), ApiError> {
     let body: CodeBody = req.json("request")?;
     Ok((
         email_of(&body.email)?,
@@ -266,21 +251,22 @@ fn code_request(req: &Request) -> Result<(String, Option<String>), Rendered> {
 }
 
 /// Step one: a code to the address if it has an account; the same answer either way.
-async fn send_code(state: &AppState, caller: &Caller, email: &str, purpose: Purpose) -> Rendered {
-    if let Err(e) = mail_allowance(state, caller).await {
-        return e;
-    }
-    let store = &state.store;
-    let has_account = match accounts::keys_of(store, email).await {
-        Ok(r) => match purpose {
-            Purpose::Recover => r.iter().any(|k| k.usable(Utc::now())),
-            Purpose::Erasure => !r.is_empty(),
-        },
-        Err(e) => return store_error(e),
+async fn send_code(
+    state: &AppState,
+    caller: &Caller,
+    email: &str,
+    purpose: Purpose,
+) -> Result<Rendered, ApiError> {
+    mail_allowance(state, caller).await?;
+    let store = &state.service.store;
+    let records = accounts::keys_of(store, email).await.map_err(store_error)?;
+    let has_account = match purpose {
+        Purpose::Recover => records.iter().any(|k| k.usable(Utc::now())),
+        Purpose::Erasure => !records.is_empty(),
     };
     let per_address =
         keyspace::code_quota(purpose.name(), &email_hash(email), Utc::now().date_naive());
-    let allowed = match store
+    let allowed = store
         .admit(
             &per_address,
             1,
@@ -288,29 +274,26 @@ async fn send_code(state: &AppState, caller: &Caller, email: &str, purpose: Purp
             std::time::Duration::from_secs(86_400),
         )
         .await
-    {
-        Ok(a) => a.admitted,
-        Err(e) => return store_error(e),
-    };
+        .map_err(store_error)?
+        .admitted;
     if has_account && allowed {
-        let code = match codes::issue(store, purpose, email).await {
-            Ok(c) => c,
-            Err(e) => return store_error(e),
-        };
+        let code = codes::issue(store, purpose, email)
+            .await
+            .map_err(store_error)?;
         let action = match purpose {
             Purpose::Recover => "replace your saferef API key",
             Purpose::Erasure => "erase your saferef account data",
         };
         let ctx = context! { code => code, purpose => purpose.name(), action => action };
-        if let Err(e) = mail::send(&state.config, "code", email, ctx).await {
-            return mail_error(e);
-        }
+        mail::send(&state.service.config, "code", email, ctx)
+            .await
+            .map_err(mail_error)?;
     }
-    accepted(format!(
+    Ok(accepted(format!(
         "if an account uses this address, a 6-digit code is on its way to it; send it as {{\"email\", \"code\"}} to POST /api/keys/{} within {} minutes",
         purpose.name(),
         codes::VALIDITY.as_secs() / 60
-    ))
+    )))
 }
 
 /// Step two: the code must be valid; 400 when it is not, 429 after the fifth wrong try.
@@ -319,20 +302,18 @@ async fn check_code(
     email: &str,
     purpose: Purpose,
     code: &str,
-) -> Result<(), Rendered> {
-    match codes::verify(&state.store, purpose, email, code).await {
-        Ok(Verdict::Valid) => Ok(()),
-        Ok(Verdict::Invalid) => Err(Rendered::error(
-            400,
+) -> Result<(), ApiError> {
+    match codes::verify(&state.service.store, purpose, email, code)
+        .await
+        .map_err(store_error)?
+    {
+        Verdict::Valid => Ok(()),
+        Verdict::Invalid => Err(ApiError::bad_request(
             "the code is wrong or expired; ask for a new one with {\"email\"} alone",
         )),
-        Ok(Verdict::Exhausted) => Err(Rendered::error(
-            429,
-            format!(
-                "{} wrong codes: this code no longer works; ask for a new one with {{\"email\"}} alone",
-                codes::TRIES
-            ),
-        )),
-        Err(e) => Err(store_error(e)),
+        Verdict::Exhausted => Err(ApiError::too_many_requests(format!(
+            "{} wrong codes: this code no longer works; ask for a new one with {{\"email\"}} alone",
+            codes::TRIES
+        ))),
     }
 }

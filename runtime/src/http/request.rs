@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use bytes::{Buf, Bytes, BytesMut};
 use futures_util::{Stream, StreamExt};
-use saferef_generator::render::Rendered;
+use saferef_generator::render::error::ApiError;
 use warp::Filter;
 use warp::http::{HeaderMap, Method};
 
@@ -22,7 +22,7 @@ pub struct Request {
     /// Percent-decoded segments after `/api`.
     pub segments: Vec<String>,
     /// The query, or the 400 it deserves (a repeated or undecodable parameter).
-    pub query: Result<Params, Rendered>,
+    pub query: Result<Params, ApiError>,
     pub headers: HeaderMap,
     pub remote: Option<SocketAddr>,
     pub body: Bytes,
@@ -36,7 +36,7 @@ impl Request {
 
     /// The body as JSON of type `T`: 415 unless sent as `application/json`, 400 when it does
     /// not parse (the message names the field serde stopped at). `what` names the body.
-    pub fn json<T: serde::de::DeserializeOwned>(&self, what: &str) -> Result<T, Rendered> {
+    pub fn json<T: serde::de::DeserializeOwned>(&self, what: &str) -> Result<T, ApiError> {
         let json = self
             .headers
             .get("content-type")
@@ -47,13 +47,12 @@ impl Request {
                     .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
             });
         if !json {
-            return Err(Rendered::error(
-                415,
-                format!("send the {what} as JSON with Content-Type: application/json"),
-            ));
+            return Err(ApiError::unsupported_media_type(format!(
+                "send the {what} as JSON with Content-Type: application/json"
+            )));
         }
         serde_json::from_slice(&self.body)
-            .map_err(|e| Rendered::error(400, format!("malformed {what}: {e}")))
+            .map_err(|e| ApiError::bad_request(format!("malformed {what}: {e}")))
     }
 }
 
@@ -70,16 +69,15 @@ impl Params {
         self.0.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }
 
-    pub fn parse(raw: &str) -> Result<Params, Rendered> {
+    pub fn parse(raw: &str) -> Result<Params, ApiError> {
         let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw)
-            .map_err(|e| Rendered::error(400, format!("invalid query string: {e}")))?;
+            .map_err(|e| ApiError::bad_request(format!("invalid query string: {e}")))?;
         let mut map = BTreeMap::new();
         for (k, v) in pairs {
             if map.contains_key(&k) {
-                return Err(Rendered::error(
-                    400,
-                    format!("invalid query: parameter {k:?} is given more than once"),
-                ));
+                return Err(ApiError::bad_request(format!(
+                    "invalid query: parameter {k:?} is given more than once"
+                )));
             }
             map.insert(k, v);
         }
@@ -95,7 +93,7 @@ pub fn next_id() -> u64 {
 
 /// Reads a request; errors (413 for a body over the limit) come back as the `Err` reply.
 pub fn filter()
--> impl Filter<Extract = (Result<Request, Rendered>,), Error = std::convert::Infallible> + Clone {
+-> impl Filter<Extract = (Result<Request, ApiError>,), Error = std::convert::Infallible> + Clone {
     warp::method()
         .and(warp::path::full())
         .and(warp::query::raw().or(warp::any().map(String::new)).unify())
@@ -112,7 +110,7 @@ pub fn filter()
                 let body = tokio::time::timeout(BODY_TIMEOUT, read_body(body))
                     .await
                     .map_err(|_| {
-                        Rendered::error(
+                        ApiError::new(
                             408,
                             format!(
                                 "the request body did not arrive within {} s",
@@ -143,7 +141,7 @@ pub fn filter()
                 })
             },
         )
-        .or(warp::any().then(|| async { Err(Rendered::error(400, "unreadable request")) }))
+        .or(warp::any().then(|| async { Err(ApiError::bad_request("unreadable request")) }))
         .unify()
 }
 
@@ -155,7 +153,7 @@ fn normalize(path: &str) -> String {
     }
 }
 
-async fn read_body<S, B>(stream: S) -> Result<Bytes, Rendered>
+async fn read_body<S, B>(stream: S) -> Result<Bytes, ApiError>
 where
     S: Stream<Item = Result<B, warp::Error>>,
     B: Buf,
@@ -163,12 +161,12 @@ where
     let mut stream = std::pin::pin!(stream);
     let mut out = BytesMut::new();
     while let Some(chunk) = stream.next().await {
-        let mut chunk = chunk.map_err(|e| Rendered::error(400, format!("unreadable body: {e}")))?;
+        let mut chunk =
+            chunk.map_err(|e| ApiError::bad_request(format!("unreadable body: {e}")))?;
         if out.len() + chunk.remaining() > BODY_LIMIT {
-            return Err(Rendered::error(
-                413,
-                format!("request body over the limit of {BODY_LIMIT} bytes"),
-            ));
+            return Err(ApiError::payload_too_large(format!(
+                "request body over the limit of {BODY_LIMIT} bytes"
+            )));
         }
         while chunk.has_remaining() {
             let part = chunk.chunk();
