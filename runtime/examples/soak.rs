@@ -610,7 +610,7 @@ fn summary(
     Ok((errors, growth))
 }
 
-/// A compound lookup answers 422 (SPEC 7) for a context the compound has no evidence for: the
+/// A compound lookup answers 422 for a context the compound has no evidence for: the
 /// mix picks compounds and contexts at random, so that answer is expected, not an error.
 fn expected(status: reqwest::StatusCode, url: &str) -> bool {
     status == reqwest::StatusCode::UNPROCESSABLE_ENTITY && url.contains("/api/compound/")

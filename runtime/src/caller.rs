@@ -72,7 +72,7 @@ pub async fn resolve(
 }
 
 /// A gateway request: the proxy secret must match (compared in constant time), else the
-/// request falls back to per-IP public bucketing (SPEC 5.9).
+/// request falls back to per-IP public bucketing.
 fn marketplace(state: &AppState, headers: &HeaderMap) -> Option<Caller> {
     let secret = state.service.config.marketplace_secret.as_deref()?;
     let header = |n: &str| headers.get(n).and_then(|v| v.to_str().ok());

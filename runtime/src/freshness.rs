@@ -1,4 +1,4 @@
-//! `GET /api/freshness` (SPEC 4.1.1): how recently the records were reviewed and how old the
+//! `GET /api/freshness`: how recently the records were reviewed and how old the
 //! deploy is. A summary is computed at start from the served build (`source: build`) and again
 //! every day at 06:00 UTC into the store (`source: redis`, the spec's name for the daily
 //! cache, whichever backend holds it); with neither (no built tree), 503.

@@ -1,4 +1,4 @@
-//! API keys (DESIGN.md): `sr_live_` + 32 random base62 characters, stored only as a SHA-256
+//! API keys: `sr_live_` + 32 random base62 characters, stored only as a SHA-256
 //! hash with a display prefix; the full key is shown once, when created.
 
 use chrono::{DateTime, Utc};
@@ -38,7 +38,7 @@ pub struct KeyRecord {
     pub billing: Billing,
 }
 
-/// What the payment provider told us about the key's subscription (SPEC 3), and whether the
+/// What the payment provider told us about the key's subscription, and whether the
 /// key is a trial.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Billing {

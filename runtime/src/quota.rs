@@ -1,4 +1,4 @@
-//! Daily quotas (SPEC 8): one counter per bucket per UTC day, counted atomically in the store
+//! Daily quotas: one counter per bucket per UTC day, counted atomically in the store
 //! before a request is served, and the rate-limit headers every response carries.
 
 use std::time::Duration;
@@ -64,7 +64,7 @@ fn upgrade_url(tier: Tier) -> &'static str {
     }
 }
 
-/// The SPEC 8 headers (and the IETF RateLimit pair); enterprise callers get only the tier.
+/// The headers (and the IETF RateLimit pair); enterprise callers get only the tier.
 pub fn headers(caller: &Caller, usage: &Usage, now: DateTime<Utc>) -> Vec<(&'static str, String)> {
     let mut out = vec![("x-api-tier", caller.tier.name().to_string())];
     let Some(limit) = usage.limit else {

@@ -1,4 +1,4 @@
-//! Release events (DESIGN.md: "Loading a new release emits events"): the newest release of
+//! Release events : the newest release of
 //! the loaded changelog as one event per entry, emitted to the webhooks once across every
 //! instance that shares the store.
 //!

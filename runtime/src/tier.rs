@@ -1,4 +1,4 @@
-//! Tiers and their limits (SPEC 5 and 8), and the marketplace plans that map onto them.
+//! Tiers and their limits (and 8), and the marketplace plans that map onto them.
 
 use serde::{Deserialize, Serialize};
 
@@ -50,7 +50,7 @@ impl Tier {
         }
     }
 
-    /// Developer or higher: the keyed endpoints of SPEC 5.3.
+    /// Developer or higher: the keyed endpoints (`api::Access::Developer`).
     pub fn is_keyed(self) -> bool {
         self >= Tier::Developer
     }
@@ -58,7 +58,7 @@ impl Tier {
 
 /// A marketplace subscription plan (`X-Marketplace-Subscription`). Decision: BASIC maps to
 /// the developer tier, PRO to pro, ULTRA to pro with the largest batch; the plan's own batch
-/// cap (Basic 10, Pro 50, Ultra 100, SPEC 8) replaces the tier's.
+/// cap (Basic 10, Pro 50, Ultra 100) replaces the tier's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Plan {
     Basic,

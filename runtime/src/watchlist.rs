@@ -1,4 +1,4 @@
-//! Watchlists (DESIGN.md): per account, one store entry per watched compound
+//! Watchlists: per account, one store entry per watched compound
 //! (`wl:<account>:<compound id>` holding when it was added), so adding and removing are single
 //! writes that concurrent requests and several runtimes cannot lose.
 

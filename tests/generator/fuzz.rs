@@ -130,7 +130,7 @@ proptest! {
         prop_assert_eq!(CompoundId::parse(&text), Some(id));
     }
 
-    /// The strict CAS parser accepts only the SPEC 2.1 shape with a correct check digit, and
+    /// The strict CAS parser accepts only the shape with a correct check digit, and
     /// keeps the text as given; the lenient parsers never panic either.
     #[test]
     fn cas_parsers_accept_only_well_formed_numbers(

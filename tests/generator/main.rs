@@ -12,5 +12,6 @@ mod fuzz;
 mod fuzzing;
 mod ingest_fixture;
 mod netlify_config;
+mod panel;
 mod site_build;
 mod site_build_faults;

@@ -1,7 +1,7 @@
 //! Accounts over real HTTP against both store backends (embedded and a real Redis): trial
 //! keys mailed to the outbox, the two-step recovery and erasure codes (answers that never tell
 //! whether an address has an account, 5 tries), payment-provider notifications (signatures,
-//! idempotency, the SPEC 3 state table), the provider's customer deletion called on a local
+//! idempotency, the state table), the provider's customer deletion called on a local
 //! HTTP server that records it, erasure leaving nothing behind, and the watchlist.
 
 use std::path::Path;

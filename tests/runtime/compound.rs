@@ -1,5 +1,5 @@
 //! The compound endpoints over real HTTP: bodies equal the render functions' bytes (what the
-//! static build writes), headers follow SPEC 8, and every bad input is a JSON 4xx.
+//! static build writes), cache and rate-limit headers are set, and every bad input is a JSON 4xx.
 
 use saferef_generator::render::compound::{self, View};
 

@@ -1,5 +1,5 @@
 //! `GET /api/export` over real HTTP: JSON and CSV of each entity type, the standard index and
-//! `detail=full`, the list filters and their 400s, the SPEC 2.4 envelope and sentinel (present
+//! `detail=full`, the list filters and their 400s, the envelope and sentinel (present
 //! in export, absent from every other response of the same record), the key requirement and
 //! the quota cost of 10 on both store backends.
 

@@ -143,7 +143,7 @@ fn client() -> reqwest::Client {
         .unwrap()
 }
 
-/// Whether a response is a SPEC 7 error: JSON `{"error": "<text>"}` and nothing else.
+/// Whether a response is a error: JSON `{"error": "<text>"}` and nothing else.
 fn is_error_body(content_type: &str, body: &Value) -> bool {
     content_type.starts_with("application/json")
         && body.as_object().is_some_and(|o| o.len() == 1)

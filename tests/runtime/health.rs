@@ -15,7 +15,7 @@ async fn health_reports_version_commit_and_dataset() {
     assert_eq!(body["version"], "1.7.0");
     assert_eq!(body["commit"], "test-commit");
     assert_eq!(body["platform"], "saferef-runtime");
-    // The version of the regulatory-status layer (SPEC 4.1): changes when a tranche ships.
+    // The version of the regulatory-status layer: changes when a tranche ships.
     let version = body["dataset_version"].as_str().unwrap();
     assert_eq!(
         version,

@@ -1,5 +1,5 @@
 //! Keys, tiers and quotas over real HTTP, against both store backends (embedded and a real
-//! Redis): who may call what (401/403), the SPEC 8 headers, the daily quota under hundreds of
+//! Redis): who may call what (401/403), the headers, the daily quota under hundreds of
 //! concurrent requests, marketplace bucketing, batch caps and bodies, and 405s.
 
 use reqwest::StatusCode;

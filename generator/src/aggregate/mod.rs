@@ -57,7 +57,7 @@ pub struct Position {
     pub source: String,
 }
 
-/// Which response shape a compound gets (SPEC 2.2, 4.2, 7).
+/// Which response shape a compound gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Schema {

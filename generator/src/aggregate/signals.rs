@@ -602,6 +602,7 @@ fn doses(r: &CompoundRecord, out: &mut Vec<Signal>) {
     let lowest = r
         .dose_response
         .iter()
+        .filter(|d| d.is_current())
         .filter(|d| matches!(d.kind, DoseKind::Adi | DoseKind::Tdi | DoseKind::Twi))
         .filter_map(|d| per_day_mg(d).map(|v| (v, d)))
         .min_by(|a, b| a.0.total_cmp(&b.0));

@@ -13,7 +13,7 @@ pub const METHOD: &str = "max_adjusted_compound_tier";
 pub const VERSION: &str = "1.0";
 pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score. The multipliers are calibrated heuristics, not regulatory consensus.";
 
-/// Product risk levels (SPEC 2.6), lowest first.
+/// Product risk levels, lowest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProductRisk {

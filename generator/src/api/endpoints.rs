@@ -167,7 +167,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             "GET",
             "/api/freshness",
             "Service",
-            "How recently the records were reviewed (SPEC 4.1.1)",
+            "How recently the records were reviewed",
         )
     },
     Endpoint {

@@ -82,7 +82,7 @@ pub enum Access {
     Public,
     /// Developer tier or higher; a public caller gets 401.
     Developer,
-    /// Developer or higher; a public caller is refused with 403 (compare, SPEC 7).
+    /// Developer or higher; a public caller is refused with 403 (compare).
     DeveloperForbidden,
 }
 
@@ -168,7 +168,7 @@ pub struct Endpoint {
     /// The status of a successful answer.
     pub status: u16,
     pub answer: Answer,
-    /// Requests counted against the daily quota (SPEC 8: export counts as 10).
+    /// Requests counted against the daily quota (export counts as 10).
     pub cost: u64,
     /// A request with real values from the dataset, for the docs and the Postman collection
     /// (path and query; `None` when it needs a body or a key of one's own).

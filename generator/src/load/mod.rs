@@ -25,6 +25,7 @@ use crate::model::{AgencyFile, CuratedEntry, CuratedFile, Dataset, Hash, Problem
 mod cache;
 pub mod changelog;
 pub mod fragrance;
+mod lifecycle;
 pub mod regulatory_status;
 pub mod snapshot;
 
@@ -386,6 +387,7 @@ fn load_compound(
     record
         .data_gaps
         .retain(|g| !field_present(&value, &g.field));
+    lifecycle::resolve(&mut record);
     Ok((record.hq_id.clone(), file, record, digest))
 }
 

@@ -1,4 +1,4 @@
-//! The curated search aliases (`data/aliases.json`, SPEC 4.9): unambiguous abbreviations that
+//! The curated search aliases (`data/aliases.json`): unambiguous abbreviations that
 //! resolve to one canonical compound by CAS, each citing the publication that uses it.
 
 use serde::{Deserialize, Serialize};

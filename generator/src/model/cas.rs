@@ -19,7 +19,7 @@ pub enum CasError {
 }
 
 impl Cas {
-    /// Parses a CAS number exactly as written (SPEC 2.1 pattern), and checks its check digit.
+    /// Parses a CAS number exactly as written (pattern), and checks its check digit.
     pub fn parse(input: &str) -> Result<Cas, CasError> {
         let shape = || CasError::Shape(input.to_string());
         let mut parts = input.split('-');

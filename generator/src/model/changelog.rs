@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 /// The changelog's file name inside a data directory.
 pub const FILE: &str = "changelog.jsonl";
 
-/// What changed. The names are the webhook event kinds of DESIGN.md (plus removal, which
+/// What changed. The names are the webhook event kinds (plus removal, which
 /// ids never undergo in practice but a diff can still see).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum EventType {

@@ -154,7 +154,7 @@ pub enum ContextError {
     Unknown(String, String),
 }
 
-/// SPEC 2.1: `^[a-z][a-z0-9_]{1,39}$`.
+/// `^[a-z][a-z0-9_]{1,39}$`.
 pub fn is_context_name(s: &str) -> bool {
     let b = s.as_bytes();
     (2..=40).contains(&b.len())

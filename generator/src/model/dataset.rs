@@ -72,7 +72,7 @@ pub struct Dataset {
     /// The directory the dataset was loaded from.
     pub dir: PathBuf,
     pub contexts: crate::model::contexts::Contexts,
-    /// `aliases.json`: search abbreviations (SPEC 4.9); none when the file is absent.
+    /// `aliases.json`: search abbreviations; none when the file is absent.
     pub aliases: Vec<Alias>,
     /// Materials by id, and the file each came from.
     pub materials: BTreeMap<String, Material>,
@@ -88,7 +88,7 @@ pub struct Dataset {
     pub templates: BTreeMap<String, String>,
     /// `fragrance/`: fragrance ingredients and their classes (issue 11).
     pub fragrance: crate::model::fragrance::Fragrance,
-    /// `regulatory-status/`: limits per analyte, matrix and jurisdiction over time (SPEC 4.6).
+    /// `regulatory-status/`: limits per analyte, matrix and jurisdiction over time.
     pub regulatory_status: crate::model::regulatory_status::RegulatoryStatus,
     /// `changelog.jsonl`: the entries `saferef-generate diff` wrote, in file order (empty
     /// when the file is absent). Not in the fingerprint: it describes the data, and a diff

@@ -1,5 +1,5 @@
-//! Stored materials (`data/materials/<id>.json`, SPEC 2.5) and products
-//! (`data/products/<id>.json`, SPEC 2.6). Compounds are referenced by CAS and materials by
+//! Stored materials (`data/materials/<id>.json`) and products
+//! (`data/products/<id>.json`). Compounds are referenced by CAS and materials by
 //! slug, so curators never copy ids by hand; the loader resolves both and `check` reports any
 //! reference that does not resolve.
 
@@ -148,7 +148,7 @@ pub struct Regulation {
 pub struct Product {
     pub id: String,
     pub name: String,
-    /// Tier code (SPEC 2.1): CHD, BDY, FOD, HOM, OUT, PET, WER, SPE.
+    /// Tier code: CHD, BDY, FOD, HOM, OUT, PET, WER, SPE.
     pub tier: String,
     pub categories: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

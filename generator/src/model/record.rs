@@ -1,4 +1,4 @@
-//! The stored compound record: the raw record of SPEC 2.3, one JSON file per compound.
+//! The stored compound record: the raw record `GET /api/compound/{id}/raw` serves, one JSON file per compound.
 //!
 //! Field order here is the key order on disk, so a release is a readable diff. Every value
 //! that came from somewhere names it through a `source` id that resolves in `sources[]`.
@@ -20,10 +20,10 @@ pub struct CompoundRecord {
     /// Source of `name`: a curated list or the table the name was taken from.
     pub name_source: String,
     pub cas: String,
-    /// Primary use class (SPEC 4.2 `type_filter` vocabulary), if any is known.
+    /// Primary use class (the `type_filter` vocabulary), if any is known.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
     pub kind: Option<String>,
-    /// Broad category (SPEC 4.2 `category_filter` vocabulary), if any is known.
+    /// Broad category (the `category_filter` vocabulary), if any is known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -122,7 +122,7 @@ pub struct Properties {
     pub environmental_fate: EnvironmentalFate,
 }
 
-/// A polymer or mixture may state its molecular weight in words (SPEC 2.3).
+/// A polymer or mixture may state its molecular weight in words.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum MolecularWeight {
@@ -231,7 +231,7 @@ pub struct GhsClassification {
     pub source: String,
 }
 
-/// The IARC evaluation, mirrored from `regulatory.listings.iarc_group` (SPEC 2.3).
+/// The IARC evaluation, mirrored from `regulatory.listings.iarc_group`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Carcinogenicity {
@@ -304,7 +304,7 @@ pub struct SpeciesNote {
     pub source: String,
 }
 
-/// Safer alternatives to the compound for its main uses (curated, SPEC 4.2 alternatives).
+/// Safer alternatives to the compound for its main uses (curated, alternatives).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Alternatives {
@@ -362,6 +362,27 @@ pub struct DoseValue {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
     pub source: String,
+    /// Absent while the value is current; `superseded` once the same agency set a newer value
+    /// for the same question and population (set when the dataset is loaded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Lifecycle>,
+    /// The reference (or source) of the value that replaced this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
+}
+
+impl DoseValue {
+    /// Whether the value is in force (no status, or `current`).
+    pub fn is_current(&self) -> bool {
+        matches!(self.status, None | Some(Lifecycle::Current))
+    }
+}
+
+impl Classification {
+    /// Whether the call is in force (no status, or `current`).
+    pub fn is_current(&self) -> bool {
+        matches!(self.status, None | Some(Lifecycle::Current))
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -388,6 +409,24 @@ pub struct Classification {
     pub basis: Option<String>,
     pub source_url: String,
     pub source: String,
+    /// Absent while the call is current; `superseded` once a later call of the same agency
+    /// replaced it (set when the dataset is loaded: `load::lifecycle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Lifecycle>,
+    /// The source of the call that replaced this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
+}
+
+/// Where a classification or reference value stands. A value without a status is current;
+/// only current values reach a tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lifecycle {
+    Current,
+    Superseded,
+    Withdrawn,
+    Annulled,
 }
 
 /// Membership of the compound in each list of record, with the list's own details.
@@ -549,7 +588,7 @@ pub struct DataGap {
     pub reason: String,
 }
 
-/// SPEC 2.4 data-quality annotation.
+/// data-quality annotation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DataQualityNote {

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Compound risk tiers (SPEC 2.2), ordered: a higher tier is a greater risk.
+/// Compound risk tiers, ordered: a higher tier is a greater risk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RiskLevel {
@@ -56,7 +56,7 @@ impl RiskLevel {
     }
 }
 
-/// Watched classes (DESIGN.md): served privately, or refused when critical.
+/// Watched classes: served privately, or refused when critical.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WatchClass {
@@ -186,7 +186,7 @@ pub enum DoseKind {
     Ld50,
 }
 
-/// The compound use classes (SPEC 4.2 `type_filter` / `category_filter` examples and the
+/// The compound use classes (the `type_filter` / `category_filter` examples and the
 /// classes the corpus is chosen by).
 pub const USE_CLASSES: &[&str] = &[
     "antimicrobial",
@@ -348,7 +348,7 @@ pub fn category_of(class: &str) -> Option<&'static str> {
     })
 }
 
-/// Broad categories for `category` (SPEC 4.2 `category_filter`).
+/// Broad categories for `category` (the `category_filter`).
 pub const CATEGORIES: &[&str] = &[
     "consumer_product",
     "cosmetic",
@@ -366,7 +366,7 @@ pub const MATERIAL_FAMILIES: &[&str] = &[
     "adh", "cer", "coa", "com", "foa", "met", "min", "oth", "ply", "rub", "tex", "woo",
 ];
 
-/// Product tier codes (SPEC 2.1), upper case as the spec writes them.
+/// Product tier codes, upper case as the spec writes them.
 pub const PRODUCT_TIERS: &[&str] = &["BDY", "CHD", "FOD", "HOM", "OUT", "PET", "SPE", "WER"];
 
 /// Roles of a compound in a material or product.

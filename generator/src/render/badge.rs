@@ -1,4 +1,4 @@
-//! `GET /api/badge/{id}` (SPEC 4.8): an SVG badge with a label on the left and the compound's
+//! `GET /api/badge/{id}`: an SVG badge with a label on the left and the compound's
 //! risk tier on the right, in three styles. Widths come from the font's metrics table, so
 //! text never overflows; every user string is escaped by the template engine, in one place.
 

@@ -1,4 +1,4 @@
-//! Batch lookup (SPEC 4.2.1): up to the caller's tier cap of compounds by id or CAS number in
+//! Batch lookup: up to the caller's tier cap of compounds by id or CAS number in
 //! one request, each answered with its tier in one context or with a per-item error; with
 //! `synthesize=true` (Developer+) each also carries its full aggregated record.
 
@@ -20,7 +20,7 @@ use crate::model::vocab::{RiskLevel, WatchClass};
 /// Who is asking, as the runtime authenticated them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchCaller {
-    /// Items allowed per request by the caller's tier (SPEC 8).
+    /// Items allowed per request by the caller's tier.
     pub cap: usize,
     /// Developer tier or higher.
     pub keyed: bool,
@@ -68,7 +68,7 @@ impl BatchRequest {
     }
 }
 
-/// At most this many records are synthesised per request (SPEC 8).
+/// At most this many records are synthesised per request.
 const SYNTHESIZE_MAX: usize = 10;
 /// Where a public caller gets a key that raises the cap.
 const UPGRADE_URL: &str = "/api/keys/trial";

@@ -1,4 +1,4 @@
-//! `GET /api/changelog` (Developer+, DESIGN.md "Changelog"): the entries `saferef-generate
+//! `GET /api/changelog` (Developer+; data/README.md "Releases and the changelog"): the entries `saferef-generate
 //! diff` wrote into `data/changelog.jsonl`, newest first, filtered and paged.
 
 use chrono::{DateTime, NaiveDate, Utc};

@@ -1,4 +1,4 @@
-//! The compound responses (SPEC 4.2): the aggregated record per context, all contexts, the
+//! The compound responses: the aggregated record per context, all contexts, the
 //! legacy shape, the raw record, alternatives and the CAS lookup. Wire types live here,
 //! separate from the stored model, so the public JSON does not drift with internals.
 
@@ -121,7 +121,7 @@ struct Legacy<'a> {
     _links: Links,
 }
 
-/// The 422 body of SPEC 7.
+/// The 422 body: the compound exists but has no evidence in the context.
 #[derive(Serialize)]
 struct Unavailable<'a> {
     error: &'a str,
@@ -329,7 +329,7 @@ pub fn compound_assessed(
     Rendered::json(200, &body, cache).keyed(&record.hq_id)
 }
 
-/// `GET /api/compound/{id}/raw`: the stored record (SPEC 2.3), overlays applied.
+/// `GET /api/compound/{id}/raw`: the stored record, overlays applied.
 pub fn raw(dataset: &Dataset, id: &str) -> Rendered {
     match lookup(dataset, id) {
         Ok(r) => Rendered::json(200, r, cache_for(r)).keyed(&r.hq_id),

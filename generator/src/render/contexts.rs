@@ -1,4 +1,4 @@
-//! `GET /api/contexts` (SPEC 4.1, keyed): the 19 exposure contexts of `data/contexts.json`
+//! `GET /api/contexts` (keyed): the 19 exposure contexts of `data/contexts.json`
 //! grouped by category (human, animal, exposure route, environmental), with descriptions and
 //! the aliases that resolve to each.
 

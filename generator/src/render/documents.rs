@@ -1,6 +1,6 @@
 //! The published documents: disclaimer, terms and privacy (`GET /api/{name}`) and the release
 //! notes (`GET /api/release-notes`), as HTML (minijinja template over the Markdown) or, with
-//! `format=json`, as JSON (SPEC 4.1).
+//! `format=json`, as JSON.
 
 use minijinja::{Environment, context};
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! Material and product responses (SPEC 4.3): references resolved to ids and names, the
+//! Material and product responses: references resolved to ids and names, the
 //! product's risk synthesis, and `compound_traces` for Developer tier and above only.
 
 use serde::Serialize;

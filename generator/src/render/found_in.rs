@@ -1,4 +1,4 @@
-//! Exposure-source responses (SPEC 4.5): where a compound is found, the found-in categories
+//! Exposure-source responses: where a compound is found, the found-in categories
 //! with their compound counts, and the compounds of one category. Keyed endpoints, so never
 //! publicly cached.
 

@@ -38,10 +38,10 @@ pub fn not_found() -> Rendered {
     )
 }
 
-/// `Vary` of public compound responses (SPEC 8): the key and the marketplace subscription.
+/// `Vary` of public compound responses: the key and the marketplace subscription.
 pub const VARY: &str = "X-API-Key, X-Marketplace-Subscription";
 
-/// How a response may be cached (SPEC 8).
+/// How a response may be cached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cache {
     /// Public single-compound response: shared max-age 3600, stale-while-revalidate 7200.
@@ -52,11 +52,11 @@ pub enum Cache {
     Reference,
     /// Badges: public for 24 hours.
     Badge,
-    /// The integrity health check: public for 60 seconds (SPEC 8).
+    /// The integrity health check: public for 60 seconds.
     Integrity,
     /// Answers that must never be stored (plain health, key management).
     NoStore,
-    /// The freshness summary: public for 30 minutes (SPEC 8).
+    /// The freshness summary: public for 30 minutes.
     Freshness,
 }
 
@@ -116,7 +116,7 @@ impl Rendered {
         }
     }
 
-    /// The JSON error body of SPEC 7, never publicly cached.
+    /// The JSON error body (`render::error` has the policy), never publicly cached.
     pub fn error(status: u16, message: impl Into<String>) -> Rendered {
         #[derive(Serialize)]
         struct Body {

@@ -1,4 +1,4 @@
-//! `GET /api/openapi` (SPEC 4.1, 9): the OpenAPI 3.1 document generated from the endpoint
+//! `GET /api/openapi`: the OpenAPI 3.1 document generated from the endpoint
 //! catalogue (`crate::api`) — paths, parameters with their bounds and enums, request bodies,
 //! response schemas with the error body and the rate-limit headers, the two key schemes,
 //! tags — and its Postman v2.1 form (`format=postman`) with a first request that needs no key.
@@ -9,9 +9,9 @@ use super::{Cache, Rendered};
 use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind, Param};
 use crate::model::Dataset;
 
-/// The description document's own version (SPEC 9).
+/// The description document's own version.
 pub const DOCUMENT_VERSION: &str = "2.1.0";
-/// SPEC 9: `api_schema_version` is the integer 1.
+/// `api_schema_version` is the integer 1.
 pub const API_SCHEMA_VERSION: u32 = 1;
 
 /// Tag descriptions, in the order the reference presents them.
@@ -175,7 +175,7 @@ fn error(description: &str) -> Value {
     })
 }
 
-/// The error answers an endpoint can give (SPEC 7).
+/// The error answers an endpoint can give.
 fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
     let mut out = vec![
         ("400", error("Malformed id, CAS, context or parameter")),

@@ -1,4 +1,4 @@
-//! Regulatory responses (SPEC 2.7, 4.4): a compound's classifications by agency, the agencies
+//! Regulatory responses: a compound's classifications by agency, the agencies
 //! of record with their classification counts, and the compounds one agency classified.
 //! Keyed endpoints, so never publicly cached.
 
@@ -83,7 +83,7 @@ struct CompoundBody<'a> {
     listings: &'a Listings,
 }
 
-/// `GET /api/regulatory/{id}` (keyed, SPEC 2.7).
+/// `GET /api/regulatory/{id}` (keyed).
 pub fn compound(dataset: &Dataset, id: &str) -> Rendered {
     let record = match lookup(dataset, id) {
         Ok(r) => r,

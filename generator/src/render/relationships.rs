@@ -1,4 +1,4 @@
-//! Relationship responses (SPEC 4.7): an entity's direct links, a breadth-first graph to a
+//! Relationship responses: an entity's direct links, a breadth-first graph to a
 //! depth of 1 to 3, and graph statistics. Keyed endpoints: the runtime serves them once keys
 //! exist.
 
@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{Cache, Rendered};
 use crate::aggregate::graph::{Graph, NodeType, Stats, Traversal};
 
-/// SPEC 2.1: `^hq-[cmp](-[a-z]{3})?-[0-9]{4,6}$`.
+/// `^hq-[cmp](-[a-z]{3})?-[0-9]{4,6}$`.
 pub fn is_entity_id(id: &str) -> bool {
     let Some(rest) = id.strip_prefix("hq-") else {
         return false;

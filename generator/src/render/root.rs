@@ -1,4 +1,4 @@
-//! `GET /api` (SPEC 4.1): the service, its endpoints and the dataset's totals.
+//! `GET /api`: the service, its endpoints and the dataset's totals.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -34,8 +34,8 @@ struct Root<'a> {
     data_enrichment: Enrichment<'a>,
 }
 
-/// The endpoint map as first published: name -> path template (SPEC 4.1 and the root's list of
-/// further paths). Names are kept (fields are only added, SPEC 9); `endpoints()` adds every
+/// The endpoint map as first published: name -> path template (and the root's list of
+/// further paths). Names are kept (fields are only added); `endpoints()` adds every
 /// other catalogued path.
 const PUBLISHED: &[(&str, &str)] = &[
     ("root", "/api"),

@@ -1,4 +1,4 @@
-//! `check` rules for the search aliases (`data/aliases.json`, SPEC 4.9): every alias names a
+//! `check` rules for the search aliases (`data/aliases.json`): every alias names a
 //! corpus compound by a valid CAS number, no two aliases collide once case and whitespace are
 //! ignored (the form search compares them in), and every cited source is defined.
 

@@ -169,7 +169,7 @@ fn check_record(
         if q.status != "under_review" || q.finding != "SCI-DAT-01" {
             out.push(
                 format!("data_quality[{i}]"),
-                "status must be under_review and finding SCI-DAT-01 (SPEC 2.4)",
+                "status must be under_review and finding SCI-DAT-01",
             );
         }
     }
@@ -313,6 +313,25 @@ fn check_vocabularies(r: &CompoundRecord, out: &mut Sink<'_>) {
                 format!("{d:?} is not a YYYY-MM-DD date"),
             );
         }
+    }
+    // One live call per question: every IARC classification but the listing's is superseded
+    // when the dataset loads; two live ones mean the listing and the calls disagree.
+    let live: Vec<usize> = r
+        .regulatory
+        .classifications
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.agency == "IARC" && c.is_current())
+        .map(|(i, _)| i)
+        .collect();
+    if live.len() > 1 {
+        out.push(
+            format!("regulatory.classifications[{}]", live[1]),
+            format!(
+                "{} IARC classifications are current: a superseded call is served as live (the listing `regulatory.listings.iarc_group` must come from the newest call's source)",
+                live.len()
+            ),
+        );
     }
     for species in r.safety.species.keys() {
         let ok = species.len() >= 2

@@ -227,7 +227,7 @@ fn product(p: &Product, dataset: &Dataset, slugs: &BTreeMap<&str, &str>, out: &m
     {
         out.push(
             "brand_examples_disclaimer",
-            "required when brand_examples is not empty (SPEC 2.6)",
+            "required when brand_examples is not empty",
         );
     }
     sources(p, &p.sources, out);

@@ -1,4 +1,4 @@
-//! One-time codes for the two-step flows (DESIGN.md): 6 digits, mailed, valid 15 minutes,
+//! One-time codes for the two-step flows: 6 digits, mailed, valid 15 minutes,
 //! 5 tries. The store keeps only the code's hash. Tries are counted per address whether or
 //! not a code exists, so answers are the same for addresses with and without an account.
 

@@ -1,4 +1,4 @@
-//! Erasure of an address's personal data (SPEC 4.10, DESIGN.md): its keys, and for each of
+//! Erasure of an address's personal data : its keys, and for each of
 //! their accounts the usage history, watchlist, webhooks with their queued deliveries and
 //! logs, the trial mark and pending codes; then the payment provider's customer record.
 

@@ -1,4 +1,4 @@
-//! Accounts (DESIGN.md Decisions: Keys): who owns which keys, found by e-mail address; trial
+//! Accounts (ARCHITECTURE.md, Decisions): who owns which keys, found by e-mail address; trial
 //! issuance, one-time codes for recovery and erasure, payment-provider state, and erasure of
 //! everything an account left in the store.
 //!

@@ -1,4 +1,4 @@
-//! The account endpoints anyone may call (DESIGN.md Decisions: Keys):
+//! The account endpoints anyone may call (ARCHITECTURE.md, Decisions):
 //! `POST /api/keys/trial` {email}, and the two-step `POST /api/keys/recover` and
 //! `POST /api/keys/erasure` ({email}, then {email, code}).
 //!
@@ -22,7 +22,7 @@ use crate::store::StoreError;
 use crate::store::keyspace;
 use crate::tier::Tier;
 
-/// Trial keys open the Developer tier this long (SPEC 3).
+/// Trial keys open the Developer tier this long.
 const TRIAL_DAYS: u64 = 7;
 /// Account mail (trials, codes) one client may trigger per day.
 const MAIL_PER_IP_PER_DAY: u64 = 10;

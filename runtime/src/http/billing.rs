@@ -1,4 +1,4 @@
-//! `POST /api/billing/webhook`: the payment provider's notifications (SPEC 3 table, DESIGN.md).
+//! `POST /api/billing/webhook`: the payment provider's notifications, applied to the key's subscription state.
 //!
 //! Signed like our own webhooks: `X-Provider-Signature: t=<unix s>,v1=<hex>` with hex =
 //! HMAC-SHA256(`SAFEREF_PAYMENT_WEBHOOK_SECRET`, "<t>.<raw body>"), at most 5 minutes old.
@@ -236,7 +236,7 @@ async fn apply(
     }
 }
 
-/// SPEC 3: payment_status is one of active, past_due, unpaid.
+/// payment_status is one of active, past_due, unpaid.
 fn payment_status(provider: &str) -> &'static str {
     match provider {
         "active" | "trialing" => "active",

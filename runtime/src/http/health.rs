@@ -1,4 +1,4 @@
-//! `GET /api/health?check=integrity|monitor` (SPEC 4.1): integrity verifies the served tree
+//! `GET /api/health?check=integrity|monitor`: integrity verifies the served tree
 //! against its manifest (cached 60 s); monitor (admin token only) reports the store, uptime
 //! and memory.
 

@@ -1,4 +1,4 @@
-//! Key self-service (DESIGN.md): `GET /api/keys/status`, `GET /api/keys/usage?days=` and
+//! Key self-service: `GET /api/keys/status`, `GET /api/keys/usage?days=` and
 //! `POST /api/keys/rotate`, for the key that makes the request.
 
 use chrono::{Days, Utc};

@@ -167,7 +167,7 @@ fn with_caller_headers(
     res
 }
 
-/// A rendered response as an HTTP response, with the SPEC 8 cache headers: for a 200 the
+/// A rendered response as an HTTP response, with the cache headers: for a 200 the
 /// very lines the build writes into `_headers`, so a URL answers alike from file or render.
 pub fn reply(r: impl Into<Rendered>) -> Response {
     let r: Rendered = r.into();

@@ -1,4 +1,4 @@
-//! Watchlist endpoints (DESIGN.md, Developer+): `GET /api/watchlist?limit=&offset=`,
+//! Watchlist endpoints (Developer+): `GET /api/watchlist?limit=&offset=`,
 //! `POST /api/watchlist` {compounds}, `POST /api/watchlist/check` {compounds} and
 //! `DELETE /api/watchlist/{id}`. Compounds are named by id or CAS number, like batch.
 

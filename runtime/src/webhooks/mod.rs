@@ -1,4 +1,4 @@
-//! Webhooks (SPEC 6, DESIGN.md "Webhooks"): accounts register https URLs for data-change
+//! Webhooks : accounts register https URLs for data-change
 //! events; `emit` queues one delivery per matching webhook in the store, and the worker
 //! delivers it signed (`X-Service-Signature`), retrying with backoff.
 //!

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The event kinds (DESIGN.md); release loading emits the first four.
+/// The event kinds; release loading emits the first four.
 pub const EVENTS: [&str; 5] = [
     "compound.added",
     "compound.updated",

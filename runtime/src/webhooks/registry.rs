@@ -35,7 +35,7 @@ pub struct Webhook {
     pub created: i64,
 }
 
-/// Webhooks an account may hold, by tier (a decision: DESIGN.md names no number).
+/// Webhooks an account may hold, by tier (a decision, ARCHITECTURE.md).
 pub fn cap(tier: Tier) -> usize {
     match tier {
         Tier::Public => 0,

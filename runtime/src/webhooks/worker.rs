@@ -23,7 +23,7 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// third of that while the attempt runs, so it only lapses when its holder died (or lost the
 /// store for that long); then another worker takes the delivery over.
 pub const LEASE: Duration = Duration::from_secs(30);
-/// Delays before the retries (DESIGN.md); after the last one the delivery fails.
+/// Delays before the retries; after the last one the delivery fails.
 pub const RETRIES: [Duration; 5] = [
     Duration::from_secs(30),
     Duration::from_secs(120),

@@ -220,7 +220,7 @@ fn expand(path: &str, query: Option<&str>, file: &str) -> Vec<(String, Option<St
     out
 }
 
-/// The `_headers` text: for every request path answered 200 from a file, its SPEC 8 cache
+/// The `_headers` text: for every request path answered 200 from a file, its cache
 /// policy, `Vary` for public compound responses, and the entity's purge key (from routing
 /// entries, where each path's variants already agree).
 pub fn headers(routes: &[RouteMeta]) -> String {

@@ -96,6 +96,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             }),
             source_url: src.url.clone(),
             source: src.id.clone(),
+            status: None,
+            superseded_by: None,
         };
         let name = cell(&row, 1).unwrap_or_default();
         for cas in parse_cell(cell(&row, 3).unwrap_or_default()) {

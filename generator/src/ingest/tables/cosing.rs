@@ -158,6 +158,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
                     basis: e.regulation.clone(),
                     source_url: src.url.clone(),
                     source: src.id.clone(),
+                    status: None,
+                    superseded_by: None,
                 })
             })
             .collect();

@@ -238,6 +238,8 @@ fn parse(
             basis: Some(author.to_string()),
             reference: cell(&row, 3).and_then(|id| references.get(id)).cloned(),
             source: src.id.clone(),
+            status: None,
+            superseded_by: None,
         };
         let list = values.entry(substance.to_string()).or_insert_with(|| {
             order.push((substance.to_string(), cas.clone()));

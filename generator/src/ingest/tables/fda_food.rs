@@ -220,6 +220,8 @@ fn parse(
             basis: (!effects.is_empty()).then(|| effects.join("; ")),
             source_url: src.url.clone(),
             source: src.id.clone(),
+            status: None,
+            superseded_by: None,
         };
         let listing = FdaFoodListing {
             listed_name: listed_name.clone(),

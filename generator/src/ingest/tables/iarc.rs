@@ -49,6 +49,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             basis: (!volumes.is_empty()).then(|| format!("IARC Monographs volumes {volumes}")),
             source_url: src.url.clone(),
             source: src.id.clone(),
+            status: None,
+            superseded_by: None,
         };
         let fragment = json!({
             "safety": {"carcinogenicity": to_json(&Carcinogenicity {

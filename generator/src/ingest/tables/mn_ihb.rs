@@ -103,6 +103,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
                 basis,
                 reference: None,
                 source: src.id.clone(),
+                status: None,
+                superseded_by: None,
             }));
         }
         let mut fragment = json!({});

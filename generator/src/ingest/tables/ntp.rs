@@ -40,6 +40,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
                     basis: None,
                     source_url: src.url.clone(),
                     source: src.id.clone(),
+                    status: None,
+                    superseded_by: None,
                 })],
                 "listings": {"ntp_roc": to_json(&NtpRocListing {
                     listing,

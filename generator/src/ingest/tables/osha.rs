@@ -35,6 +35,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             basis: Some("29 CFR 1910.1003".into()),
             source_url: src.url.clone(),
             source: src.id.clone(),
+            status: None,
+            superseded_by: None,
         };
         let listing = Sourced {
             value: true,

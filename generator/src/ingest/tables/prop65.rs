@@ -120,6 +120,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
                         .then(|| format!("listing mechanism {mechanism}")),
                     source_url: src.url.clone(),
                     source: src.id.clone(),
+                    status: None,
+                    superseded_by: None,
                 })
             })
             .collect();

@@ -116,6 +116,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             basis: Some(list.basis.into()),
             source_url: src.url.clone(),
             source: src.id.clone(),
+            status: None,
+            superseded_by: None,
         };
         let listing = RcraListing {
             code: code.to_string(),

@@ -59,6 +59,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
                         basis: Some(reasons.join("; ")),
                         source_url: src.url.clone(),
                         source: src.id.clone(),
+                        status: None,
+                        superseded_by: None,
                     })],
                     "listings": {"eu_svhc": to_json(&SvhcListing {
                         reasons: reasons.clone(),

@@ -264,6 +264,8 @@ fn parse(rows: &[Vec<String>], src: &SourceDescriptor) -> Result<Vec<Contributio
                 .filter(|u| u.starts_with("http") && !u.ends_with("/.pdf"))
                 .map(String::from),
             source: src.id.clone(),
+            status: None,
+            superseded_by: None,
         };
         let list = values.entry(cas.clone()).or_insert_with(|| {
             let name = field(row, c.name).unwrap_or_default().to_string();

@@ -1,4 +1,4 @@
-//! The stored regulatory-status layer (SPEC 2.8): `data/regulatory-status/vocabulary.json`
+//! The stored regulatory-status layer: `data/regulatory-status/vocabulary.json`
 //! (analytes and matrices) and one file per jurisdiction whose cells carry a governance
 //! timeline of cited values. Field order is key order on disk.
 //!
@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-/// The jurisdictions of SPEC 2.8.
+/// The jurisdictions a cell may belong to.
 pub const JURISDICTIONS: [&str; 3] = ["US", "EU", "CA_AB899"];
 
-/// The lifecycle of a value (SPEC 3), in the order the interface lists it.
+/// The lifecycle of a value, in the order the interface lists it.
 pub const STATUSES: [&str; 6] = [
     "proposed",
     "draft",
@@ -26,13 +26,13 @@ pub const STATUSES: [&str; 6] = [
 
 /// How certain the curator is of a value: `confirmed` (read in the published instrument),
 /// `announced` (stated by the issuer, e.g. a proposal or a draft, not yet law), `uncertain`
-/// (planned, with no text or number yet). Only `confirmed` values can be current (SPEC 3).
+/// (planned, with no text or number yet). Only `confirmed` values can be current.
 pub const CONFIDENCES: [&str; 3] = ["confirmed", "announced", "uncertain"];
 
-/// The confidence a value needs to be current (SPEC 3 rule 1).
+/// The confidence a value needs to be current.
 pub const CONFIRMED: &str = "confirmed";
 
-/// SPEC 2.8 `legal_status`.
+/// `legal_status`.
 pub const LEGAL_STATUSES: [&str; 4] = [
     "binding_maximum",
     "action_level_guidance",
@@ -43,7 +43,7 @@ pub const LEGAL_STATUSES: [&str; 4] = [
 /// The legal status of a confirmed absence: no governing threshold.
 pub const NO_LEGAL_STATUS: &str = "none";
 
-/// SPEC 2.8 `change_type` of carcinogen classification and listing cells.
+/// `change_type` of carcinogen classification and listing cells.
 pub const CHANGE_TYPES: [&str; 2] = ["classification", "listing"];
 
 /// `vocabulary.json`: the controlled vocabularies cells are written in.
@@ -112,7 +112,7 @@ pub struct Cell {
     /// The curator's note on scope, the legal nature of the values and their transitions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub legal_status_note: Option<String>,
-    /// Every past, in-force, scheduled and pending value (SPEC 2.8).
+    /// Every past, in-force, scheduled and pending value.
     pub governance_timeline: Vec<Value>,
 }
 
@@ -136,7 +136,7 @@ pub struct Value {
     /// The value as the instrument states it, unit included.
     pub stated: Option<String>,
     pub legal_status: String,
-    /// Lifecycle status (SPEC 3) as of curation.
+    /// Lifecycle status as of curation.
     pub status: String,
     /// YYYY-MM-DD; none while the date is not fixed (pending proposals).
     pub effective_from: Option<String>,

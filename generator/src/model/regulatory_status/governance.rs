@@ -1,5 +1,5 @@
-//! SPEC 3 over a governance timeline: which value governs a cell as of a date, which values
-//! are still to come, and the forward calendar of changes (SPEC 2.9). Pure functions of the
+//! over a governance timeline: which value governs a cell as of a date, which values
+//! are still to come, and the forward calendar of changes. Pure functions of the
 //! stored values and the date asked about; statuses are as of curation, dates decide.
 
 use std::collections::BTreeSet;
@@ -29,7 +29,7 @@ impl<'a> Governance<'a> {
         self.current.map(|v| v.legal_status.as_str())
     }
 
-    /// True where no governing threshold exists (SPEC 2.8): a confirmed absence (legal status
+    /// True where no governing threshold exists: a confirmed absence (legal status
     /// `none`) or no value in force at the date.
     pub fn coverage_gap(&self) -> bool {
         self.current
@@ -38,7 +38,7 @@ impl<'a> Governance<'a> {
 }
 
 /// Statuses of values that are or were law: the candidates for `current` once effective.
-/// `adopted` is law not yet effective, so it rolls into `current` on its date (SPEC 3 rule 2).
+/// `adopted` is law not yet effective, so it rolls into `current` on its date.
 fn governs(status: &str) -> Option<u8> {
     // On one date an in-force value wins over a scheduled one, and both over a value the
     // timeline already marks as replaced (its window ends where the other begins).
@@ -50,12 +50,12 @@ fn governs(status: &str) -> Option<u8> {
     }
 }
 
-/// Statuses of changes not yet law (SPEC 2.9 `status`).
+/// Statuses of changes not yet law (the `status`).
 fn pending(status: &str) -> bool {
     matches!(status, "proposed" | "draft" | "adopted")
 }
 
-/// `current` and `upcoming` of a cell as of `as_of` (SPEC 3):
+/// `current` and `upcoming` of a cell as of `as_of`:
 /// - only a confirmed value can be current (rule 1);
 /// - current is the confirmed in-force, superseded or adopted value with the latest
 ///   `effective_from` on or before `as_of`: a superseded value governs from its date until the
@@ -93,7 +93,7 @@ fn date_order(date: Option<NaiveDate>) -> (bool, Option<NaiveDate>) {
     (date.is_none(), date)
 }
 
-/// One entry of the change calendar (SPEC 2.9).
+/// One entry of the change calendar.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change<'a> {
     pub cell: &'a Cell,
@@ -103,7 +103,7 @@ pub struct Change<'a> {
     pub months_until: Option<u32>,
 }
 
-/// The change calendar as of `as_of` (SPEC 2.9, 4.6): the proposed, draft and adopted values
+/// The change calendar as of `as_of`: the proposed, draft and adopted values
 /// effective after `as_of`, or undated, of the cells in `jurisdiction` (all when none) —
 /// never a value in force, never a past one. With `before`, only dated changes effective on
 /// or before it. Sorted by date, undated last; ties by jurisdiction, analyte, matrix.
@@ -154,7 +154,7 @@ fn months_between(from: NaiveDate, to: NaiveDate) -> u32 {
     }
 }
 
-/// The calendar's denominator (SPEC 2.9): the cells it covers, their distinct analytes and
+/// The calendar's denominator: the cells it covers, their distinct analytes and
 /// jurisdictions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Coverage {

@@ -1,4 +1,4 @@
-//! The regulatory-status layer (SPEC 2.8, 2.9, 3, 4.6): limits per analyte, matrix and
+//! The regulatory-status layer: limits per analyte, matrix and
 //! jurisdiction over time. `cells` is the stored shape of
 //! `data/regulatory-status/`, `governance` the lifecycle logic (current and upcoming values as
 //! of a date, the change calendar). `load::regulatory_status` reads the folder,
@@ -16,7 +16,7 @@ pub use cells::*;
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct RegulatoryStatus {
     /// `rs-` and the first 12 hex digits of a SHA-256 over the layer's files in path order:
-    /// changes whenever a tranche of data ships (reported by `GET /api/health`, SPEC 9).
+    /// changes whenever a tranche of data ships (reported by `GET /api/health`).
     pub dataset_version: String,
     pub vocabulary: Vocabulary,
     /// The jurisdiction files in path order.

@@ -1,4 +1,4 @@
-//! Compound comparison (SPEC 4.2.2): 2 to 5 compounds side by side in one context (tiers,
+//! Compound comparison: 2 to 5 compounds side by side in one context (tiers,
 //! regulatory matrix, dose-response values, hazard profiles, environmental fate, exposure
 //! sources and a summary), or across 2 to 5 contexts as a risk matrix. Everything is read from
 //! the records and their assessment (`aggregate::assess`, made once per dataset in the
@@ -25,10 +25,10 @@ use matrix::across_contexts;
 use params::{compounds, contexts};
 use single::in_context;
 
-/// Compounds per comparison, and contexts per multi-context comparison (SPEC 8).
+/// Compounds per comparison, and contexts per multi-context comparison.
 const MIN: usize = 2;
 const MAX: usize = 5;
-/// The context of a comparison that names none (SPEC 4.2).
+/// The context of a comparison that names none.
 const DEFAULT_CONTEXT: &str = "human_adult";
 
 #[derive(Serialize)]

@@ -1,6 +1,6 @@
 //! CSV columns of the export, per entity kind and detail: one flat cell per field, lists
 //! joined with "; ", risk tiers one column per context; the envelope's `_notice` and
-//! `_disclaimer_url` are the last two columns of every row (DESIGN.md).
+//! `_disclaimer_url` are the last two columns of every row.
 
 use serde::Serialize;
 use serde_json::Value;

@@ -1,4 +1,4 @@
-//! SPEC 2.4: while a record's structure is under data-quality review, bulk export shows the
+//! while a record's structure is under data-quality review, bulk export shows the
 //! literal sentinel instead of its six structural values. Only the export calls this.
 
 use serde_json::Value;
@@ -43,7 +43,7 @@ pub(super) fn full_record(r: &CompoundRecord) -> Value {
     v
 }
 
-/// The six structural values of the index, in SPEC 2.4's order, masked when under review.
+/// The six structural values of the index, in the index's column order, masked when under review.
 pub(super) fn structural(r: &CompoundRecord) -> [(&'static str, Value); 6] {
     let masked = under_review(r);
     let value = |v: Option<Value>| {

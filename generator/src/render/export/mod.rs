@@ -1,5 +1,5 @@
-//! `GET /api/export` (DESIGN.md "Export"): every compound, material or product a filter keeps,
-//! as JSON or CSV, the standard index or `detail=full`, with the envelope fields of SPEC 2.4.
+//! `GET /api/export`: every compound, material or product a filter keeps,
+//! as JSON or CSV, the standard index or `detail=full`, with the data-quality envelope fields.
 //!
 //! The body is produced in pieces (`head`, `rows` per chunk, `tail`) so that the runtime can
 //! stream the whole corpus without holding it: the plan keeps only the selected ids.
@@ -33,7 +33,7 @@ pub struct ExportQuery<'a> {
     pub kind: Option<&'a str>,
     /// json (default) or csv.
     pub format: Option<&'a str>,
-    /// `full` for the full records; anything else gives the standard index (SPEC 4.10).
+    /// `full` for the full records; anything else gives the standard index.
     pub detail: Option<&'a str>,
     pub search: Option<&'a str>,
     /// A compound tier (read in `context`) or a product risk level.

@@ -1,5 +1,5 @@
 //! JSON rows of the export: the standard index (the list items' fields, plus the structural
-//! fields SPEC 2.4 masks) or the full stored record, per entity kind.
+//! fields masks) or the full stored record, per entity kind.
 
 use serde_json::{Map, Value, json};
 

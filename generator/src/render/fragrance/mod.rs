@@ -1,4 +1,4 @@
-//! The fragrance responses (issue 11; keyed, Developer+ by SPEC 5.3): `GET /api/fragrance`
+//! The fragrance responses (keyed, Developer+): `GET /api/fragrance`
 //! (the ingredients, paginated, filtered by `class`), `GET /api/fragrance/classes` (the two
 //! vocabularies with member counts) and `GET /api/fragrance/search?q=` (by name, synonym,
 //! CAS or class, relevance ordered). Pure functions of the data; wire types live here.
@@ -22,7 +22,7 @@ use crate::model::fragrance::{
 use crate::model::record::{CompoundRecord, SourceRef};
 use crate::model::vocab::RiskLevel;
 
-/// Default and largest page size (SPEC 4.9 and 8).
+/// Default and largest page size (and 8).
 const DEFAULT_LIMIT: usize = 20;
 const MAX_LIMIT: usize = 100;
 /// Shortest and longest accepted `q`, in characters once trimmed.

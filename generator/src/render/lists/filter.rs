@@ -1,4 +1,4 @@
-//! `GET /api/filter` (DESIGN.md): its parameters, the filters as applied, and the response.
+//! `GET /api/filter`: its parameters, the filters as applied, and the response.
 
 use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
@@ -14,7 +14,7 @@ use crate::model::vocab::{self, RiskLevel};
 use crate::render::regulatory;
 use crate::render::{Cache, Rendered};
 
-/// Raw query values of `GET /api/filter` (DESIGN.md).
+/// Raw query values of `GET /api/filter`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FilterQuery<'a> {
     pub risk: Option<&'a str>,
@@ -197,7 +197,7 @@ struct FilterBody<'a> {
     pagination: Pagination,
 }
 
-/// `GET /api/filter` (keyed, DESIGN.md): the AND of the given compound filters, paginated.
+/// `GET /api/filter` (keyed): the AND of the given compound filters, paginated.
 /// `agency` and the year filters must hold for one and the same classification.
 pub fn filter(dataset: &Dataset, index: &RiskIndex, q: &FilterQuery) -> Rendered {
     let (paging, filter) =

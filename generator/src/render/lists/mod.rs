@@ -1,5 +1,5 @@
-//! Paginated lists of the keyed endpoints: compounds (SPEC 4.2 `GET /api/compounds`),
-//! materials and products (SPEC 4.3) and the compound filter (DESIGN.md `/api/filter`).
+//! Paginated lists of the keyed endpoints: compounds (the `GET /api/compounds`),
+//! materials and products and the compound filter (`/api/filter`).
 //!
 //! Tiers come from a `RiskIndex` built once per dataset: assessing all compounds (and
 //! synthesising all products) on every request would make each list cost as much as a build.
@@ -11,12 +11,12 @@
 //!   codes, IARC/NTP/Prop 65/SVHC listings, agency positions, environmental fate), a GHS
 //!   hazard statement code (`h350` = `H350`, which also matches `H350i`; `H360` matches every
 //!   H360 form; effect letters keep their case, since it carries the category: `H360Fd` is
-//!   not `H360FD`), or a use class of `vocab::USE_CLASSES` (SPEC 4.2's examples herbicide,
+//!   not `H360FD`), or a use class of `vocab::USE_CLASSES` (for example herbicide,
 //!   plasticizer, flame_retardant).
 //! - `type_filter` and filter `type`: a use class, matched against the compound's `type`.
 //! - `functional_use`: a use class, matched against `type` and every `use_classes[]` entry.
 //! - `category_filter`: a category of `vocab::CATEGORIES` (matched against `category`), or a
-//!   use class (SPEC 4.2's examples food_additive, dietary_supplement; matched like
+//!   use class (for example food_additive, dietary_supplement; matched like
 //!   `functional_use`).
 
 mod compound_filter;

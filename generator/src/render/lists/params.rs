@@ -11,7 +11,7 @@ use crate::model::vocab::RiskLevel;
 use crate::render::Rendered;
 use crate::render::error::ApiError;
 
-/// Default and largest page size of the lists (SPEC 4.2).
+/// Default and largest page size of the lists.
 const DEFAULT_LIMIT: usize = 20;
 const MAX_LIMIT: usize = 100;
 /// Longest accepted `search` text, in characters.

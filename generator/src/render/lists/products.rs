@@ -19,9 +19,9 @@ pub struct ProductsQuery<'a> {
     pub limit: Option<&'a str>,
     /// Name, categories, tags and common names.
     pub search: Option<&'a str>,
-    /// A product risk level (SPEC 2.6).
+    /// A product risk level.
     pub risk: Option<&'a str>,
-    /// A product tier code (SPEC 2.1), case-insensitive.
+    /// A product tier code, case-insensitive.
     pub tier: Option<&'a str>,
     /// One of the products' categories, case-insensitive.
     pub category_filter: Option<&'a str>,
@@ -125,7 +125,7 @@ struct ProductsBody<'a, 'b> {
     pagination: Pagination,
 }
 
-/// `GET /api/products` (keyed): `risk` is the synthesised product risk (SPEC 2.6), as the
+/// `GET /api/products` (keyed): `risk` is the synthesised product risk, as the
 /// product profile reports it.
 pub fn products(dataset: &Dataset, index: &RiskIndex, q: &ProductsQuery) -> Rendered {
     let (paging, filter) =

@@ -1,7 +1,7 @@
 //! `GET /api/docs`: the reference, readable. Every endpoint of the catalogue
 //! (`crate::api::ENDPOINTS`) with its access, cost, parameters and their bounds, a real example
 //! request and the start of the response the service gives it (rendered here by the same
-//! functions, see `excerpts.rs`), and its errors; then tiers and limits (SPEC 8), the
+//! functions, see `excerpts.rs`), and its errors; then tiers and limits, the
 //! rate-limit headers, key formats and the webhook signature recipe with verification code.
 
 use askama::Template;
@@ -167,7 +167,7 @@ fn answer(a: Answer) -> String {
     }
 }
 
-/// The SPEC 7 statuses an endpoint can answer besides success.
+/// The statuses an endpoint can answer besides success.
 fn errors(e: &Endpoint) -> Vec<(u16, &'static str)> {
     let mut out = Vec::new();
     if !e.params.is_empty() || e.body.is_some() {

@@ -1,4 +1,4 @@
-//! The developer pages the root lists (SPEC 4.1, DESIGN.md): the reference (`/api/docs`), the
+//! The developer pages the root lists : the reference (`/api/docs`), the
 //! playground, the key holder's dashboard and the compliance page, all HTML from askama
 //! templates in `templates/pages/` with their CSS and scripts inline (no build step for the
 //! reader, no outside assets), and the curated examples (`/api/examples`, JSON). Every value

@@ -1,6 +1,6 @@
-//! `GET /api/regulatory-status` (SPEC 4.6), keyed, so never publicly cached: the matching
-//! cells with their governance as of a date (SPEC 2.8), or with `view=calendar` the
-//! forward calendar of changes and its coverage (SPEC 2.9). Wire types live here.
+//! `GET /api/regulatory-status`, keyed, so never publicly cached: the matching
+//! cells with their governance as of a date, or with `view=calendar` the
+//! forward calendar of changes and its coverage. Wire types live here.
 
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -75,7 +75,7 @@ impl<'a> Filter<'a> {
             None => today,
             Some(raw) => date_param("as_of", raw)?,
         };
-        // Checked in both views: a malformed parameter is a 400 wherever it is sent (SPEC 7).
+        // Checked in both views: a malformed parameter is a 400 wherever it is sent.
         let before = q.before.map(|raw| date_param("before", raw)).transpose()?;
         Ok(Filter {
             analyte,
@@ -87,7 +87,7 @@ impl<'a> Filter<'a> {
         })
     }
 
-    /// Analyte and matrix (the calendar applies the jurisdiction itself, SPEC 4.6).
+    /// Analyte and matrix (the calendar applies the jurisdiction itself).
     fn keeps(&self, cell: &Cell) -> bool {
         self.analyte.is_none_or(|a| cell.analyte == a)
             && self.matrix.is_none_or(|m| cell.matrix == m)

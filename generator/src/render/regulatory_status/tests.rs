@@ -69,7 +69,7 @@ fn cell_counts() {
         by_jurisdiction,
         BTreeMap::from([("CA_AB899", 12), ("EU", 55), ("US", 53)])
     );
-    // Every analyte SPEC 4.6 names has cells.
+    // Every analyte names has cells.
     for analyte in [
         "lead",
         "inorganic_arsenic",

@@ -1,4 +1,4 @@
-//! Unified search (SPEC 4.9): one index over compounds, products and materials, built once
+//! Unified search: one index over compounds, products and materials, built once
 //! with every searchable string folded, split into words and indexed by trigram ahead of time,
 //! so a query looks only at the fields that can match. Results carry a relevance score from 0
 //! to 100; curated aliases (`data/aliases.json`) resolve abbreviations to one canonical
@@ -114,7 +114,7 @@ pub fn search(
         }
     };
     let mut found = index.matches(&fold(q), only);
-    // SPEC 4.9: the alias step applies unless the search is limited to products or materials.
+    // the alias step applies unless the search is limited to products or materials.
     let alias = match only {
         None | Some(EntityType::Compound) => index.aliases.get(&alias_key(q)).copied(),
         Some(_) => None,

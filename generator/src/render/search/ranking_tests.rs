@@ -1,6 +1,6 @@
 //! The ranking against a straightforward reference: every field of the index matched by plain
 //! string search and by a full distance table against each of its words, every match sorted
-//! by the rule as SPEC 4.9 and the score table state it. Hundreds of queries drawn from the
+//! by the rule as and the score table state it. Hundreds of queries drawn from the
 //! corpus (names, prefixes, words, typos, pieces, identifiers), in every type and on several
 //! pages, must give what `search` gives: the same results in the same order, with the same
 //! scores, matched fields, boosts and totals.
