@@ -484,6 +484,10 @@ pub struct Prop65Listing {
     /// NSRL (cancer) or MADL (reproductive), as OEHHA prints it, with its unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub safe_harbor_level: Option<String>,
+    /// The list row that names a group this compound belongs to ("Lead and lead compounds"),
+    /// when the listing reaches it through the group rather than by its own CAS number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
     pub source: String,
 }
 

@@ -1,6 +1,7 @@
 //! California Proposition 65 list as exported by OEHHA (CSV in Windows-1252: Chemical, Type
 //! of Toxicity, Listing Mechanism, CAS No., Date Listed, NSRL or MADL in µg/day). Entries
-//! without a CAS ("---": groups such as lead compounds) are outside a CAS-keyed corpus.
+//! without a CAS ("---": groups such as lead compounds) reach their member compounds through
+//! `data/curated/prop65-groups.json`, which says which compounds each group row covers and why.
 
 use std::path::Path;
 
@@ -91,6 +92,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
                     listing_mechanism: mechanism.clone(),
                     date_listed: date.clone().unwrap_or_default(),
                     safe_harbor_level: level_for(t),
+                    via: None,
                     source: src.id.clone(),
                 })
             })
