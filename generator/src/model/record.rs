@@ -464,6 +464,10 @@ pub struct IarcListing {
     pub year: Option<i32>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cancer_sites: Vec<String>,
+    /// The group the call was made for ("Chromium (VI) compounds"), when the compound has it
+    /// as a member of that group rather than by its own evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
     pub source: String,
 }
 

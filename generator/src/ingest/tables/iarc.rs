@@ -67,6 +67,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
                     volumes,
                     year,
                     cancer_sites: Vec::new(),
+                    via: None,
                     source: src.id.clone(),
                 })},
             },
