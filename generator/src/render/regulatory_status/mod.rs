@@ -6,6 +6,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::{Cache, Rendered};
+use crate::model::quoted;
 use crate::model::regulatory_status::governance::{self, Change, Coverage};
 use crate::model::regulatory_status::{
     Cell, JURISDICTIONS, LoadedFile, RegulatoryStatus, Value, parse_date,
@@ -123,17 +124,6 @@ fn date_param(name: &str, raw: &str) -> Result<NaiveDate, Rendered> {
 
 fn bad(message: String) -> Rendered {
     Rendered::error(400, message)
-}
-
-/// A caller's value in a message: quoted, escaped, and cut so a hostile one stays short.
-fn quoted(value: &str) -> String {
-    const MAX: usize = 64;
-    if value.chars().count() <= MAX {
-        format!("{value:?}")
-    } else {
-        let cut: String = value.chars().take(MAX).collect();
-        format!("{cut:?}...")
-    }
 }
 
 #[derive(Serialize)]
