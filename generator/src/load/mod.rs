@@ -37,6 +37,8 @@ pub fn load(data_dir: &Path) -> anyhow::Result<(Dataset, Vec<Problem>)> {
 }
 
 /// As `load`, taking from `cache` every record whose file and shared inputs are unchanged.
+/// The stages: the small files every record is read against, the compound records (in
+/// parallel), then materials, products, documents and each feature's folder.
 pub fn load_with(
     data_dir: &Path,
     cache: Option<&dyn RecordCache>,
@@ -53,8 +55,23 @@ pub fn load_with(
         dir: data_dir.to_path_buf(),
         ..Dataset::default()
     };
-    let shown = |p: &Path| p.display().to_string();
+    load_shared_files(data_dir, &mut dataset, &mut problems);
+    let mut hasher = Sha256::new();
+    load_compounds(data_dir, cache, &mut dataset, &mut hasher, &mut problems);
+    load_entities_and_features(data_dir, &mut dataset, &mut hasher, &mut problems);
+    dataset.fingerprint = hasher
+        .finalize()
+        .iter()
+        .take(6)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok((dataset, problems))
+}
 
+/// The files every record is read or checked against: the id registry, agencies, contexts,
+/// aliases, the source catalogue and the curated overlays.
+fn load_shared_files(data_dir: &Path, dataset: &mut Dataset, problems: &mut Vec<Problem>) {
+    let shown = |p: &Path| p.display().to_string();
     match IdRegistry::read(&data_dir.join("ids.tsv")) {
         Ok(ids) => dataset.ids = ids,
         Err(e) => problems.push(Problem::new(
@@ -94,23 +111,32 @@ pub fn load_with(
             Err(p) => problems.push(p),
         }
     }
+}
 
+/// Every compound record, in parallel, overlays applied; the record and check keys that let a
+/// later load and `check` reuse their work; the fingerprint fed with each file.
+fn load_compounds(
+    data_dir: &Path,
+    cache: Option<&dyn RecordCache>,
+    dataset: &mut Dataset,
+    hasher: &mut Sha256,
+    problems: &mut Vec<Problem>,
+) {
     let overlays = overlays_by_cas(&dataset.curated);
     let catalog = dataset.catalog.clone();
     let rank = move |s: &str| catalog.as_ref().map_or(0, |c| c.rank(s));
-    let mut hasher = Sha256::new();
     let mut records_key = Sha256::new();
     records_key.update(std::fs::read(data_dir.join("sources.json")).unwrap_or_default());
     for (path, _) in &dataset.curated {
         let bytes = std::fs::read(path).unwrap_or_default();
-        for h in [&mut hasher, &mut records_key] {
+        for h in [&mut *hasher, &mut records_key] {
             h.update(relative(path, data_dir));
             h.update(&bytes);
         }
     }
     dataset.records_key = records_key.finalize().into();
     let reuse = cache.map(|c| (c, &dataset.records_key, data_dir));
-    let loaded: Vec<Result<Loaded, Problem>> = json_files(&compounds_dir)
+    let loaded: Vec<Result<Loaded, Problem>> = json_files(&data_dir.join("compounds"))
         .par_iter()
         .map(|path| load_compound(path, &overlays, &rank, reuse))
         .collect();
@@ -141,6 +167,16 @@ pub fn load_with(
         }
     }
     dataset.checks_key = checks_key.finalize().into();
+}
+
+/// Materials (with their id registry), products, documents, and the fragrance,
+/// regulatory-status and changelog folders.
+fn load_entities_and_features(
+    data_dir: &Path,
+    dataset: &mut Dataset,
+    hasher: &mut Sha256,
+    problems: &mut Vec<Problem>,
+) {
     if let Ok(text) = std::fs::read_to_string(data_dir.join("materials/index.tsv")) {
         for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
             let cols: Vec<&str> = line.split('\t').collect();
@@ -156,18 +192,18 @@ pub fn load_with(
         &data_dir.join("materials"),
         |m: &Material| &m.id,
         &mut entity_files,
-        &mut hasher,
-        &mut problems,
+        hasher,
+        problems,
     );
     dataset.products = load_entities(
         &data_dir.join("products"),
         |p: &Product| &p.id,
         &mut entity_files,
-        &mut hasher,
-        &mut problems,
+        hasher,
+        problems,
     );
     dataset.files.extend(entity_files);
-    load_documents(data_dir, &mut dataset, &mut hasher, &mut problems);
+    load_documents(data_dir, dataset, hasher, problems);
     let (fragrance, fragrance_problems) = fragrance::load(data_dir);
     dataset.fragrance = fragrance;
     problems.extend(fragrance_problems);
@@ -178,13 +214,6 @@ pub fn load_with(
         changelog::read(&data_dir.join(crate::model::changelog::FILE));
     dataset.changelog = changelog;
     problems.extend(changelog_problems);
-    dataset.fingerprint = hasher
-        .finalize()
-        .iter()
-        .take(6)
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    Ok((dataset, problems))
 }
 
 /// Reads `documents/`, `release-notes/` and the minijinja templates beside `data/`.
