@@ -7,8 +7,9 @@
 //! - IARC: the classification whose source is the live `listings.iarc_group`'s is current; every
 //!   other IARC classification of the record is superseded by it.
 //! - EFSA health-based guidance values: within one question (chronic intake: ADI, TDI and TWI
-//!   together; acute reference dose; upper level) and one population, the values of the newest
-//!   year are current and older ones are superseded by the newest's reference.
+//!   together; acute reference dose; upper level) and one population (the general population
+//!   under either of its names), the values of the newest year are current and older ones are
+//!   superseded by the newest's reference.
 
 use crate::model::record::{CompoundRecord, DoseValue, Lifecycle};
 use crate::model::vocab::DoseKind;
@@ -57,12 +58,22 @@ fn question(kind: DoseKind) -> Option<&'static str> {
     }
 }
 
+/// The population a value is for, with the names the sources give the general population
+/// ("Consumers" in OpenFoodTox, "general population" in the curated opinions) made one.
+fn population(d: &DoseValue) -> String {
+    match d.population.as_deref().map(str::to_lowercase) {
+        None => "consumers".into(),
+        Some(p) if p == "general population" => "consumers".into(),
+        Some(p) => p,
+    }
+}
+
 fn efsa(record: &mut CompoundRecord) {
     let key = |d: &DoseValue| {
         (d.agency == "EFSA")
             .then(|| question(d.kind))
             .flatten()
-            .map(|q| (q, d.population.clone().unwrap_or_default()))
+            .map(|q| (q, population(d)))
     };
     let keys: Vec<_> = record.dose_response.iter().map(key).collect();
     for (i, k) in keys.iter().enumerate() {
