@@ -25,6 +25,11 @@ enum Command {
         /// Also print counts and coverage per field and per source.
         #[arg(long)]
         stats: bool,
+        /// Also re-read the source tables under this directory (repeatable) without writing:
+        /// fail if a row is unexplained, if data/reconciliation.tsv is not what the tables
+        /// give, or if a record is not what the ingest would make of it.
+        #[arg(long = "reconcile", value_name = "SOURCES")]
+        reconcile: Vec<PathBuf>,
     },
     /// Write every public response into a CDN-ready tree, with _redirects, _headers and a
     /// manifest.
@@ -84,7 +89,17 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Check { data, stats } => check(&data, stats),
+        Command::Check {
+            data,
+            stats,
+            reconcile,
+        } => {
+            let checked = check(&data, stats)?;
+            if reconcile.is_empty() || checked != ExitCode::SUCCESS {
+                return Ok(checked);
+            }
+            check_reconciliation(&data, reconcile)
+        }
         Command::Build {
             data,
             out,
@@ -232,6 +247,50 @@ fn build(
     Ok(ExitCode::SUCCESS)
 }
 
+/// Runs the ingest without writing and compares what it would write with data/.
+fn check_reconciliation(data: &std::path::Path, sources: Vec<PathBuf>) -> anyhow::Result<ExitCode> {
+    use saferef_generator::ingest::reconcile::REPORT;
+    // The records' meta dates are kept unless a value changed, so any date does.
+    let report = saferef_generator::ingest::run(&saferef_generator::ingest::IngestOptions {
+        data_dir: data.to_path_buf(),
+        source_roots: sources,
+        date: "2000-01-01".into(),
+        dry_run: true,
+    })?;
+    let mut failed = false;
+    for id in &report.tables_missing {
+        println!("reconcile: table {id} not found under any --reconcile directory");
+        failed = true;
+    }
+    for line in report.reconciliation.unexplained() {
+        println!("reconcile: unexplained row: {line}");
+        failed = true;
+    }
+    let committed = std::fs::read_to_string(data.join(REPORT)).unwrap_or_default();
+    if committed != report.reconciliation.to_tsv() {
+        println!(
+            "reconcile: {} is not what the tables give; run saferef-generate ingest and commit it",
+            data.join(REPORT).display()
+        );
+        failed = true;
+    }
+    for id in &report.stale {
+        println!("reconcile: {id} is not what the ingest makes of the tables");
+        failed = true;
+    }
+    eprintln!(
+        "reconciled {} tables: {} unexplained rows, {} stale records",
+        report.tables_read.len(),
+        report.reconciliation.unexplained().len(),
+        report.stale.len()
+    );
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
 fn ingest(sources: Vec<PathBuf>, data: PathBuf, date: Option<String>) -> anyhow::Result<ExitCode> {
     let date = match date {
         Some(d) => {
@@ -246,9 +305,13 @@ fn ingest(sources: Vec<PathBuf>, data: PathBuf, date: Option<String>) -> anyhow:
         data_dir: data,
         source_roots: sources,
         date,
+        dry_run: false,
     })?;
     for (id, n) in &report.tables_read {
-        eprintln!("read {id}: {n} rows about a CAS number");
+        eprintln!("read {id}: {n} rows");
+    }
+    for line in report.reconciliation.unexplained() {
+        eprintln!("warning: unexplained row: {line}");
     }
     for id in &report.tables_missing {
         eprintln!(

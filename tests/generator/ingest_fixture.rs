@@ -49,6 +49,7 @@ fn ingest(data: &Path, sources: &Path, date: &str) -> IngestReport {
         data_dir: data.to_path_buf(),
         source_roots: vec![sources.to_path_buf()],
         date: date.into(),
+        dry_run: false,
     })
     .unwrap()
 }
@@ -191,4 +192,42 @@ fn curated_values_are_never_overwritten() {
             .any(|g| g.field == "properties.physical_properties.melting_point")
     );
     assert!(!read(data.path(), &benzene.hq_id).contains("iarc-vol-999"));
+}
+
+#[test]
+fn every_row_read_is_reconciled_and_a_group_row_needs_a_placement() {
+    let data = data_dir();
+    let sources = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("tests/fixtures/sources"), sources.path());
+    let first = ingest(data.path(), sources.path(), "2026-01-01");
+    assert!(first.reconciliation.unexplained().is_empty());
+    let report = std::fs::read_to_string(data.path().join("reconciliation.tsv")).unwrap();
+    assert!(
+        report.contains("oehha-prop65-2023\t3\t3\t0\t0\t0\t-\n"),
+        "three Prop 65 rows, all matched:\n{report}"
+    );
+
+    // A row naming a group with no CAS: unexplained until group-rows.tsv places it.
+    let p65 = sources.path().join("ca-prop65/OEHHA_P65.csv");
+    let mut table = std::fs::read(&p65).unwrap();
+    table.extend_from_slice(b"Lead and lead compounds,cancer,AB,---,1-Oct-92,\n");
+    std::fs::write(&p65, table).unwrap();
+    let second = ingest(data.path(), sources.path(), "2026-01-02");
+    assert_eq!(
+        second.reconciliation.unexplained(),
+        [
+            "oehha-prop65-2023: \"Lead and lead compounds\": names no CAS number and curated/group-rows.tsv does not place it"
+        ]
+    );
+    std::fs::write(
+        data.path().join("curated/group-rows.tsv"),
+        "table\trow_name\trow_key\tdisposition\trule\tmembers\tqualifier\treason\n\
+         prop65\tLead and lead compounds\tcancer|1-Oct-92\tunmatched\t-\t-\t-\tno lead compound in this corpus\n",
+    )
+    .unwrap();
+    let third = ingest(data.path(), sources.path(), "2026-01-03");
+    assert!(third.reconciliation.unexplained().is_empty());
+    let report = std::fs::read_to_string(data.path().join("reconciliation.tsv")).unwrap();
+    assert!(report.contains("oehha-prop65-2023\t\t\t\t1\t\tno lead compound in this corpus\n"));
+    assert_eq!(third.updated, 0, "a group row changes no record by itself");
 }

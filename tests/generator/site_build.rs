@@ -38,6 +38,7 @@ fn dataset() -> (tempfile::TempDir, Dataset) {
         data_dir: dir.path().to_path_buf(),
         source_roots: vec![repo().join("tests/fixtures/sources")],
         date: "2026-01-01".into(),
+        dry_run: false,
     })
     .unwrap();
     let (dataset, problems) = load(dir.path()).unwrap();

@@ -37,6 +37,7 @@ fn fixture(dir: &Path) -> PathBuf {
         data_dir: data.clone(),
         source_roots: vec![repo().join("tests/fixtures/sources")],
         date: "2026-01-01".into(),
+        dry_run: false,
     })
     .unwrap();
     data

@@ -72,6 +72,7 @@ fn dataset(root: &Path) -> (PathBuf, Dataset) {
         data_dir: data.clone(),
         source_roots: vec![repo().join("tests/fixtures/sources")],
         date: "2026-01-01".into(),
+        dry_run: false,
     })
     .unwrap();
     let (dataset, problems) = load(&data).unwrap();

@@ -8,11 +8,14 @@ use crate::model::cas::Cas;
 use crate::model::ids::CompoundKind;
 
 /// What a contribution is about. Most tables key rows by CAS; a few only give a PubChem
-/// CID, which the ingest resolves through the identifier tables.
+/// CID, which the ingest resolves through the identifier tables; some rows name a group or a
+/// qualified agent with no CAS ("Lead and lead compounds"), which `data/curated/groups.json`
+/// resolves to member compounds or explains.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Subject {
     Cas(Cas),
     PubchemCid(u64),
+    Named(String),
 }
 
 #[derive(Debug, Clone)]
@@ -38,7 +41,7 @@ impl Contribution {
         Contribution::about(Subject::PubchemCid(cid), fragment)
     }
 
-    fn about(subject: Subject, fragment: Value) -> Contribution {
+    pub fn about(subject: Subject, fragment: Value) -> Contribution {
         Contribution {
             subject,
             name: None,
@@ -52,7 +55,7 @@ impl Contribution {
     pub fn cas(&self) -> Option<&Cas> {
         match &self.subject {
             Subject::Cas(cas) => Some(cas),
-            Subject::PubchemCid(_) => None,
+            Subject::PubchemCid(_) | Subject::Named(_) => None,
         }
     }
 

@@ -2,12 +2,14 @@
 //!
 //! Flow: read the catalogue -> parse every table found (in parallel) -> select the corpus ->
 //! assign ids -> for each compound, strip what the re-read tables owned, merge what they say
-//! now (`merge` rules), recompute gaps and meta -> write changed files atomically.
+//! now (`merge` rules), recompute gaps and meta -> write changed files atomically, and the
+//! reconciliation of every row read (`reconcile`).
 //! Tables that are missing are reported and their values in the records are left alone.
 
 pub mod contribution;
 pub mod exact_mass;
 mod gaps;
+pub mod reconcile;
 pub mod select;
 pub mod tables;
 
@@ -35,6 +37,8 @@ pub struct IngestOptions {
     pub source_roots: Vec<PathBuf>,
     /// The date recorded in `meta` for created or changed records (YYYY-MM-DD).
     pub date: String,
+    /// Compute everything, write nothing (`check --reconcile`).
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Default)]
@@ -52,6 +56,10 @@ pub struct IngestReport {
     pub new_ids: usize,
     /// (source id, CID) of rows keyed by a PubChem CID that no identifier table knows.
     pub unmatched_cids: Vec<(String, u64)>,
+    /// What became of every row read.
+    pub reconciliation: reconcile::Reconciliation,
+    /// Records whose stored file differs from what the tables make of it now.
+    pub stale: Vec<String>,
 }
 
 /// The catalogue `table` of the isotope table (a reference table, not a per-compound one).
@@ -88,7 +96,8 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
         },
         None => None,
     };
-    let parsed: Vec<(&SourceDescriptor, Option<Vec<Contribution>>)> = catalog
+    let placements = reconcile::Placements::read(&opts.data_dir)?;
+    let parsed: Vec<(&SourceDescriptor, Option<tables::Parsed>)> = catalog
         .sources
         .par_iter()
         .filter(|src| src.table != ISOTOPES)
@@ -102,16 +111,18 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
 
     let mut read_sources: Vec<&SourceDescriptor> = Vec::new();
     let mut all: Vec<(&SourceDescriptor, Contribution)> = Vec::new();
-    for (src, contributions) in parsed {
-        let Some(contributions) = contributions else {
+    let mut ledgers = Vec::new();
+    for (src, table) in parsed {
+        let Some(table) = table else {
             report.tables_missing.push(src.id.clone());
             continue;
         };
         report
             .tables_read
-            .push((src.id.clone(), contributions.len()));
+            .push((src.id.clone(), table.ledger.rows().len()));
         read_sources.push(src);
-        all.extend(contributions.into_iter().map(|c| (src, c)));
+        ledgers.push((src, table.ledger));
+        all.extend(table.contributions.into_iter().map(|c| (src, c)));
     }
     let cid_to_cas = pubchem_index(&all);
     let mut by_cas: BTreeMap<Cas, Vec<(&SourceDescriptor, Contribution)>> = BTreeMap::new();
@@ -126,6 +137,8 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
                     continue;
                 }
             },
+            // Reached through a group file or explained in the reconciliation.
+            Subject::Named(_) => continue,
         };
         if c.selects {
             selected.insert(cas.clone());
@@ -133,6 +146,18 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
         by_cas.entry(cas).or_default().push((src, c));
     }
     report.selected = selected.len();
+    let ledger_refs: Vec<(&str, &str, &tables::ledger::Ledger)> = ledgers
+        .iter()
+        .map(|(src, l)| (src.id.as_str(), src.table.as_str(), l))
+        .collect();
+    report.reconciliation = reconcile::Reconciliation::of(
+        &ledger_refs,
+        &reconcile::Known {
+            corpus: &selected,
+            cid_to_cas: &cid_to_cas,
+            placements: &placements,
+        },
+    );
 
     let ids_path = opts.data_dir.join("ids.tsv");
     let mut registry = IdRegistry::read(&ids_path)?;
@@ -155,6 +180,7 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
 
     let compounds_dir = opts.data_dir.join("compounds");
     let empty = Vec::new();
+    let stale = std::sync::Mutex::new(Vec::new());
     let outcomes: Vec<Outcome> = todo
         .par_iter()
         .map(|(cas, hq_id)| {
@@ -173,8 +199,18 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
             })
             .with_context(|| format!("building {hq_id} (CAS {cas})"))?;
             let text = to_stored_json(&new);
-            let wrote = write_if_changed(&path, text.as_bytes())
-                .with_context(|| format!("writing {}", path.display()))?;
+            let wrote = if opts.dry_run {
+                old.as_ref() != Some(&new)
+            } else {
+                write_if_changed(&path, text.as_bytes())
+                    .with_context(|| format!("writing {}", path.display()))?
+            };
+            if wrote {
+                stale
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(hq_id.clone());
+            }
             Ok(match (old.is_some(), wrote) {
                 (false, _) => Outcome::Created,
                 (true, true) => Outcome::Updated,
@@ -189,8 +225,15 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
             Outcome::Unchanged => report.unchanged += 1,
         }
     }
-    write_if_changed(&ids_path, registry.to_tsv().as_bytes())
-        .with_context(|| format!("writing {}", ids_path.display()))?;
+    report.stale = stale.into_inner().unwrap_or_else(|e| e.into_inner());
+    report.stale.sort();
+    if !opts.dry_run {
+        write_if_changed(&ids_path, registry.to_tsv().as_bytes())
+            .with_context(|| format!("writing {}", ids_path.display()))?;
+        let path = opts.data_dir.join(reconcile::REPORT);
+        write_if_changed(&path, report.reconciliation.to_tsv().as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     report.no_longer_selected = registry
         .iter()
         .filter(|(cas, _)| !selected.contains(*cas))

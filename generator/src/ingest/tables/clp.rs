@@ -2,20 +2,23 @@
 //! hazard_class_category, classification_h_codes, pictogram_signal_word, labelling_h_codes,
 //! suppl_h_codes, scl_m_factors, notes, atp). Lists are " | "-separated; H-codes may carry
 //! "*" markers of minimum classification, which belong to the entry notes, not the code.
+//! One entry may cover several substances: "12035-72-2 [1] | 12035-71-1 [2]" in the CAS
+//! cell, with the names numbered alike; each gets the entry under its own name.
 
 use std::path::Path;
 
 use serde_json::json;
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
-use crate::model::cas::parse_cell;
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, clean_name, to_json};
+use crate::model::cas::{Cas, parse_cell};
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{Classification, GhsClassification, Sourced};
 use crate::model::vocab::SignalWord;
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
 }
 
@@ -53,10 +56,48 @@ pub fn pictograms_and_signal(parts: &[String]) -> (Vec<String>, Option<SignalWor
     (pictograms, signal)
 }
 
-fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+/// The substances of an entry: (CAS, its own name). "a [1] | b [2]" pairs with the CAS
+/// cell's "x [1] | y [2]"; an entry with one substance keeps its whole name.
+fn substances(name: &str, cas_cell: &str) -> Vec<(Cas, String)> {
+    fn numbered(cell: &str) -> Vec<(Option<String>, String)> {
+        cell.split('|')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|part| match (part.rfind('['), part.ends_with(']')) {
+                (Some(open), true) => (
+                    Some(part[open + 1..part.len() - 1].trim().to_string()),
+                    part[..open].trim().to_string(),
+                ),
+                _ => (None, part.to_string()),
+            })
+            .collect()
+    }
+    let names = numbered(name);
+    let cas: Vec<_> = numbered(cas_cell)
+        .into_iter()
+        .flat_map(|(n, c)| parse_cell(&c).into_iter().map(move |cas| (n.clone(), cas)))
+        .collect();
+    let whole = clean_name(name.trim_end_matches(';'));
+    let several = cas.len() > 1;
+    cas.into_iter()
+        .map(|(number, cas)| {
+            let own = number
+                .filter(|_| several)
+                .and_then(|n| names.iter().find(|(m, _)| m.as_ref() == Some(&n)))
+                .map(|(_, text)| clean_name(text.trim_end_matches(';')))
+                .filter(|t| !t.is_empty());
+            (cas, own.unwrap_or_else(|| whole.clone()))
+        })
+        .collect()
+}
+
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let mut out = Vec::new();
+    let mut ledger = Ledger::default();
     for row in reader(text, b',', true).records() {
         let row = row?;
+        let name = cell(&row, 1).unwrap_or_default();
+        let id = ledger.row(name);
         let hazard_classes = items(cell(&row, 4), '|');
         let mut h_codes: Vec<String> = items(cell(&row, 5), '|')
             .iter()
@@ -99,8 +140,18 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             status: None,
             superseded_by: None,
         };
-        let name = cell(&row, 1).unwrap_or_default();
-        for cas in parse_cell(cell(&row, 3).unwrap_or_default()) {
+        let mut members: Vec<(Subject, String)> =
+            substances(name, cell(&row, 3).unwrap_or_default())
+                .into_iter()
+                .map(|(cas, own)| (Subject::Cas(cas), own))
+                .collect();
+        if members.is_empty() {
+            // A group entry ("lead compounds with the exception of ..."), a reaction mass or
+            // a substance without a CAS number.
+            members.push((Subject::Named(clean_name(name)), clean_name(name)));
+        }
+        ledger.about(id, members.iter().map(|(s, _)| s.clone()));
+        for (subject, own_name) in members {
             let mut crossrefs = json!({});
             if let Some(ec) = cell(&row, 2) {
                 crossrefs["ec_number"] = to_json(&Sourced {
@@ -119,10 +170,13 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
                 "safety": {"ghs": [to_json(&ghs)]},
                 "regulatory": {"classifications": [to_json(&classification)]},
             });
-            out.push(Contribution::new(cas, fragment).named(name));
+            out.push(Contribution::about(subject, fragment).named(own_name));
         }
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -135,8 +189,9 @@ mod tests {
         let text = "index_no,chemical_name,ec_no,cas_no,hazard_class_category,classification_h_codes,pictogram_signal_word,labelling_h_codes,suppl_h_codes,scl_m_factors,notes,atp\n\
             601-020-00-8,benzene,200-753-7,71-43-2,Flam. Liq. 2 | Carc. 1A | Muta. 1B | STOT RE 1 | Asp. Tox. 1 | Eye Irrit. 2 | Skin Irrit. 2,H225 | H350 | H340 | H372 ** | H304 | H319 | H315,GHS02 | GHS08 | GHS07 | Dgr,,,,,CLP00/ATP05\n\
             650-000-00-0,a group,-,-,Acute Tox. 4 *,H302,GHS07 | Wng,,,,A,CLP00\n";
-        let got = parse(text, &descriptor("clp")).unwrap();
-        assert_eq!(got.len(), 1);
+        let got = parse(text, &descriptor("clp")).unwrap().contributions;
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[1].subject, Subject::Named("a group".into()));
         let ghs = &got[0].fragment["safety"]["ghs"][0];
         assert_eq!(
             ghs["h_codes"],
@@ -150,5 +205,24 @@ mod tests {
             "601-020-00-8"
         );
         assert_eq!(got[0].name.as_deref(), Some("benzene"));
+    }
+
+    #[test]
+    fn entries_naming_several_substances_reach_each_under_its_own_name() {
+        let got = substances(
+            "trinickel disulphide; | nickel subsulfide [1] | heazlewoodite  [2]",
+            "12035-72-2 [1] | 12035-71-1 [2]",
+        );
+        let got: Vec<_> = got.iter().map(|(c, n)| (c.as_str(), n.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                ("12035-72-2", "nickel subsulfide"),
+                ("12035-71-1", "heazlewoodite")
+            ]
+        );
+        let one = substances("benzene", "71-43-2");
+        assert_eq!(one[0].1, "benzene");
+        assert!(substances("a group", "-").is_empty());
     }
 }

@@ -13,14 +13,15 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, to_json};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{Classification, CosingListing};
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
 }
 
@@ -114,19 +115,24 @@ struct Entry {
     cmr: Option<String>,
 }
 
-fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let mut order: Vec<Cas> = Vec::new();
     let mut entries: BTreeMap<Cas, Vec<Entry>> = BTreeMap::new();
+    let mut ledger = Ledger::default();
     for row in reader(text, b',', true).records() {
         let row = row?;
+        let name = cell(&row, 1).unwrap_or_default();
+        let id = ledger.row(name);
         let Some(reference) = cell(&row, 0) else {
+            ledger.skip(id, "no Annex II reference number");
             continue;
         };
-        let name = cell(&row, 1).unwrap_or_default();
         if name.starts_with("Moved or deleted") {
+            ledger.skip(id, "entry moved or deleted");
             continue;
         }
         for cas in cas_numbers(cell(&row, 2).unwrap_or_default()) {
+            ledger.about(id, [Subject::Cas(cas.clone())]);
             let list = entries.entry(cas.clone()).or_default();
             if list.is_empty() {
                 order.push(cas);
@@ -138,6 +144,10 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
                 cmr: cell(&row, 5).map(tidy_cmr).filter(|c| !c.is_empty()),
             });
         }
+        ledger.otherwise(
+            id,
+            "entry names no CAS number (a group or a substance without one)",
+        );
     }
     let mut out = Vec::new();
     for cas in order {
@@ -175,7 +185,10 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
         }});
         out.push(Contribution::new(cas, fragment).named(first.name.as_str()));
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -244,7 +257,9 @@ mod tests {
             80,Moved or deleted,-,-,(EC) 2009/1223,\n\
             1193,Some substance,163879-69-4,-,(EU) 2019/831,\"Carcinogenic Cat. 1B(),Mutagenic Cat. 2()\"\n\
             1501,Same substance again,163879-69-4,-,(EU) 2021/1902,\n";
-        let got = parse(text, &descriptor("cosing")).expect("table parses");
+        let got = parse(text, &descriptor("cosing"))
+            .expect("table parses")
+            .contributions;
         let cas: Vec<_> = got
             .iter()
             .map(|c| c.cas().expect("keyed by CAS").as_str())

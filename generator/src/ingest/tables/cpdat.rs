@@ -12,14 +12,15 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, to_json};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{FoundIn, Sourced, UseClass};
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(&read_utf8(path)?, src, &path.display().to_string())
 }
 
@@ -106,7 +107,7 @@ fn use_classes_of(functions: &[&str], source: &str) -> Vec<UseClass> {
     out
 }
 
-fn parse(text: &str, src: &SourceDescriptor, path: &str) -> Result<Vec<Contribution>, TableError> {
+fn parse(text: &str, src: &SourceDescriptor, path: &str) -> Result<Parsed, TableError> {
     let mut rdr = reader(text, b',', true);
     let headers = rdr.headers().map_err(|e| csv_error(path, e))?.clone();
     let column = |name: &str| {
@@ -121,11 +122,15 @@ fn parse(text: &str, src: &SourceDescriptor, path: &str) -> Result<Vec<Contribut
     let (dtxsid, name, casrn) = (column("DTXSID")?, column("NAME")?, column("CASRN")?);
     let (functions, pucs) = (column("Functions")?, column("PUCs")?);
     let mut out = Vec::new();
+    let mut ledger = Ledger::default();
     for row in rdr.records() {
         let row = row.map_err(|e| csv_error(path, e))?;
+        let row_id = ledger.row(cell(&row, name).unwrap_or_default());
         let Some(cas) = cell(&row, casrn).and_then(|c| Cas::parse_lenient(c).ok()) else {
+            ledger.skip(row_id, "no valid CAS number in the row");
             continue;
         };
+        ledger.about(row_id, [Subject::Cas(cas.clone())]);
         let mut fragment = json!({});
         if let Some(id) = cell(&row, dtxsid) {
             fragment["crossrefs"] = json!({"dtxsid": to_json(&Sourced {
@@ -154,7 +159,10 @@ fn parse(text: &str, src: &SourceDescriptor, path: &str) -> Result<Vec<Contribut
         let name = cell(&row, name).unwrap_or_default();
         out.push(Contribution::new(cas, fragment).named(name));
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -174,7 +182,9 @@ mod tests {
             DTXSID5020281,1-Chloro-4-nitrobenzene,100-00-5,7474,0,0,1,1,0,0,0,0,0,0,1,1,2,Heat stabilizer; UV stabilizer,1,Laboratory supplies,10406,1312\n\
             DTXSID0000000,No CAS,,,0,0,0,0,0,0,0,0,,,,,,,,,,\n"
         );
-        let got = parse(&text, &descriptor("cpdat"), "t").expect("table parses");
+        let got = parse(&text, &descriptor("cpdat"), "t")
+            .expect("table parses")
+            .contributions;
         assert_eq!(got.len(), 3);
         let eb = &got[0].fragment;
         assert_eq!(

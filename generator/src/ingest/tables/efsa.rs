@@ -11,9 +11,10 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, to_json};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::DoseValue;
@@ -23,7 +24,9 @@ const VALUES: &str = "oft_reference_values.csv";
 const SUBSTANCES: &str = "oft_substance_characterisation.csv";
 const OUTPUTS: &str = "oft_efsa_outputs.csv";
 
-pub fn read(dir: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+/// The ledger accounts for the reference-value rows (the facts); the substance table only
+/// supplies identities and structures.
+pub fn read(dir: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     let load = |name: &str| {
         let path = dir.join(name);
         read_utf8(&path).map(|text| (path.display().to_string(), text))
@@ -33,9 +36,12 @@ pub fn read(dir: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, Tab
     let (outputs_path, outputs) = load(OUTPUTS)?;
     let references = output_references(&outputs).map_err(|e| csv_error(&outputs_path, e))?;
     let (values_path, values) = load(VALUES)?;
-    let mut out = parse(&values, &cas, &references, src).map_err(|e| csv_error(&values_path, e))?;
-    out.extend(identities(&substances, src).map_err(|e| csv_error(&substances_path, e))?);
-    Ok(out)
+    let mut parsed =
+        parse(&values, &cas, &references, src).map_err(|e| csv_error(&values_path, e))?;
+    parsed
+        .contributions
+        .extend(identities(&substances, src).map_err(|e| csv_error(&substances_path, e))?);
+    Ok(parsed)
 }
 
 /// Structure from the "as such" rows: SMILES and, when written as plain element counts, the
@@ -193,33 +199,47 @@ fn parse(
     cas_of: &HashMap<String, Cas>,
     references: &HashMap<String, String>,
     src: &SourceDescriptor,
-) -> Result<Vec<Contribution>, csv::Error> {
+) -> Result<Parsed, csv::Error> {
     // One contribution per substance, in the order the table first names it.
-    let mut order: Vec<(String, Cas)> = Vec::new();
+    let mut order: Vec<(String, Subject)> = Vec::new();
     let mut values: HashMap<String, Vec<DoseValue>> = HashMap::new();
+    let mut ledger = Ledger::default();
     for row in reader(text, b',', true).records() {
         let row = row?;
+        let id = ledger.row(cell(&row, 0).unwrap_or_default());
         let Some(substance) = cell(&row, 0) else {
+            ledger.skip(id, "no substance name");
             continue;
         };
         let Some((kind, label)) = cell(&row, 4).and_then(assessment) else {
-            continue;
-        };
-        let Some(cas) = cas_of.get(substance) else {
+            ledger.skip(
+                id,
+                "not a health-based guidance value (ADI, TDI, TWI, ARfD, UL, AOEL)",
+            );
             continue;
         };
         let (Some(value), Some(unit)) = (
             cell(&row, 6).and_then(|v| v.parse::<f64>().ok()),
             cell(&row, 7),
         ) else {
+            ledger.skip(
+                id,
+                "no numeric value with a unit (not established, or not allocated)",
+            );
             continue;
         };
-        let Some(author) = cell(&row, 1) else {
+        let Some(agency) = cell(&row, 1).and_then(agency_of) else {
+            ledger.skip(id, "author is not EFSA, the SCF or a FAO/WHO committee");
             continue;
         };
-        let Some(agency) = agency_of(author) else {
-            continue;
+        let author = cell(&row, 1).unwrap_or_default();
+        // EFSA gives no CAS for some substances ("Cadmium (total)"): the name is resolved
+        // through data/curated/groups.json.
+        let subject = match cas_of.get(substance) {
+            Some(cas) => Subject::Cas(cas.clone()),
+            None => Subject::Named(substance.to_string()),
         };
+        ledger.about(id, [subject.clone()]);
         let qualifier: Vec<&str> = cell(&row, 5)
             .filter(|q| *q != "=")
             .into_iter()
@@ -242,20 +262,24 @@ fn parse(
             superseded_by: None,
         };
         let list = values.entry(substance.to_string()).or_insert_with(|| {
-            order.push((substance.to_string(), cas.clone()));
+            order.push((substance.to_string(), subject));
             Vec::new()
         });
         if !list.contains(&dose) {
             list.push(dose);
         }
     }
-    Ok(order
+    let contributions = order
         .into_iter()
-        .map(|(substance, cas)| {
+        .map(|(substance, subject)| {
             let doses: Vec<_> = values[&substance].iter().map(to_json).collect();
-            Contribution::new(cas, json!({"dose_response": doses})).named(substance)
+            Contribution::about(subject, json!({"dose_response": doses})).named(substance)
         })
-        .collect())
+        .collect();
+    Ok(Parsed {
+        contributions,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -322,7 +346,9 @@ mod tests {
     fn run(values: &str) -> Vec<Contribution> {
         let cas = substance_cas(SUBSTANCES).expect("test data");
         let refs = output_references(OUTPUTS).expect("test data");
-        parse(values, &cas, &refs, &descriptor("efsa")).expect("test data")
+        parse(values, &cas, &refs, &descriptor("efsa"))
+            .expect("test data")
+            .contributions
     }
 
     #[test]
@@ -359,7 +385,17 @@ mod tests {
             Cadmium chloride,EFSA CEF,2009,999,TDI,ca.,0.36,µg/kg bw/day,Consumers - Adults\n\
             Bad number,EFSA,2010,100,ADI,=,1,mg/kg bw/day,Consumers\n\
             Methamidophos,EFSA,2010,100,ADI,=,1,mg/kg bw/day,Consumers\n";
-        let got = run(values);
+        let all = run(values);
+        let named: Vec<_> = all.iter().filter(|c| c.cas().is_none()).collect();
+        assert_eq!(
+            named.iter().map(|c| &c.subject).collect::<Vec<_>>(),
+            [
+                &Subject::Named("Bad number".into()),
+                &Subject::Named("Methamidophos".into())
+            ],
+            "substances without a CAS are left to the reconciliation"
+        );
+        let got: Vec<_> = all.into_iter().filter(|c| c.cas().is_some()).collect();
         assert_eq!(got.len(), 3);
         assert_eq!(got[0].name.as_deref(), Some("Acephate"));
         let acephate = got[0].fragment["dose_response"]

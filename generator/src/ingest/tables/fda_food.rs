@@ -21,17 +21,15 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, to_json};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{Classification, FdaFoodListing, FoundIn, UseClass};
 
-pub fn read_substances_added(
-    path: &Path,
-    src: &SourceDescriptor,
-) -> Result<Vec<Contribution>, TableError> {
+pub fn read_substances_added(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(
         &read_utf8(path)?,
         src,
@@ -40,10 +38,7 @@ pub fn read_substances_added(
     )
 }
 
-pub fn read_food_contact(
-    path: &Path,
-    src: &SourceDescriptor,
-) -> Result<Vec<Contribution>, TableError> {
+pub fn read_food_contact(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(
         &read_utf8(path)?,
         src,
@@ -182,17 +177,21 @@ fn parse(
     src: &SourceDescriptor,
     inv: &Inventory,
     path: &str,
-) -> Result<Vec<Contribution>, TableError> {
+) -> Result<Parsed, TableError> {
     let body = from_header(text, inv.header).ok_or_else(|| TableError::Format {
         path: path.to_string(),
         message: format!("no header row starting with {:?}", inv.header),
     })?;
     let mut out = Vec::new();
+    let mut ledger = Ledger::default();
     for row in reader(body, b',', true).records() {
         let row = row.map_err(|e| csv_error(path, e))?;
+        let id = ledger.row(cell(&row, 1).unwrap_or_default());
         let Some(cas) = cell(&row, 0).and_then(|c| Cas::parse_lenient(c).ok()) else {
+            ledger.skip(id, "no valid CAS number in the row");
             continue;
         };
+        ledger.about(id, [Subject::Cas(cas.clone())]);
         let listed_name = cell(&row, 1)
             .unwrap_or_default()
             .split_whitespace()
@@ -204,8 +203,10 @@ fn parse(
         } else {
             technical_effects(cell(&row, 2).unwrap_or_default())
         };
+        // A row of Substances Added to Food with no technical effect states no purpose (benzene
+        // is listed so), so it gives no use class and no "found in".
         let in_use = match status {
-            None => true,
+            None => inv.food_contact || !effects.is_empty(),
             Some((_, withdraws_contact)) => inv.food_contact && !withdraws_contact,
         };
         let classification = Classification {
@@ -250,7 +251,10 @@ fn parse(
         }
         out.push(Contribution::new(cas, fragment).named(name));
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -274,7 +278,9 @@ mod tests {
 
     #[test]
     fn substances_added_to_food() {
-        let got = parse(ADDED, &descriptor("saf"), &SUBSTANCES_ADDED, "t").expect("table parses");
+        let got = parse(ADDED, &descriptor("saf"), &SUBSTANCES_ADDED, "t")
+            .expect("table parses")
+            .contributions;
         let cas: Vec<_> = got
             .iter()
             .map(|c| c.cas().expect("keyed by CAS").as_str())
@@ -335,7 +341,9 @@ mod tests {
 
     #[test]
     fn marked_substances_are_listed_but_not_in_use() {
-        let got = parse(ADDED, &descriptor("saf"), &SUBSTANCES_ADDED, "t").expect("table parses");
+        let got = parse(ADDED, &descriptor("saf"), &SUBSTANCES_ADDED, "t")
+            .expect("table parses")
+            .contributions;
         let safrole = &got[2];
         assert_eq!(safrole.name.as_deref(), Some("SAFROLE"));
         let f = &safrole.fragment;
@@ -367,7 +375,9 @@ mod tests {
             977110-24-9, SOME FDA-NUMBERED SUBSTANCE\n \
             101-14-4,\" 4,4'-METHYLENEBIS(2-CHLOROANILINE)--PROHIBITED\"\n \
             100-42-5, STYRENE--NLFG\n";
-        let got = parse(text, &descriptor("fcs"), &FOOD_CONTACT, "t").expect("table parses");
+        let got = parse(text, &descriptor("fcs"), &FOOD_CONTACT, "t")
+            .expect("table parses")
+            .contributions;
         assert_eq!(got.len(), 3);
         let abietic = &got[0].fragment;
         assert_eq!(

@@ -6,22 +6,25 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::TableError;
 use super::clp::{h_code, items, pictograms_and_signal};
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, to_json};
 use crate::model::cas::parse_cell;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::GhsClassification;
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
 }
 
-fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let mut out = Vec::new();
+    let mut ledger = Ledger::default();
     for row in reader(text, b',', true).records() {
         let row = row?;
+        let id = ledger.row(cell(&row, 1).unwrap_or_default());
         let (pictograms, signal_word) = pictograms_and_signal(&items(cell(&row, 3), ';'));
         let ghs = GhsClassification {
             jurisdiction: "AU".into(),
@@ -38,14 +41,20 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             source: src.id.clone(),
         };
         if ghs.h_codes.is_empty() {
+            ledger.skip(id, "no hazard statement");
             continue;
         }
         for cas in parse_cell(cell(&row, 0).unwrap_or_default()) {
             let fragment = json!({"safety": {"ghs": [to_json(&ghs)]}});
+            ledger.about(id, [Subject::Cas(cas.clone())]);
             out.push(Contribution::new(cas, fragment));
         }
+        ledger.otherwise(id, "no valid CAS number in the row");
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -58,7 +67,7 @@ mod tests {
         let text = "cas_no,chemical_name,hazard_category,pictograms_signal_word,h_codes,hazard_statements,cut_offs,notes,sources\n\
             121-20-0,cinerin II,Acute toxicity – category 4; Hazardous to the aquatic environment (acute) – category 1,GHS07; GHS09; Warning,H302; H410,Harmful if swallowed,,,EU\n\
             1-00-0,nothing,,,,,,,\n";
-        let got = parse(text, &descriptor("hcis")).unwrap();
+        let got = parse(text, &descriptor("hcis")).unwrap().contributions;
         assert_eq!(got.len(), 1);
         let ghs = &got[0].fragment["safety"]["ghs"][0];
         assert_eq!(ghs["jurisdiction"], "AU");

@@ -5,15 +5,16 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, clean_name, to_json};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{Carcinogenicity, Classification, IarcListing};
 use crate::model::vocab::IarcGroup;
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
 }
 
@@ -28,15 +29,24 @@ fn group_of(code: &str) -> Option<IarcGroup> {
     })
 }
 
-fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let mut out = Vec::new();
+    let mut ledger = Ledger::default();
     for row in reader(text, b'\t', true).records() {
         let row = row?;
-        let (Some(cas), Some(group)) = (
-            cell(&row, 0).and_then(|c| Cas::parse_lenient(c).ok()),
-            cell(&row, 2).and_then(group_of),
-        ) else {
+        let name = cell(&row, 1).unwrap_or_default();
+        let id = ledger.row(name);
+        let Some(group) = cell(&row, 2).and_then(group_of) else {
+            ledger.skip(id, "no IARC group in the row");
             continue;
+        };
+        let subject = match cell(&row, 0).map(Cas::parse_lenient) {
+            Some(Ok(cas)) => Subject::Cas(cas),
+            Some(Err(_)) => {
+                ledger.skip(id, "CAS cell is not a valid CAS number");
+                continue;
+            }
+            None => Subject::Named(clean_name(name)),
         };
         let volumes = cell(&row, 3).unwrap_or_default().to_string();
         let year = cell(&row, 4).and_then(|y| y.parse::<i32>().ok());
@@ -72,10 +82,15 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
                 })},
             },
         });
-        let name = cell(&row, 1).unwrap_or_default();
-        out.push(Contribution::new(cas, fragment).named(name).selecting());
+        ledger.about(id, [subject.clone()]);
+        let by_cas = matches!(subject, Subject::Cas(_));
+        let c = Contribution::about(subject, fragment).named(name);
+        out.push(if by_cas { c.selecting() } else { c });
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -89,9 +104,13 @@ mod tests {
                     50-00-0\tFormaldehyde\t1\tSup 7, 62, 88, 100F\t2012\n\
                     50-06-6\tPhenobarbital\t12\tSup 7, 79\t2001\n\
                     \tNo CAS agent\t1\t100E\t2012\n";
-        let got = parse(text, &descriptor("iarc")).unwrap();
-        assert_eq!(got.len(), 2);
-        assert!(got.iter().all(|c| c.selects));
+        let parsed = parse(text, &descriptor("iarc")).unwrap();
+        let got = &parsed.contributions;
+        assert_eq!(got.len(), 3);
+        assert!(got[..2].iter().all(|c| c.selects));
+        assert_eq!(got[2].subject, Subject::Named("No CAS agent".into()));
+        assert!(!got[2].selects);
+        assert_eq!(parsed.ledger.rows().len(), 3);
         let f = &got[1].fragment;
         assert_eq!(f["regulatory"]["listings"]["iarc_group"]["group"], "2B");
         assert_eq!(

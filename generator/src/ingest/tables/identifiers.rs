@@ -6,9 +6,10 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{display_name, read_utf8, reader};
-use crate::ingest::contribution::Contribution;
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::ids::CompoundKind;
@@ -16,21 +17,26 @@ use crate::model::ids::CompoundKind;
 /// Synonyms kept per compound: enough to search by, few enough to read.
 const MAX_SYNONYMS: usize = 25;
 
-pub fn read(
-    path: &Path,
-    src: &SourceDescriptor,
-    inorganic: bool,
-) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor, inorganic: bool) -> Result<Parsed, TableError> {
     Ok(parse(&read_utf8(path)?, &src.id, inorganic))
 }
 
-fn parse(text: &str, source: &str, inorganic: bool) -> Vec<Contribution> {
+fn parse(text: &str, source: &str, inorganic: bool) -> Parsed {
     let mut out = Vec::new();
-    for row in reader(text, b'\t', false).records().flatten() {
-        let get = |i: usize| row.get(i).map(str::trim).filter(|s| !s.is_empty());
-        let Some(cas) = get(1).and_then(|c| Cas::parse(c).ok()) else {
+    let mut ledger = Ledger::default();
+    for row in reader(text, b'\t', false).records() {
+        let Ok(row) = row else {
+            let id = ledger.row("");
+            ledger.skip(id, "malformed line");
             continue;
         };
+        let get = |i: usize| row.get(i).map(str::trim).filter(|s| !s.is_empty());
+        let id = ledger.row(get(8).or(get(7)).unwrap_or_default());
+        let Some(cas) = get(1).and_then(|c| Cas::parse(c).ok()) else {
+            ledger.skip(id, "no valid CAS number in the row");
+            continue;
+        };
+        ledger.about(id, [Subject::Cas(cas.clone())]);
         let formula = get(2);
         let kind = if inorganic {
             CompoundKind::Ino
@@ -74,7 +80,10 @@ fn parse(text: &str, source: &str, inorganic: bool) -> Vec<Contribution> {
         }
         out.push(c);
     }
-    out
+    Parsed {
+        contributions: out,
+        ledger,
+    }
 }
 
 /// Removes `null` members so that absent values stay absent after merging.
@@ -156,7 +165,7 @@ mod tests {
 
     #[test]
     fn parses_identity_rows() {
-        let got = parse(ROWS, "pubchem", false);
+        let got = parse(ROWS, "pubchem", false).contributions;
         assert_eq!(got.len(), 2, "the row without a valid CAS is skipped");
         let ethanol = &got[0];
         assert_eq!(ethanol.cas().unwrap().as_str(), "64-17-5");
@@ -179,7 +188,7 @@ mod tests {
 
     #[test]
     fn inorganic_table_sets_kind() {
-        let got = parse(ROWS, "inorganic", true);
+        let got = parse(ROWS, "inorganic", true).contributions;
         assert!(got.iter().all(|c| c.kind == Some(CompoundKind::Ino)));
     }
 

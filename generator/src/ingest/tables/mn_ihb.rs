@@ -9,15 +9,16 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, clean_name, to_json};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{DoseValue, Sourced};
 use crate::model::vocab::DoseKind;
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
 }
 
@@ -66,13 +67,18 @@ fn endpoints(raw: &str) -> String {
         .join(", ")
 }
 
-fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let mut out = Vec::new();
+    let mut ledger = Ledger::default();
     for row in reader(text, b',', true).records() {
         let row = row?;
-        // Group codes ("LEAD-COMPS") and suffixed numbers ("18540-29-9-pm") are not CAS numbers.
-        let Some(cas) = cell(&row, 0).and_then(|c| Cas::parse_lenient(c).ok()) else {
-            continue;
+        let name = cell(&row, 1).unwrap_or_default();
+        let id = ledger.row(name);
+        // Group codes ("LEAD-COMPS") and suffixed numbers ("18540-29-9-pm") are not CAS
+        // numbers: the row is about what its name says.
+        let subject = match cell(&row, 0).and_then(|c| Cas::parse_lenient(c).ok()) {
+            Some(cas) => Subject::Cas(cas),
+            None => Subject::Named(clean_name(name)),
         };
         let mut doses = Vec::new();
         for (value_col, ref_col, endpoint_col, kind) in BENCHMARKS {
@@ -117,12 +123,16 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             }});
         }
         if fragment.as_object().is_some_and(|f| f.is_empty()) {
+            ledger.skip(id, "no numeric benchmark and no PBT flag");
             continue;
         }
-        let name = cell(&row, 1).unwrap_or_default();
-        out.push(Contribution::new(cas, fragment).named(name));
+        ledger.about(id, [subject.clone()]);
+        out.push(Contribution::about(subject, fragment).named(name));
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -146,12 +156,24 @@ mod tests {
             1332-21-4-LAA,\"Asbestos, Libby Amphibole (units in fibers)\",NA,NA,NA,1e-4,NA,NA,NA,MDH,NA,NA,NA,0,0,0\n\
             38380-0804,PCB 156,NA,NA,NA,0.1,NA,NA,NA,MDH RAA,NA,NA,NA,1,0,0\n"
         );
-        let got = parse(&text, &descriptor("mn")).expect("test data");
+        let all = parse(&text, &descriptor("mn"))
+            .expect("test data")
+            .contributions;
+        let named: Vec<_> = all
+            .iter()
+            .filter_map(|c| c.name.clone().filter(|_| c.cas().is_none()))
+            .collect();
         assert_eq!(
-            got.len(),
-            5,
-            "no-value non-PBT row and non-CAS rows skipped"
+            named,
+            [
+                "Lead Compounds",
+                "Asbestos, Libby Amphibole (units in fibers)",
+                "PCB 156"
+            ],
+            "group codes and suffixed numbers are about their names"
         );
+        let got: Vec<_> = all.into_iter().filter(|c| c.cas().is_some()).collect();
+        assert_eq!(got.len(), 5, "the no-value non-PBT row skipped");
         let acetaldehyde = got[0].fragment["dose_response"]
             .as_array()
             .expect("test data");

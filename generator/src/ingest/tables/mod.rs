@@ -1,10 +1,12 @@
-//! One parser per public table. Each turns a table into `Contribution`s keyed by CAS and
-//! knows nothing of records, ids or merging; `parse` dispatches on the catalogue's `table`.
+//! One parser per public table. Each turns a table into `Contribution`s keyed by CAS and a
+//! `Ledger` saying what became of every row; parsers know nothing of records, ids or merging;
+//! `parse` dispatches on the catalogue's `table`.
 
 use std::path::Path;
 
 use super::contribution::Contribution;
 use crate::model::catalog::SourceDescriptor;
+use ledger::Ledger;
 
 mod clp;
 mod cosing;
@@ -14,6 +16,7 @@ mod fda_food;
 mod hcis;
 mod iarc;
 mod identifiers;
+pub mod ledger;
 mod mn_ihb;
 mod ntp;
 mod ontario_oel;
@@ -42,8 +45,15 @@ pub enum TableError {
     UnknownTable(String),
 }
 
+/// What a parser made of a table.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    pub contributions: Vec<Contribution>,
+    pub ledger: Ledger,
+}
+
 /// Reads the table at `path` with the parser the catalogue names for it.
-pub fn parse(src: &SourceDescriptor, path: &Path) -> Result<Vec<Contribution>, TableError> {
+pub fn parse(src: &SourceDescriptor, path: &Path) -> Result<Parsed, TableError> {
     match src.table.as_str() {
         "identifiers" => identifiers::read(path, src, false),
         "identifiers_inorganic" => identifiers::read(path, src, true),

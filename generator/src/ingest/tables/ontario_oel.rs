@@ -7,18 +7,17 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, to_json};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::ExposureLimit;
 use crate::model::vocab::LimitKind;
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
-    parse(&read_utf8(path)?, src)
-        .map(|p| p.contributions)
-        .map_err(|e| csv_error(&path.display().to_string(), e))
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
+    parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
 }
 
 const LIMITS: [(usize, LimitKind); 3] = [
@@ -52,16 +51,6 @@ const COLLAPSED_ENTRIES: [&str; 18] = [
     "14808-60-7; 1317-95-9",                 // silica: quartz, tripoli / cristobalite
     "53469-21-9; 11097-69-1",                // chlorodiphenyl 42% / 54% chlorine
 ];
-
-#[derive(Debug, Default)]
-struct Parsed {
-    contributions: Vec<Contribution>,
-    /// Rows skipped: no CAS (a group such as "Flour dust"), a collapsed entry, or a CAS
-    /// repeated within the entry (also a collapsed one).
-    rows_skipped: usize,
-    /// Limit cells that are not "<number> <unit>".
-    values_skipped: usize,
-}
 
 /// "0.05 mg/m3", "1 ppm ", "0.5ppm" -> (value, unit).
 fn limit_value(raw: &str) -> Option<(f64, String)> {
@@ -141,22 +130,27 @@ fn name_of(agent: &str) -> String {
 }
 
 fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
-    let mut parsed = Parsed::default();
+    let mut ledger = Ledger::default();
     let mut order: Vec<(Cas, Option<String>)> = Vec::new();
     let mut limits: HashMap<Cas, Vec<ExposureLimit>> = HashMap::new();
     for row in reader(text, b'\t', true).records() {
         let row = row?;
+        let agent = cell(&row, 1).unwrap_or_default();
+        let id = ledger.row(agent);
         let cas_cell = cell(&row, 0).unwrap_or_default();
         let cas_list: Vec<Cas> = cas_cell.split(';').filter_map(cas_of).collect();
         let repeated = cas_list
             .iter()
             .enumerate()
             .any(|(i, c)| cas_list[..i].contains(c));
-        if cas_list.is_empty() || repeated || COLLAPSED_ENTRIES.contains(&cas_cell) {
-            parsed.rows_skipped += 1;
+        if cas_list.is_empty() {
+            ledger.skip(id, "no CAS number (an agent such as a dust or a group)");
             continue;
         }
-        let agent = cell(&row, 1).unwrap_or_default();
+        if repeated || COLLAPSED_ENTRIES.contains(&cas_cell) {
+            ledger.skip(id, "one CAS cell for several forms with different limits");
+            continue;
+        }
         let notations = cell(&row, 5).unwrap_or_default();
         let skin = notations.to_ascii_lowercase().contains("skin");
         let other_notes = notations
@@ -180,8 +174,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             let Some(raw) = cell(&row, col) else {
                 continue;
             };
+            // "R", "see note", ranges: not a limit value; the row may still give others.
             let Some((value, unit)) = limit_value(raw) else {
-                parsed.values_skipped += 1;
                 continue;
             };
             row_limits.push(ExposureLimit {
@@ -196,8 +190,10 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             });
         }
         if row_limits.is_empty() {
+            ledger.skip(id, "no limit value in \"<number> <unit>\" form");
             continue;
         }
+        ledger.about(id, cas_list.iter().cloned().map(Subject::Cas));
         let name = (!group).then(|| name_of(agent));
         for cas in cas_list {
             let list = limits.entry(cas.clone()).or_insert_with(|| {
@@ -209,7 +205,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             }
         }
     }
-    parsed.contributions = order
+    let contributions = order
         .into_iter()
         .map(|(cas, name)| {
             let entries: Vec<_> = limits[&cas].iter().map(to_json).collect();
@@ -220,7 +216,10 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             }
         })
         .collect();
-    Ok(parsed)
+    Ok(Parsed {
+        contributions,
+        ledger,
+    })
 }
 
 /// Adds a limit unless the compound already has it (two entries covering the same CAS, such
@@ -243,6 +242,7 @@ fn add_limit(list: &mut Vec<ExposureLimit>, limit: ExposureLimit) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ingest::tables::ledger::Fate;
     use crate::ingest::tables::testing::descriptor;
 
     const HEADER: &str = "CASRN\tAgent [CAS No.]\tTime-Weighted Average Limit (TWA)\tShort-Term Exposure Limit (STEL)\tCeiling Limit (C)\tNotations\tMW\n";
@@ -266,11 +266,16 @@ mod tests {
             7778-18-9; 10034-76-1)\tCalcium sulfate [7778-18-9; 10034-76-1)] \t10 mg/m3 \t \t\t\t\n"
         );
         let got = parse(&text, &descriptor("on")).expect("test data");
+        let skipped = got
+            .ledger
+            .rows()
+            .iter()
+            .filter(|r| matches!(r.fate, Fate::Skipped(_)))
+            .count();
         assert_eq!(
-            got.rows_skipped, 4,
-            "blank, no CAS, collapsed, repeated CAS"
+            skipped, 5,
+            "blank, no CAS, collapsed, repeated CAS, no limit in a readable form"
         );
-        assert_eq!(got.values_skipped, 3, "R, see note, 1-2 ppm");
         let cas: Vec<&str> = got
             .contributions
             .iter()

@@ -6,24 +6,28 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, to_json};
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{Classification, Sourced};
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
 }
 
-fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let mut out = Vec::new();
+    let mut ledger = Ledger::default();
     for row in reader(text, b',', true).records() {
         let row = row?;
+        let id = ledger.row(cell(&row, 0).unwrap_or_default());
         let Some(cid) = cell(&row, 1)
             .and_then(|c| c.parse::<u64>().ok())
             .filter(|c| *c > 0)
         else {
+            ledger.skip(id, "no PubChem CID in the row");
             continue;
         };
         let classification = Classification {
@@ -47,15 +51,18 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             "listings": {"osha_carcinogen": to_json(&listing)},
         }});
         let name = cell(&row, 0).unwrap_or_default();
+        ledger.about(id, [Subject::PubchemCid(cid)]);
         out.push(Contribution::for_pubchem_cid(cid, fragment).named(name));
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::contribution::Subject;
     use crate::ingest::tables::testing::descriptor;
 
     #[test]
@@ -65,7 +72,9 @@ mod tests {
             \"3,3'-Dichlorobenzidine\",7070\n\
             Unresolved agent,0\n\
             No cid,\n";
-        let got = parse(text, &descriptor("osha")).expect("table parses");
+        let got = parse(text, &descriptor("osha"))
+            .expect("table parses")
+            .contributions;
         assert_eq!(got.len(), 2);
         assert_eq!(got[1].subject, Subject::PubchemCid(7070));
         assert_eq!(got[1].name.as_deref(), Some("3,3'-Dichlorobenzidine"));

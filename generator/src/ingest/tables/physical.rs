@@ -38,36 +38,31 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::TableError;
+use super::ledger::{Ledger, RowId};
 use super::text::{cell, csv_error, kelvin_to_celsius, read_bytes, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, to_json};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::Measured;
 
-pub fn read_constants(
-    path: &Path,
-    src: &SourceDescriptor,
-) -> Result<Vec<Contribution>, TableError> {
+pub fn read_constants(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse_constants(&read_utf8(path)?, src, &shown(path))
 }
 
-pub fn read_logp(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read_logp(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse_logp(&read_text(path)?, src, &shown(path))
 }
 
-pub fn read_flammability(
-    path: &Path,
-    src: &SourceDescriptor,
-) -> Result<Vec<Contribution>, TableError> {
+pub fn read_flammability(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse_flammability(&read_utf8(path)?, src, &shown(path))
 }
 
-pub fn read_gwp(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read_gwp(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse_gwp(&read_utf8(path)?, src, &shown(path))
 }
 
-pub fn read_odp(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read_odp(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse_odp(&read_utf8(path)?, src, &shown(path))
 }
 
@@ -135,14 +130,25 @@ impl Table {
             })
     }
 
-    /// Rows with a valid CAS in column `cas`, the first row of each CAS only.
-    fn by_cas(&self, cas: usize) -> Vec<(Cas, &csv::StringRecord)> {
+    /// Rows with a valid CAS in column `cas`, the first row of each CAS only; the others are
+    /// skipped in `ledger`, which gets every row (labelled from column `label`).
+    fn by_cas(
+        &self,
+        cas: usize,
+        label: Option<usize>,
+        ledger: &mut Ledger,
+    ) -> Vec<(RowId, Cas, &csv::StringRecord)> {
         let mut seen = BTreeSet::new();
-        self.rows
-            .iter()
-            .filter_map(|row| Some((Cas::parse_lenient(cell(row, cas)?).ok()?, row)))
-            .filter(|(cas, _)| seen.insert(cas.clone()))
-            .collect()
+        let mut out = Vec::new();
+        for row in &self.rows {
+            let id = ledger.row(label.and_then(|l| cell(row, l)).unwrap_or_default());
+            match cell(row, cas).map(Cas::parse_lenient) {
+                Some(Ok(c)) if seen.insert(c.clone()) => out.push((id, c, row)),
+                Some(Ok(_)) => ledger.skip(id, "repeats a CAS number given earlier in the table"),
+                _ => ledger.skip(id, "no valid CAS number in the row"),
+            }
+        }
+        out
     }
 }
 
@@ -189,9 +195,24 @@ fn measured(value: f64, unit: &str, src: &SourceDescriptor) -> Value {
     })
 }
 
-/// A contribution setting `values` under `properties.<section>`, if there are any.
-fn contribution(cas: Cas, section: &str, values: Map<String, Value>) -> Option<Contribution> {
-    (!values.is_empty()).then(|| Contribution::new(cas, json!({"properties": {section: values}})))
+/// A contribution setting `values` under `properties.<section>`, if there are any; the row
+/// is settled in `ledger` either way.
+fn contribution(
+    ledger: &mut Ledger,
+    row: RowId,
+    cas: Cas,
+    section: &str,
+    values: Map<String, Value>,
+) -> Option<Contribution> {
+    if values.is_empty() {
+        ledger.skip(row, "no value in a readable form");
+        return None;
+    }
+    ledger.about(row, [Subject::Cas(cas.clone())]);
+    Some(Contribution::new(
+        cas,
+        json!({"properties": {section: values}}),
+    ))
 }
 
 fn named(c: Contribution, name: Option<&str>) -> Contribution {
@@ -201,16 +222,13 @@ fn named(c: Contribution, name: Option<&str>) -> Contribution {
     }
 }
 
-fn parse_constants(
-    text: &str,
-    src: &SourceDescriptor,
-    path: &str,
-) -> Result<Vec<Contribution>, TableError> {
+fn parse_constants(text: &str, src: &SourceDescriptor, path: &str) -> Result<Parsed, TableError> {
     let t = Table::read(text, path)?;
     let (cas, name) = (t.column(&["CAS"])?, t.column(&["Name", "Chemical"])?);
     let (tm, tb, rho) = (t.column(&["Tm"])?, t.column(&["Tb"])?, t.column(&["rho"])?);
     let mut out = Vec::new();
-    for (id, row) in t.by_cas(cas) {
+    let mut ledger = Ledger::default();
+    for (rid, id, row) in t.by_cas(cas, Some(name), &mut ledger) {
         let mut values = Map::new();
         let (melt, boil) = (cell(row, tm), cell(row, tb));
         let consistent = match (melt.and_then(number), boil.and_then(number)) {
@@ -228,39 +246,42 @@ fn parse_constants(
         if let Some(d) = cell(row, rho).and_then(number) {
             values.insert("density".into(), measured(d, "kg/m3", src));
         }
-        if let Some(c) = contribution(id, "physical_properties", values) {
+        if let Some(c) = contribution(&mut ledger, rid, id, "physical_properties", values) {
             out.push(named(c, cell(row, name)));
         }
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
-fn parse_logp(
-    text: &str,
-    src: &SourceDescriptor,
-    path: &str,
-) -> Result<Vec<Contribution>, TableError> {
+fn parse_logp(text: &str, src: &SourceDescriptor, path: &str) -> Result<Parsed, TableError> {
     let t = Table::read(text, path)?;
     let (cas, name) = (t.column(&["CAS"])?, t.column(&["Name", "Chemical"])?);
     let logp = t.column(&["logP"])?;
     let mut out = Vec::new();
-    for (id, row) in t.by_cas(cas) {
+    let mut ledger = Ledger::default();
+    for (rid, id, row) in t.by_cas(cas, Some(name), &mut ledger) {
         let mut values = Map::new();
         if let Some(v) = cell(row, logp).and_then(number) {
             values.insert("log_kow".into(), measured(v, "log10", src));
         }
-        if let Some(c) = contribution(id, "environmental_fate", values) {
+        if let Some(c) = contribution(&mut ledger, rid, id, "environmental_fate", values) {
             out.push(named(c, cell(row, name)));
         }
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 fn parse_flammability(
     text: &str,
     src: &SourceDescriptor,
     path: &str,
-) -> Result<Vec<Contribution>, TableError> {
+) -> Result<Parsed, TableError> {
     let t = Table::read(text, path)?;
     let cas = t.column(&["CAS"])?;
     // NFPA has one name per row; IEC's "Names" is a synonym list, not a name.
@@ -268,7 +289,8 @@ fn parse_flammability(
     let (flash, auto) = (t.column(&["T_flash"])?, t.column(&["T_autoignition"])?);
     let (lfl, ufl) = (t.column(&["LFL"])?, t.column(&["UFL"])?);
     let mut out = Vec::new();
-    for (id, row) in t.by_cas(cas) {
+    let mut ledger = Ledger::default();
+    for (rid, id, row) in t.by_cas(cas, name, &mut ledger) {
         let mut values = Map::new();
         if let Some(c) = cell(row, flash).and_then(celsius) {
             values.insert("flash_point".into(), measured(c, "°C", src));
@@ -288,23 +310,23 @@ fn parse_flammability(
                 values.insert("upper_flammability_limit".into(), measured(u, "% v/v", src));
             }
         }
-        if let Some(c) = contribution(id, "physical_properties", values) {
+        if let Some(c) = contribution(&mut ledger, rid, id, "physical_properties", values) {
             out.push(named(c, name.and_then(|n| cell(row, n))));
         }
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
-fn parse_gwp(
-    text: &str,
-    src: &SourceDescriptor,
-    path: &str,
-) -> Result<Vec<Contribution>, TableError> {
+fn parse_gwp(text: &str, src: &SourceDescriptor, path: &str) -> Result<Parsed, TableError> {
     let t = Table::read(text, path)?;
     let (cas, name) = (t.column(&["CAS"])?, t.column(&["Name"])?);
     let (lifetime, gwp) = (t.column(&["Lifetime, years"])?, t.column(&["100yr GWP"])?);
     let mut out = Vec::new();
-    for (id, row) in t.by_cas(cas) {
+    let mut ledger = Ledger::default();
+    for (rid, id, row) in t.by_cas(cas, Some(name), &mut ledger) {
         let mut values = Map::new();
         if let Some(v) = cell(row, gwp).and_then(number) {
             values.insert("gwp_100yr".into(), measured(v, "CO2-eq (100 yr)", src));
@@ -312,31 +334,40 @@ fn parse_gwp(
         if let Some(v) = cell(row, lifetime).and_then(number).filter(|v| *v > 0.0) {
             values.insert("atmospheric_lifetime".into(), measured(v, "years", src));
         }
-        if let Some(c) = contribution(id, "environmental_fate", values) {
+        if let Some(c) = contribution(&mut ledger, rid, id, "environmental_fate", values) {
             out.push(named(c, cell(row, name)));
         }
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
-fn parse_odp(
-    text: &str,
-    src: &SourceDescriptor,
-    path: &str,
-) -> Result<Vec<Contribution>, TableError> {
+fn parse_odp(text: &str, src: &SourceDescriptor, path: &str) -> Result<Parsed, TableError> {
     let t = Table::read(text, path)?;
     let (cas, odp) = (t.column(&["CAS"])?, t.column(&["ODP1"])?);
     let mut out = Vec::new();
-    for (id, row) in t.by_cas(cas) {
+    let mut ledger = Ledger::default();
+    for (rid, id, row) in t.by_cas(cas, None, &mut ledger) {
         let mut values = Map::new();
         // A range ("0.02 - 0.06") does not parse as a number and gives no value.
         if let Some(v) = cell(row, odp).and_then(number) {
             values.insert("odp".into(), measured(v, "CFC-11-eq", src));
         }
         // The Name cell mixes codes and formulae ("HCFC-22 (CHF2Cl) ..."): no name hint.
-        out.extend(contribution(id, "environmental_fate", values));
+        out.extend(contribution(
+            &mut ledger,
+            rid,
+            id,
+            "environmental_fate",
+            values,
+        ));
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -372,7 +403,9 @@ mod tests {
             99-83-2\tα-Phellandrene\t511.15\t448.05\t841.02\t1.47125\n\
             50-00-0\tFormaldehyde again\t1\t2\t3\t\n\
             50-02-2\tNothing known\t\t\t\t\n";
-        let got = parse_constants(organic, &descriptor("crc"), "t").expect("table parses");
+        let got = parse_constants(organic, &descriptor("crc"), "t")
+            .expect("table parses")
+            .contributions;
         assert_eq!(got.len(), 3);
         assert_eq!(
             value(&got[0], "/properties/physical_properties"),
@@ -394,7 +427,9 @@ mod tests {
 
         let inorganic = "CAS\tChemical\tTm\tTb\trho\n\
             7440-59-7\tHelium\t0.95\t4.222\t0.164\n";
-        let got = parse_constants(inorganic, &descriptor("crc"), "t").expect("table parses");
+        let got = parse_constants(inorganic, &descriptor("crc"), "t")
+            .expect("table parses")
+            .contributions;
         assert_eq!(
             value(
                 &got[0],
@@ -409,7 +444,9 @@ mod tests {
     fn logp_tables() {
         let crc =
             "CAS\tName \tlogP\n50-00-0\tFormaldehyde\t0.35\n56-23-5\tTetrachloromethane\t2.64\n";
-        let got = parse_logp(crc, &descriptor("crc-logp"), "t").expect("table parses");
+        let got = parse_logp(crc, &descriptor("crc-logp"), "t")
+            .expect("table parses")
+            .contributions;
         assert_eq!(
             value(&got[0], "/properties/environmental_fate/log_kow"),
             json!({"value": 0.35, "unit": "log10", "source": "crc-logp"})
@@ -418,7 +455,9 @@ mod tests {
             66381-49-5\tN-(N\"-Me-HxOCarbamylthio)methomyl\t4.2\n\
             929-77-1\tDocosanoic acid, methyl ester\t10.2\n\
             67-56-1\tMethanol\t-0.77\n";
-        let got = parse_logp(syrres, &descriptor("syrres"), "t").expect("table parses");
+        let got = parse_logp(syrres, &descriptor("syrres"), "t")
+            .expect("table parses")
+            .contributions;
         assert_eq!(got.len(), 3);
         assert_eq!(
             got[0].name.as_deref(),
@@ -440,7 +479,9 @@ mod tests {
         gz.write_all(b"CAS\tChemical\tlogP\n71-43-2\tBenzene\t2.13\n")
             .expect("test setup");
         std::fs::write(&path, gz.finish().expect("test setup")).expect("test setup");
-        let got = read_logp(&path, &descriptor("syrres")).expect("table parses");
+        let got = read_logp(&path, &descriptor("syrres"))
+            .expect("table parses")
+            .contributions;
         std::fs::remove_dir_all(&dir).expect("test setup");
         assert_eq!(
             value(&got[0], "/properties/environmental_fate/log_kow/value"),
@@ -455,7 +496,9 @@ mod tests {
             111-87-5\t1-Octanol; (Caprylic alcohol)\t354.15\t543.15\t-0.009\t0.07\n\
             626-38-0\tAcetic acid 1-methylbutyl ester\t296.15\t\t0.11\t0.075\n\
             51-80-9\tN,N,N1,N1-Tetramethyl; methanediamine\t260.15\t453.15\t0.0161\t\n";
-        let got = parse_flammability(iec, &descriptor("iec"), "t").expect("table parses");
+        let got = parse_flammability(iec, &descriptor("iec"), "t")
+            .expect("table parses")
+            .contributions;
         assert_eq!(
             value(&got[0], "/properties/physical_properties"),
             json!({
@@ -484,7 +527,9 @@ mod tests {
         let nfpa = "CAS\tName\tT_flash\tT_autoignition\tLFL\tUFL\n\
             50-00-0\tFormaldehyde (Gas) \t\t703.15\t0.07\t0.73\n\
             57-57-8\tPropiolactone \t\t\t\t\n";
-        let got = parse_flammability(nfpa, &descriptor("nfpa"), "t").expect("table parses");
+        let got = parse_flammability(nfpa, &descriptor("nfpa"), "t")
+            .expect("table parses")
+            .contributions;
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].name.as_deref(), Some("Formaldehyde (Gas)"));
     }
@@ -495,7 +540,9 @@ mod tests {
             Carbon dioxide\t124-38-9\t\tCO2\t\t0.0000133\t2.43E-14\t1\t8.95E-14\t1\t3.14E-13\t1\n\
             Methane\t74-82-8\t\tCH4\t11.8\t0.000388\t1.98E-12\t81.2\t2.49E-12\t27.9\t2.5E-12\t7.95\n\
             Allyl ether\t557-40-4\tAE\t(CH2=CHCH2)2O\t0\t0.01\t0\t0\t0\t0\t0\t0\n";
-        let got = parse_gwp(text, &descriptor("ipcc"), "t").expect("table parses");
+        let got = parse_gwp(text, &descriptor("ipcc"), "t")
+            .expect("table parses")
+            .contributions;
         assert_eq!(
             value(&got[0], "/properties/environmental_fate"),
             json!({"gwp_100yr": {"value": 1.0, "unit": "CO2-eq (100 yr)", "source": "ipcc"}})
@@ -523,7 +570,9 @@ mod tests {
             76-14-2\t0.58\t1.0\t1.0\tCFC-114 (C2F4Cl2) Dichlorotetrafluoroethane\t0.58\t190.0\t0.58\t1.0\t0.58\t1.0\n\
             75-88-7\t\t0.06\t0.02 - 0.06\tHCFC-133a (C2H2F3Cl) Monochlorotrifluoroethane\t\t\t\t0.02\t\t0.0346410161514\n\
             75-45-6\t0.04\t0.055\t0.055\tHCFC-22 (CHF2Cl) Monochlorodifluoromethane\t0.04\t11.9\t0.04\t0.055\t0.04\t0.055\n";
-        let got = parse_odp(text, &descriptor("odp"), "t").expect("table parses");
+        let got = parse_odp(text, &descriptor("odp"), "t")
+            .expect("table parses")
+            .contributions;
         assert_eq!(got.len(), 2, "a range gives no value");
         assert_eq!(
             value(&got[0], "/properties/environmental_fate/odp"),

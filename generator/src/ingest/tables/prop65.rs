@@ -1,21 +1,23 @@
 //! California Proposition 65 list as exported by OEHHA (CSV in Windows-1252: Chemical, Type
 //! of Toxicity, Listing Mechanism, CAS No., Date Listed, NSRL or MADL in µg/day). Entries
-//! without a CAS ("---": groups such as lead compounds) reach their member compounds through
-//! `data/curated/prop65-groups.json`, which says which compounds each group row covers and why.
+//! without a CAS ("---": groups such as lead compounds, qualified agents such as ethyl alcohol
+//! in alcoholic beverages) become contributions about the row's name, which the ingest
+//! resolves through `data/curated/groups.json`.
 
 use std::path::Path;
 
 use serde_json::json;
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, day_month_year, read_cp1252, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, clean_name, to_json};
 use crate::model::cas::parse_cell;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{Classification, Prop65Listing};
 use crate::model::vocab::Prop65Toxicity;
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(&read_cp1252(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
 }
 
@@ -59,15 +61,26 @@ fn safe_harbor(raw: &str) -> String {
         .join("; ")
 }
 
-fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let mut out = Vec::new();
+    let mut ledger = Ledger::default();
     for row in reader(text, b',', true).records() {
         let row = row?;
+        let name = cell(&row, 0).unwrap_or_default();
+        let id = ledger.row(name);
         let tox = toxicities(cell(&row, 1).unwrap_or_default());
-        let cas_list = parse_cell(cell(&row, 3).unwrap_or_default());
-        if tox.is_empty() || cas_list.is_empty() {
+        if tox.is_empty() {
+            ledger.skip(
+                id,
+                "no type of toxicity (a cross-reference or continuation row)",
+            );
             continue;
         }
+        // No CAS ("---"): the row names a group or a qualified agent.
+        let subjects: Vec<Subject> = match parse_cell(cell(&row, 3).unwrap_or_default()) {
+            list if list.is_empty() => vec![Subject::Named(clean_name(name))],
+            list => list.into_iter().map(Subject::Cas).collect(),
+        };
         let mechanism = cell(&row, 2)
             .unwrap_or_default()
             .split_whitespace()
@@ -127,21 +140,28 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
                 })
             })
             .collect();
-        let name = cell(&row, 0).unwrap_or_default();
-        for cas in cas_list {
+        ledger.about(id, subjects.iter().cloned());
+        for subject in subjects {
             let fragment = json!({"regulatory": {
                 "classifications": classifications,
                 "listings": {"prop65": listings},
             }});
-            out.push(Contribution::new(cas, fragment).named(name).selecting());
+            let by_cas = matches!(subject, Subject::Cas(_));
+            let c = Contribution::about(subject, fragment).named(name);
+            // Only a row's own CAS puts a compound in the corpus; group rows reach members.
+            out.push(if by_cas { c.selecting() } else { c });
         }
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ingest::tables::ledger::Fate;
     use crate::ingest::tables::testing::descriptor;
 
     #[test]
@@ -151,8 +171,14 @@ mod tests {
             Abiraterone acetate,\"developmental, female, male \",FR,154229-18-2,8-Apr-16,\n\
             Aflatoxins,cancer,SQE,---,1-Jan-88,\n\
             Cadmium,,,,,0.05 (inhalation)\n";
-        let got = parse(text, &descriptor("p65")).unwrap();
-        assert_eq!(got.len(), 2);
+        let parsed = parse(text, &descriptor("p65")).unwrap();
+        let got = &parsed.contributions;
+        assert_eq!(got.len(), 3);
+        assert_eq!(got[2].subject, Subject::Named("Aflatoxins".into()));
+        assert!(!got[2].selects);
+        let fates: Vec<_> = parsed.ledger.rows().iter().map(|r| &r.fate).collect();
+        assert!(matches!(fates[3], Fate::Skipped(_)));
+        assert!(matches!(fates[2], Fate::About(_)));
         let acetaldehyde = &got[0].fragment["regulatory"]["listings"]["prop65"][0];
         assert_eq!(acetaldehyde["toxicity"], "cancer");
         assert_eq!(acetaldehyde["date_listed"], "1988-04-01");

@@ -21,14 +21,15 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
+use super::{Parsed, TableError};
 use crate::ingest::contribution::{Contribution, Subject, to_json};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{Classification, RcraListing};
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
 }
 
@@ -78,7 +79,7 @@ fn pubchem_cid(raw: Option<&str>) -> Option<u64> {
     raw?.parse::<u64>().ok().filter(|c| *c > 0)
 }
 
-fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let rows: Vec<csv::StringRecord> = reader(text, b',', true)
         .records()
         .collect::<Result<_, _>>()?;
@@ -90,23 +91,40 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
         .collect();
     let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
     let mut out = Vec::new();
+    let mut ledger = Ledger::default();
     for row in &rows {
-        let Some(code) = cell(row, 0) else { continue };
-        let Some(list) = list_of(code) else { continue };
+        let id = ledger.row(cell(row, 2).unwrap_or_default());
+        let Some(code) = cell(row, 0) else {
+            ledger.skip(id, "no waste code (a continuation or blank line)");
+            continue;
+        };
+        let Some(list) = list_of(code) else {
+            ledger.skip(
+                id,
+                format!("waste code {code} is not on the P, U or D lists"),
+            );
+            continue;
+        };
         let subject = match cell(row, 1).and_then(cas_of) {
             Some(cas) => Subject::Cas(cas),
             None => match pubchem_cid(cell(row, 3)) {
                 Some(cid) if !placeholder_cids.contains(&cid) => Subject::PubchemCid(cid),
-                _ => continue,
+                _ => {
+                    ledger.skip(id, "neither a CAS number nor a PubChem CID of its own");
+                    continue;
+                }
             },
         };
         let key = match &subject {
             Subject::Cas(cas) => format!("cas {cas}"),
             Subject::PubchemCid(cid) => format!("cid {cid}"),
+            Subject::Named(name) => format!("name {name}"),
         };
         if !seen.insert((key, code.to_string())) {
+            ledger.skip(id, "repeats an earlier row (same code and substance)");
             continue;
         }
+        ledger.about(id, [subject.clone()]);
         let classification = Classification {
             agency: "US EPA".into(),
             attribution: "US EPA RCRA".into(),
@@ -128,13 +146,12 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             "classifications": [to_json(&classification)],
             "listings": {"rcra": [to_json(&listing)]},
         }});
-        let contribution = match subject {
-            Subject::Cas(cas) => Contribution::new(cas, fragment),
-            Subject::PubchemCid(cid) => Contribution::for_pubchem_cid(cid, fragment),
-        };
-        out.push(contribution.named(cell(row, 2).unwrap_or_default()));
+        out.push(Contribution::about(subject, fragment).named(cell(row, 2).unwrap_or_default()));
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -149,7 +166,9 @@ mod tests {
             P023,107-20-0,\"Acetaldehyde, chloro-\",33\n\
             P023,107-20-0,Chloroacetaldehyde,33\n\
             U001,75-07-0,Acetaldehyde (I),177\n";
-        let got = parse(text, &descriptor("rcra")).expect("table parses");
+        let got = parse(text, &descriptor("rcra"))
+            .expect("table parses")
+            .contributions;
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].name.as_deref(), Some("Acetaldehyde (I)"));
         let f = &got[0].fragment["regulatory"];
@@ -185,7 +204,9 @@ mod tests {
             See F027,87-86-5,Pentachlorophenol,992\n\
             see F027,93-76-5,\"Acetic acid, (2,4,5-trichlorophenoxy)-\",1480\n\
             P128,315-18-4,Mexacarbate,9414\n";
-        let got = parse(text, &descriptor("rcra")).expect("table parses");
+        let got = parse(text, &descriptor("rcra"))
+            .expect("table parses")
+            .contributions;
         let subjects: Vec<_> = got.iter().map(|c| c.subject.clone()).collect();
         assert_eq!(
             subjects,

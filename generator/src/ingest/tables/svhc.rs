@@ -5,21 +5,24 @@ use std::path::Path;
 
 use serde_json::json;
 
-use super::TableError;
+use super::ledger::Ledger;
 use super::text::{cell, csv_error, day_month_year, read_utf8, reader};
-use crate::ingest::contribution::{Contribution, to_json};
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, to_json};
 use crate::model::cas::parse_cell;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{Classification, EndocrineNote, Sourced, SvhcListing};
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
 }
 
-fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::Error> {
+fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let mut out = Vec::new();
+    let mut ledger = Ledger::default();
     for row in reader(text, b',', true).records() {
         let row = row?;
+        let id = ledger.row(cell(&row, 0).unwrap_or_default());
         let reasons: Vec<String> = cell(&row, 4)
             .unwrap_or_default()
             .split('#')
@@ -72,10 +75,18 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Vec<Contribution>, csv::E
             if let Some(ec) = &ec {
                 fragment["crossrefs"] = json!({"ec_number": to_json(ec)});
             }
+            ledger.about(id, [Subject::Cas(cas.clone())]);
             out.push(Contribution::new(cas, fragment).named(name).selecting());
         }
+        ledger.otherwise(
+            id,
+            "entry names no CAS number (a group or a substance without one)",
+        );
     }
-    Ok(out)
+    Ok(Parsed {
+        contributions: out,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -89,7 +100,7 @@ mod tests {
             \"4,4'-isopropylidenediphenol\",,201-245-8,80-05-7,Toxic for reproduction (Article 57c)#Endocrine disrupting properties (Article 57(f) - human health),12-Jan-2017,\n\
             Some group,,700-960-7,-,vPvB (Article 57e),23-Jan-2024,\n\
             Hydrazine,,206-114-9,\"302-01-2, 7803-57-8\",Carcinogenic (Article 57a),19-Dec-2011,\n";
-        let got = parse(text, &descriptor("svhc")).unwrap();
+        let got = parse(text, &descriptor("svhc")).unwrap().contributions;
         assert_eq!(got.len(), 3, "no-CAS row skipped, two-CAS row gives two");
         let bpa = &got[0].fragment;
         assert_eq!(

@@ -13,14 +13,15 @@ use std::path::Path;
 use calamine::{Reader, open_workbook_auto};
 use serde_json::json;
 
-use super::TableError;
-use crate::ingest::contribution::{Contribution, to_json};
+use super::ledger::Ledger;
+use super::{Parsed, TableError};
+use crate::ingest::contribution::{Contribution, Subject, to_json};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::DoseValue;
 use crate::model::vocab::DoseKind;
 
-pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Vec<Contribution>, TableError> {
+pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     let format = |message: String| TableError::Format {
         path: path.display().to_string(),
         message,
@@ -201,9 +202,9 @@ fn magnitude(dose: &DoseValue) -> String {
     format!("{v:.9e}")
 }
 
-fn parse(rows: &[Vec<String>], src: &SourceDescriptor) -> Result<Vec<Contribution>, String> {
+fn parse(rows: &[Vec<String>], src: &SourceDescriptor) -> Result<Parsed, String> {
     let Some((header, rows)) = rows.split_first() else {
-        return Ok(Vec::new());
+        return Ok(Parsed::default());
     };
     let c = Columns::find(header)?;
     let mut rows: Vec<&Vec<String>> = rows.iter().collect();
@@ -218,21 +219,31 @@ fn parse(rows: &[Vec<String>], src: &SourceDescriptor) -> Result<Vec<Contributio
 
     let mut order: Vec<(Cas, String)> = Vec::new();
     let mut values: HashMap<Cas, Vec<DoseValue>> = HashMap::new();
+    let mut ledger = Ledger::default();
     for row in rows {
+        let id = ledger.row(field(row, c.name).unwrap_or_default());
         let Some(cas) = field(row, c.cas).and_then(|v| Cas::parse_lenient(v).ok()) else {
+            ledger.skip(id, "no valid CAS number in the row");
             continue;
         };
         let Some((kind, unit)) = kind_of(row, &c) else {
+            ledger.skip(id, "not a cancer slope factor or unit risk in a known unit");
             continue;
         };
         let Some(value) = field(row, c.value).and_then(|v| v.parse::<f64>().ok()) else {
+            ledger.skip(id, "no numeric value");
             continue;
         };
         let source = field(row, c.source).unwrap_or_default();
         let subsource = field(row, c.subsource).unwrap_or_default();
         let Some(agency) = agency_of(source, subsource) else {
+            ledger.skip(
+                id,
+                "compiled from a body whose value is not taken (see agency_of)",
+            );
             continue;
         };
+        ledger.about(id, [Subject::Cas(cas.clone())]);
         let compiled = COMPILATIONS.contains(&source);
         let mut basis = if compiled {
             format!("{source}: {subsource}")
@@ -279,13 +290,17 @@ fn parse(rows: &[Vec<String>], src: &SourceDescriptor) -> Result<Vec<Contributio
             list.push(dose);
         }
     }
-    Ok(order
+    let contributions = order
         .into_iter()
         .map(|(cas, name)| {
             let doses: Vec<_> = values[&cas].iter().map(to_json).collect();
             Contribution::new(cas, json!({"dose_response": doses})).named(name)
         })
-        .collect())
+        .collect();
+    Ok(Parsed {
+        contributions,
+        ledger,
+    })
 }
 
 #[cfg(test)]
@@ -565,7 +580,9 @@ mod tests {
 
     #[test]
     fn slope_factors_and_unit_risks_by_agency() {
-        let got = parse(&table(), &descriptor("toxval")).expect("test data");
+        let got = parse(&table(), &descriptor("toxval"))
+            .expect("test data")
+            .contributions;
         let cas: Vec<&str> = got
             .iter()
             .map(|c| c.cas().expect("test data").as_str())
