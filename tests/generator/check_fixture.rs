@@ -79,6 +79,10 @@ fn broken_dataset_reports_every_problem_and_fails() {
             compound("hq-c-org-000003")
         ),
         format!(
+            "{}: use_classes[0].source: use class candy comes from tbl, a table that does not state what a substance is for (only tables with \"states_purpose\" in sources.json may give one)",
+            compound("hq-c-org-000003")
+        ),
+        format!(
             "{}: safety.ghs[0].pictograms[0]: unknown pictogram \"GHS10\"",
             compound("hq-c-org-000003")
         ),
@@ -118,7 +122,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "missing problem:\n  {line}\nin output:\n{stdout}"
         );
     }
-    assert_eq!(stdout.lines().count(), 27, "{stdout}");
+    assert_eq!(stdout.lines().count(), 28, "{stdout}");
 }
 
 #[test]

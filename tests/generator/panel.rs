@@ -86,7 +86,7 @@ fn eu_h_codes(r: &Value) -> Vec<String> {
         .as_array()
         .into_iter()
         .flatten()
-        .filter(|g| g["jurisdiction"] == "EU")
+        .filter(|g| g["jurisdiction"] == "EU" && g["status"].is_null())
         .flat_map(|g| g["h_codes"].as_array().into_iter().flatten())
         .filter_map(|h| Some(h.as_str()?.split(' ').next()?.to_string()))
         .collect()
@@ -172,6 +172,29 @@ fn holds(r: &Value, e: &Expectation) -> bool {
         "formula" => r["properties"]["chemical_properties"]["molecular_formula"]
             .as_str()
             .is_some_and(|f| elements(f) == elements(expected)),
+        "formula_not" => r["properties"]["chemical_properties"]["molecular_formula"]
+            .as_str()
+            .is_none_or(|f| elements(f) != elements(expected)),
+        "efsa_absent" => {
+            let want = efsa(expected);
+            !efsa_values(r)
+                .iter()
+                .any(|(k, v, u, y, _)| (k, *v, u, *y) == (&want.0, want.1, &want.2, want.3))
+        }
+        "use_not" => !r["use_classes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|u| u["class"] == expected),
+        "parent" => r["hierarchy"]["parent"] == expected,
+        "prop65_qualified" => {
+            let (toxicity, qualifier) = expected.split_once(' ').unwrap();
+            listings["prop65"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|p| p["toxicity"] == toxicity && p["qualifier"] == qualifier)
+        }
         other => panic!("{}: unknown kind {other}", e.id),
     }
 }

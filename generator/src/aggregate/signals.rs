@@ -324,7 +324,7 @@ pub fn signals(r: &CompoundRecord) -> Vec<Signal> {
 }
 
 fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
-    for g in &r.safety.ghs {
+    for g in r.safety.ghs.iter().filter(|g| g.is_current()) {
         let (agency, weight, who) = match g.jurisdiction.as_str() {
             "EU" => (
                 "European Commission",
@@ -421,9 +421,80 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
     }
 }
 
+/// ", only in alcoholic beverages": a finding says when its listing holds only under a
+/// qualifier, so that it is never read as a finding about the substance in every use.
+fn qualified(qualifier: Option<&str>) -> String {
+    qualifier.map_or_else(String::new, |q| format!(", only {q}"))
+}
+
+/// What a listing's qualifier leaves of it for the substance itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// No qualifier, or one that names the substance's own form, grade, route of intake or
+    /// radiation ("technical grade", "ingested", "as a radioiodine"): the listing holds.
+    Substance,
+    /// Airborne particles, dusts, fibres or mists ("respirable size", "acid mists",
+    /// "asbestiform habit"): a hazard by inhalation.
+    Inhaled,
+    /// Another agent or circumstance ("in alcoholic beverages", a drug combination, a use,
+    /// an occupation): the listing says nothing of the substance on its own.
+    Other,
+}
+
+/// Words of qualifiers that name another agent or circumstance; checked before the airborne
+/// words ("talc containing asbestiform fibres" is talc contaminated with asbestos).
+const OTHER_AGENT: [&str; 13] = [
+    "alcoholic beverage",
+    "combination",
+    "analgesic mixture",
+    "ultraviolet",
+    "fumigant",
+    "daily doses",
+    "perineal",
+    "containing asbestiform",
+    "occupational exposure",
+    "in plants",
+    "combined exposures",
+    "metabolized to",
+    "drinking-water",
+];
+const AIRBORNE: [&str; 7] = [
+    "airborne",
+    "respirable",
+    "mist",
+    "dust",
+    "fibre",
+    "fiber",
+    "asbestiform",
+];
+
+fn scope(qualifier: Option<&str>) -> Scope {
+    let Some(q) = qualifier.map(str::to_lowercase) else {
+        return Scope::Substance;
+    };
+    if OTHER_AGENT.iter().any(|w| q.contains(w)) {
+        Scope::Other
+    } else if AIRBORNE.iter().any(|w| q.contains(w)) {
+        Scope::Inhaled
+    } else {
+        Scope::Substance
+    }
+}
+
+/// The cancer hazard a listing gives, by its qualifier's scope (METHODOLOGY.md).
+fn cancer_hazard(qualifier: Option<&str>) -> Option<Hazard> {
+    match scope(qualifier) {
+        Scope::Substance => Some(Hazard::Carcinogen),
+        Scope::Inhaled => Some(Hazard::CarcinogenInhalation),
+        Scope::Other => None,
+    }
+}
+
 fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
     let l = &r.regulatory.listings;
-    if let Some(iarc) = &l.iarc_group {
+    if let Some(iarc) = &l.iarc_group
+        && let Some(hazard) = cancer_hazard(iarc.qualifier.as_deref())
+    {
         let strength = match iarc.group {
             IarcGroup::G1 => 3,
             IarcGroup::G2A => 2,
@@ -432,12 +503,13 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
         };
         out.push(
             Signal::new(
-                Hazard::Carcinogen,
+                hazard,
                 strength,
                 format!(
-                    "IARC Group {}: {} (Monographs {})",
+                    "IARC Group {}: {}{} (Monographs {})",
                     iarc.group.label(),
                     iarc.group.description().to_lowercase(),
+                    qualified(iarc.qualifier.as_deref()),
                     iarc.volumes
                 ),
                 &iarc.source,
@@ -446,19 +518,22 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
             .by("IARC", iarc.year),
         );
     }
-    if let Some(ntp) = &l.ntp_roc {
+    if let Some(ntp) = &l.ntp_roc
+        && let Some(hazard) = cancer_hazard(ntp.qualifier.as_deref())
+    {
         let strength = match ntp.listing {
             NtpListing::Known => 3,
             NtpListing::ReasonablyAnticipated => 2,
         };
         out.push(
             Signal::new(
-                Hazard::Carcinogen,
+                hazard,
                 strength,
                 format!(
-                    "NTP Report on Carcinogens ({}): {}",
+                    "NTP Report on Carcinogens ({}): {}{}",
                     ntp.edition,
-                    ntp.listing.description().to_lowercase()
+                    ntp.listing.description().to_lowercase(),
+                    qualified(ntp.qualifier.as_deref())
                 ),
                 &ntp.source,
                 0.9,
@@ -469,16 +544,24 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
     for p in &l.prop65 {
         let year = p.date_listed.get(..4).and_then(|y| y.parse().ok());
         let (hazard, what) = match p.toxicity {
-            Prop65Toxicity::Cancer => (Hazard::Carcinogen, "cancer"),
-            Prop65Toxicity::Developmental => (Hazard::Developmental, "developmental toxicity"),
-            Prop65Toxicity::Female => (Hazard::Reproductive, "female reproductive toxicity"),
-            Prop65Toxicity::Male => (Hazard::Reproductive, "male reproductive toxicity"),
+            Prop65Toxicity::Cancer => (cancer_hazard(p.qualifier.as_deref()), "cancer"),
+            // Ethyl alcohol "in alcoholic beverages" is about the beverages.
+            _ if scope(p.qualifier.as_deref()) == Scope::Other => (None, ""),
+            Prop65Toxicity::Developmental => {
+                (Some(Hazard::Developmental), "developmental toxicity")
+            }
+            Prop65Toxicity::Female => (Some(Hazard::Reproductive), "female reproductive toxicity"),
+            Prop65Toxicity::Male => (Some(Hazard::Reproductive), "male reproductive toxicity"),
         };
+        let Some(hazard) = hazard else { continue };
         out.push(
             Signal::new(
                 hazard,
                 2,
-                format!("California Proposition 65: known to the State to cause {what}"),
+                format!(
+                    "California Proposition 65: known to the State to cause {what}{}",
+                    qualified(p.qualifier.as_deref())
+                ),
                 &p.source,
                 0.85,
             )

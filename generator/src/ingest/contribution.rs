@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::model::cas::Cas;
 use crate::model::ids::CompoundKind;
+pub use crate::model::names::clean_name;
 
 /// What a contribution is about. Most tables key rows by CAS; a few only give a PubChem
 /// CID, which the ingest resolves through the identifier tables; some rows name a group or a
@@ -81,33 +82,4 @@ impl Contribution {
 /// A model value as JSON. Model types always serialize; a failure here is a bug.
 pub fn to_json<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).expect("model types serialize to JSON")
-}
-
-/// Tidies a name from a table: trims, collapses whitespace, drops cross-reference notes
-/// such as "(see Estrogens, Steroidal)" and trailing footnote digits stuck to words.
-pub fn clean_name(raw: &str) -> String {
-    let mut name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    if let Some(i) = name.find(" (see ") {
-        name.truncate(i);
-    }
-    name.trim_matches(|c: char| c == '"' || c.is_whitespace())
-        .to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_tidied() {
-        assert_eq!(
-            clean_name("  Estradiol-17B (see Estrogens, Steroidal)"),
-            "Estradiol-17B"
-        );
-        assert_eq!(
-            clean_name("Formaldehyde [50-00-0]  "),
-            "Formaldehyde [50-00-0]"
-        );
-        assert_eq!(clean_name("Benz[a]anthracene\n"), "Benz[a]anthracene");
-    }
 }

@@ -9,8 +9,10 @@
 pub mod contribution;
 pub mod exact_mass;
 mod gaps;
+mod groups;
 pub mod reconcile;
 pub mod select;
+mod structures;
 pub mod tables;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,6 +25,7 @@ use serde_json::{Value, json};
 use crate::build::output::write_if_changed;
 use crate::model::cas::Cas;
 use crate::model::catalog::{Catalog, SourceDescriptor};
+use crate::model::group_rows::GroupRows;
 use crate::model::ids::{CompoundKind, IdRegistry};
 use crate::model::merge::{merge, order_by_source, referenced_sources, strip_source};
 use crate::model::record::CompoundRecord;
@@ -96,7 +99,8 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
         },
         None => None,
     };
-    let placements = reconcile::Placements::read(&opts.data_dir)?;
+    let group_rows = GroupRows::read(&opts.data_dir).map_err(anyhow::Error::msg)?;
+    let mismatches = structures::Mismatches::read(&opts.data_dir)?;
     let parsed: Vec<(&SourceDescriptor, Option<tables::Parsed>)> = catalog
         .sources
         .par_iter()
@@ -127,24 +131,40 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
     let cid_to_cas = pubchem_index(&all);
     let mut by_cas: BTreeMap<Cas, Vec<(&SourceDescriptor, Contribution)>> = BTreeMap::new();
     let mut selected: BTreeSet<Cas> = selection.iter().map(|s| s.cas.clone()).collect();
-    for (src, c) in all {
-        let cas = match &c.subject {
-            Subject::Cas(cas) => cas.clone(),
-            Subject::PubchemCid(cid) => match cid_to_cas.get(cid) {
-                Some(cas) => cas.clone(),
+    for (src, mut c) in all {
+        if let Subject::PubchemCid(cid) = c.subject {
+            match cid_to_cas.get(&cid) {
+                Some(cas) => c.subject = Subject::Cas(cas.clone()),
                 None => {
-                    report.unmatched_cids.push((src.id.clone(), *cid));
+                    report.unmatched_cids.push((src.id.clone(), cid));
                     continue;
                 }
-            },
-            // Reached through a group file or explained in the reconciliation.
-            Subject::Named(_) => continue,
-        };
-        if c.selects {
-            selected.insert(cas.clone());
+            }
         }
-        by_cas.entry(cas).or_default().push((src, c));
+        for (cas, c) in groups::place(&src.table, c, &group_rows) {
+            if mismatches.excludes(&cas, &src.id) {
+                continue;
+            }
+            if c.selects {
+                selected.insert(cas.clone());
+            }
+            by_cas.entry(cas).or_default().push((src, c));
+        }
     }
+    by_cas.values_mut().for_each(groups::own_rows_first);
+    let formula_of: BTreeMap<Cas, String> = by_cas
+        .iter()
+        .filter_map(|(cas, list)| {
+            list.iter()
+                .find_map(|(_, c)| {
+                    c.fragment
+                        .pointer("/properties/chemical_properties/molecular_formula")
+                        .and_then(Value::as_str)
+                })
+                .map(|f| (cas.clone(), f.to_string()))
+        })
+        .collect();
+    let parents = groups::parents(&group_rows, &formula_of);
     report.selected = selected.len();
     let ledger_refs: Vec<(&str, &str, &tables::ledger::Ledger)> = ledgers
         .iter()
@@ -155,7 +175,7 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
         &reconcile::Known {
             corpus: &selected,
             cid_to_cas: &cid_to_cas,
-            placements: &placements,
+            placements: &group_rows,
         },
     );
 
@@ -178,6 +198,7 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
     }
     report.new_ids = registry.len() - before;
 
+    let id_of: BTreeMap<&Cas, &str> = todo.iter().map(|(c, id)| (c, id.as_str())).collect();
     let compounds_dir = opts.data_dir.join("compounds");
     let empty = Vec::new();
     let stale = std::sync::Mutex::new(Vec::new());
@@ -188,6 +209,7 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
             let old = read_existing(&path)?;
             let new = build_record(BuildInput {
                 hq_id,
+                parent: parents.get(cas).and_then(|p| id_of.get(p)).copied(),
                 cas,
                 old: old.as_ref(),
                 contributions: by_cas.get(cas).unwrap_or(&empty),
@@ -281,6 +303,8 @@ fn read_existing(path: &Path) -> anyhow::Result<Option<CompoundRecord>> {
 
 struct BuildInput<'a> {
     hq_id: &'a str,
+    /// The compound whose group this one belongs to by element (lead for lead acetate).
+    parent: Option<&'a str>,
     cas: &'a Cas,
     old: Option<&'a CompoundRecord>,
     contributions: &'a [(&'a SourceDescriptor, Contribution)],
@@ -354,6 +378,12 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
     obj.insert("category".into(), json!(kind.and_then(vocab::category_of)));
     for section in ["identity", "crossrefs", "safety", "regulatory", "hierarchy"] {
         obj.entry(section).or_insert_with(|| json!({}));
+    }
+    if let Some(hierarchy) = obj.get_mut("hierarchy").and_then(Value::as_object_mut) {
+        match input.parent {
+            Some(parent) => hierarchy.insert("parent".into(), json!(parent)),
+            None => hierarchy.remove("parent"),
+        };
     }
     obj.entry("properties")
         .or_insert_with(|| json!({}))

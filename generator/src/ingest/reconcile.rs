@@ -1,152 +1,52 @@
 //! The reconciliation: what became of every row of every table the ingest read. A row is
 //! matched (its CAS, or the compound its PubChem CID names, is in the corpus), matched through
-//! a group (it names a group, and a curated group file applies it to member compounds), or
+//! a group (it names a group that the ingest applies to member compounds), or
 //! unmatched with a reason. A row with no reason is a defect that `check --reconcile` fails on.
-//! Rows that name no CAS are placed by `data/curated/group-rows.tsv`: each with its members
-//! (a group), its qualifier (a qualified agent), or why it reaches no corpus compound.
+//! Rows that name no CAS are placed by `data/curated/group-rows.tsv` (`model::group_rows`):
+//! each with its members (a group), its qualifier (a qualified agent), or why it reaches no
+//! corpus compound.
 //!
 //! The report is written to `data/reconciliation.tsv` by every ingest and committed, so a
 //! reviewer sees it change in `git diff`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::path::Path;
-
-use anyhow::Context;
-use serde_json::Value;
 
 use super::contribution::Subject;
+use super::groups;
 use super::tables::ledger::{Fate, Ledger};
 use crate::model::cas::Cas;
+use crate::model::group_rows::{Disposition, FILE, GroupRows};
 
 /// Where the report lives, relative to the data directory.
 pub const REPORT: &str = "reconciliation.tsv";
-/// Table rows that name a group or an agent with no CAS, each placed or explained.
-pub const PLACEMENTS: &str = "curated/group-rows.tsv";
-/// Curated files whose listings reach group members, each marked with the row (`via`), and
-/// the table whose rows they apply.
-const GROUP_FILES: [(&str, &str); 2] = [
-    ("curated/prop65-groups.json", "prop65"),
-    ("curated/iarc-groups.json", "iarc"),
-];
 
 /// What the reconciliation knows besides the ledgers: the corpus, the CID index, and the
-/// curated placements of rows that name no CAS.
+/// placements of rows that name no CAS.
 #[derive(Debug)]
 pub struct Known<'a> {
     pub corpus: &'a BTreeSet<Cas>,
     pub cid_to_cas: &'a BTreeMap<u64, Cas>,
-    pub placements: &'a Placements,
+    pub placements: &'a GroupRows,
 }
 
-/// `curated/group-rows.tsv` (per table row that names a group or a qualified agent: its
-/// disposition, members and reason) and the rows the curated group files apply (their `via`).
-#[derive(Debug, Default)]
-pub struct Placements {
-    rows: BTreeMap<(String, String), Placement>,
-    /// (table, row name) of the rows a curated group file applies.
-    applied: BTreeSet<(String, String)>,
-}
-
-#[derive(Debug, Clone)]
-struct Placement {
-    disposition: String,
-    reason: String,
-}
-
-impl Placements {
-    pub fn read(data_dir: &Path) -> anyhow::Result<Placements> {
-        let mut placements = Placements::default();
-        let path = data_dir.join(PLACEMENTS);
-        for (n, line) in read_if_present(&path)?.lines().enumerate().skip(1) {
-            if line.trim().is_empty() {
-                continue;
+/// How a row that names no CAS fares: reaching members through its placement, or the reason
+/// it reaches none.
+fn placed(table: &str, names: [&str; 2], cx: &Known<'_>) -> Option<Outcome> {
+    let p = names.iter().find_map(|n| cx.placements.get(table, n))?;
+    Some(match p.disposition {
+        Disposition::Unmatched => Outcome::Unmatched(p.reason.clone()),
+        _ if !groups::applies_rows_of(table) => Outcome::Unmatched(format!(
+            "{} row placed in {FILE}; this table's group rows are applied by curated files",
+            if p.disposition == Disposition::Group {
+                "group"
+            } else {
+                "qualified"
             }
-            let cols: Vec<&str> = line.split('\t').collect();
-            let [
-                table,
-                row,
-                _key,
-                disposition,
-                _rule,
-                _members,
-                _qualifier,
-                reason,
-            ] = cols[..]
-            else {
-                anyhow::bail!(
-                    "{}:{}: expected 8 tab-separated columns (table, row_name, row_key, \
-                     disposition, rule, members, qualifier, reason)",
-                    path.display(),
-                    n + 1
-                );
-            };
-            placements.rows.insert(
-                (table.to_string(), key(row)),
-                Placement {
-                    disposition: disposition.to_string(),
-                    reason: reason.to_string(),
-                },
-            );
-        }
-        for (file, table) in GROUP_FILES {
-            let path = data_dir.join(file);
-            let text = read_if_present(&path)?;
-            if text.is_empty() {
-                continue;
-            }
-            let doc: Value = serde_json::from_str(&text)
-                .with_context(|| format!("parsing {}", path.display()))?;
-            let mut vias = BTreeSet::new();
-            collect_via(&doc, &mut vias);
-            placements
-                .applied
-                .extend(vias.into_iter().map(|v| (table.to_string(), v)));
-        }
-        Ok(placements)
-    }
-
-    /// Why a row naming no CAS reaches no compound, if the placements say.
-    fn unmatched_reason(&self, table: &str, name: &str) -> Option<String> {
-        let p = self.rows.get(&(table.to_string(), key(name)))?;
-        Some(match p.disposition.as_str() {
-            "unmatched" => p.reason.clone(),
-            other => format!(
-                "{other} row placed in {PLACEMENTS} (members or qualifier named there), not yet \
-                 applied by a curated file"
-            ),
-        })
-    }
-}
-
-/// A data directory without curated files (a test fixture) places nothing.
-fn read_if_present(path: &Path) -> anyhow::Result<String> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
-    }
-}
-
-/// Row names compare without case and inner spacing ("Lead and Lead Compounds").
-fn key(name: &str) -> String {
-    name.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
-}
-
-fn collect_via(value: &Value, out: &mut BTreeSet<String>) {
-    match value {
-        Value::Object(map) => {
-            if let Some(Value::String(via)) = map.get("via") {
-                out.insert(key(via));
-            }
-            map.values().for_each(|v| collect_via(v, out));
-        }
-        Value::Array(items) => items.iter().for_each(|v| collect_via(v, out)),
-        _ => {}
-    }
+        )),
+        _ if p.members.iter().any(|m| cx.corpus.contains(m)) => Outcome::ViaGroup,
+        _ => Outcome::Unmatched(format!("placed in {FILE}, but no member is in the corpus")),
+    })
 }
 
 /// Why a row naming no CAS reaches no compound, for tables whose such rows are not placed one
@@ -194,26 +94,13 @@ fn outcome_of(table: &str, fate: &Fate, label: &str, cx: &Known<'_>) -> Outcome 
                 Some(_) => Outcome::Unmatched("CAS number outside the corpus".into()),
                 None => Outcome::Unmatched("PubChem CID in no identifier table".into()),
             },
-            Subject::Named(name) => {
-                let names = [name.as_str(), label];
-                if names
-                    .iter()
-                    .any(|n| cx.placements.applied.contains(&(table.to_string(), key(n))))
-                {
-                    Outcome::ViaGroup
-                } else if let Some(reason) = names
-                    .iter()
-                    .find_map(|n| cx.placements.unmatched_reason(table, n))
-                {
-                    Outcome::Unmatched(reason)
-                } else if let Some(reason) = unplaced_reason(table) {
-                    Outcome::Unmatched(reason.into())
-                } else {
+            Subject::Named(name) => placed(table, [name.as_str(), label], cx)
+                .or_else(|| unplaced_reason(table).map(|r| Outcome::Unmatched(r.into())))
+                .unwrap_or_else(|| {
                     Outcome::Unexplained(format!(
-                        "names no CAS number and {PLACEMENTS} does not place it"
+                        "names no CAS number and {FILE} does not place it"
                     ))
-                }
-            }
+                }),
         })
         .collect();
     each.into_iter()
@@ -306,17 +193,12 @@ mod tests {
     fn every_row_gets_one_outcome() {
         let corpus: BTreeSet<Cas> = [cas("50-00-0"), cas("7439-92-1")].into();
         let cids: BTreeMap<u64, Cas> = [(712, cas("50-00-0")), (1, cas("71-43-2"))].into();
-        let mut placements = Placements::default();
-        placements
-            .applied
-            .insert(("prop65".into(), key("Lead and lead compounds")));
-        placements.rows.insert(
-            ("prop65".into(), key("Alcoholic beverages")),
-            Placement {
-                disposition: "unmatched".into(),
-                reason: "an exposure, not a substance".into(),
-            },
-        );
+        let placements = GroupRows::parse(
+            "table\trow_name\trow_key\tdisposition\trule\tmembers\tqualifier\treason\n\
+             prop65\tLead and lead compounds\tcancer|1-Oct-92\tgroup\telement:Pb\t7439-92-1\t-\tPb\n\
+             prop65\tAlcoholic beverages\tcancer|29-Apr-11\tunmatched\t-\t-\t-\tan exposure, not a substance\n",
+        )
+        .unwrap();
         let cx = Known {
             corpus: &corpus,
             cid_to_cas: &cids,
@@ -360,7 +242,7 @@ mod tests {
     #[test]
     fn a_row_about_several_compounds_is_matched_if_one_is() {
         let corpus: BTreeSet<Cas> = [cas("50-00-0")].into();
-        let placements = Placements::default();
+        let placements = GroupRows::default();
         let cx = Known {
             corpus: &corpus,
             cid_to_cas: &BTreeMap::new(),

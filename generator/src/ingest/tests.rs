@@ -32,6 +32,7 @@ fn build(
 ) -> CompoundRecord {
     build_record(BuildInput {
         hq_id: "hq-c-org-000001",
+        parent: None,
         cas: &Cas::parse("50-00-0").unwrap(),
         old,
         contributions,
@@ -182,6 +183,7 @@ fn curated_selection_names_and_classes_the_compound() {
     };
     let r = build_record(BuildInput {
         hq_id: "hq-c-org-000002",
+        parent: None,
         cas: &sel.cas,
         old: None,
         contributions: &[],

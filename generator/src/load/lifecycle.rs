@@ -10,6 +10,12 @@
 //!   together; acute reference dose; upper level) and one population (the general population
 //!   under either of its names), the values of the newest year are current and older ones are
 //!   superseded by the newest's reference.
+//! - EU CLP Annex VI: an ATP replaces a substance's entries whole, so the entries of the newest
+//!   ATP source of the record (`eu-clp-atpNN`, the highest NN) are current and the EU entries
+//!   of older ones are superseded by it. Entries a court annulled are marked by the curated
+//!   file that cites the judgment (`ended`) and stay annulled. A Safe Work Australia entry,
+//!   which stands in only where the EU has none (the ingest drops it where the ATP17 table has
+//!   an entry), is superseded by an EU entry a later ATP gave.
 
 use crate::model::record::{CompoundRecord, DoseValue, Lifecycle};
 use crate::model::vocab::DoseKind;
@@ -18,6 +24,69 @@ use crate::model::vocab::DoseKind;
 pub fn resolve(record: &mut CompoundRecord) {
     iarc(record);
     efsa(record);
+    clp(record);
+}
+
+/// The ATP number of an EU CLP source id ("eu-clp-atp18" -> 18).
+fn atp(source: &str) -> Option<u32> {
+    source.strip_prefix("eu-clp-atp")?.parse().ok()
+}
+
+fn clp(record: &mut CompoundRecord) {
+    let newest = record
+        .safety
+        .ghs
+        .iter()
+        .filter(|g| g.jurisdiction == "EU" && g.is_current())
+        .filter_map(|g| atp(&g.source).map(|n| (n, g.source.clone())))
+        .max();
+    if let Some((newest, by)) = newest {
+        for g in record
+            .safety
+            .ghs
+            .iter_mut()
+            .filter(|g| g.jurisdiction == "AU" && g.is_current())
+        {
+            g.status = Some(Lifecycle::Superseded);
+            g.superseded_by = Some(by.clone());
+        }
+        for g in record.safety.ghs.iter_mut() {
+            if g.jurisdiction == "EU"
+                && g.is_current()
+                && atp(&g.source).is_some_and(|n| n < newest)
+            {
+                g.status = Some(Lifecycle::Superseded);
+                g.superseded_by = Some(by.clone());
+            }
+        }
+    }
+    // The classification that mirrors an Annex VI entry ends with it.
+    for c in record
+        .regulatory
+        .classifications
+        .iter_mut()
+        .filter(|c| c.attribution == "EU CLP Annex VI" && c.is_current())
+    {
+        let mut entries = record
+            .safety
+            .ghs
+            .iter()
+            .filter(|g| g.jurisdiction == "EU" && g.source == c.source)
+            .peekable();
+        if entries.peek().is_none() {
+            continue;
+        }
+        if let Some(ended) = entries.find(|g| !g.is_current()).filter(|_| {
+            !record
+                .safety
+                .ghs
+                .iter()
+                .any(|g| g.source == c.source && g.is_current())
+        }) {
+            c.status = ended.status;
+            c.superseded_by = ended.superseded_by.clone();
+        }
+    }
 }
 
 fn iarc(record: &mut CompoundRecord) {
@@ -95,5 +164,70 @@ fn efsa(record: &mut CompoundRecord) {
             d.status = Some(Lifecycle::Superseded);
             d.superseded_by = Some(by);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::record::GhsClassification;
+
+    /// n-hexane as stored (one Annex VI entry from the ATP17 table).
+    fn hexane() -> CompoundRecord {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../data/compounds/hq-c-org-000433.json"
+        );
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    fn eu(source: &str, h: &str) -> GhsClassification {
+        GhsClassification {
+            jurisdiction: "EU".into(),
+            hazard_classes: Vec::new(),
+            h_codes: vec![h.into()],
+            pictograms: Vec::new(),
+            signal_word: None,
+            specific_concentration_limits: None,
+            notes: None,
+            edition: None,
+            source: source.into(),
+            status: None,
+            superseded_by: None,
+        }
+    }
+
+    #[test]
+    fn a_later_atp_supersedes_the_older_eu_entry_and_the_australian_stand_in() {
+        let mut r = hexane();
+        r.safety.ghs.retain(|g| g.source == "eu-clp-atp17");
+        r.safety.ghs.push(eu("eu-clp-atp22", "H372"));
+        r.safety.ghs.push(GhsClassification {
+            jurisdiction: "AU".into(),
+            ..eu("swa-hcis-2021", "H373")
+        });
+        resolve(&mut r);
+        let by_source = |s: &str| r.safety.ghs.iter().find(|g| g.source == s).unwrap();
+        let old = by_source("eu-clp-atp17");
+        assert_eq!(old.status, Some(Lifecycle::Superseded));
+        assert_eq!(old.superseded_by.as_deref(), Some("eu-clp-atp22"));
+        assert!(by_source("eu-clp-atp22").is_current());
+        let stand_in = by_source("swa-hcis-2021");
+        assert_eq!(
+            (stand_in.status, stand_in.superseded_by.as_deref()),
+            (Some(Lifecycle::Superseded), Some("eu-clp-atp22")),
+            "HCIS stands in only where the EU has no entry"
+        );
+    }
+
+    #[test]
+    fn an_annulled_entry_stays_annulled() {
+        let mut r = hexane();
+        r.safety.ghs.retain(|g| g.source == "eu-clp-atp17");
+        r.safety.ghs[0].status = Some(Lifecycle::Annulled);
+        r.safety.ghs[0].superseded_by = Some("a-judgment".into());
+        resolve(&mut r);
+        assert_eq!(r.safety.ghs[0].status, Some(Lifecycle::Annulled));
+        assert_eq!(r.safety.ghs[0].superseded_by.as_deref(), Some("a-judgment"));
     }
 }

@@ -16,11 +16,12 @@ use sha2::{Digest, Sha256};
 use crate::model::aliases::AliasFile;
 use crate::model::catalog::Catalog;
 use crate::model::documents::MarkdownFile;
+use crate::model::group_rows::{FILE as GROUP_ROWS, GroupRows};
 use crate::model::ids::IdRegistry;
 use crate::model::material::{Material, Product};
 use crate::model::merge::{merge, order_by_source, referenced_sources};
 use crate::model::record::CompoundRecord;
-use crate::model::{AgencyFile, CuratedEntry, CuratedFile, Dataset, Hash, Problem};
+use crate::model::{AgencyFile, CuratedEntry, CuratedFile, Dataset, Ended, Hash, Problem};
 
 mod cache;
 pub mod changelog;
@@ -110,6 +111,10 @@ fn load_shared_files(data_dir: &Path, dataset: &mut Dataset, problems: &mut Vec<
             Ok(f) => dataset.curated.push((shown(&path), f)),
             Err(p) => problems.push(p),
         }
+    }
+    match GroupRows::read(data_dir) {
+        Ok(rows) => dataset.group_rows = rows,
+        Err(e) => problems.push(Problem::new(shown(&data_dir.join(GROUP_ROWS)), "", e)),
     }
 }
 
@@ -438,7 +443,11 @@ fn apply_overlay(
         return Err("`set` must be an object (a partial record)".into());
     }
     merge(value, entry.set.clone(), &|s: &str| rank(s));
-    let cited = referenced_sources(&entry.set);
+    let mut cited = referenced_sources(&entry.set);
+    for ended in &entry.ended {
+        end_values(value, ended)?;
+        cited.insert(ended.by.clone());
+    }
     let sources = value
         .get_mut("sources")
         .and_then(Value::as_array_mut)
@@ -458,6 +467,37 @@ fn apply_overlay(
         }
     }
     Ok(())
+}
+
+/// Marks the values an instrument ended (`CuratedEntry::ended`).
+fn end_values(value: &mut Value, ended: &Ended) -> Result<(), String> {
+    if ended.field != "safety.ghs" {
+        return Err(format!(
+            "ended: field {:?} is not supported (only safety.ghs)",
+            ended.field
+        ));
+    }
+    let entries = value
+        .pointer_mut("/safety/ghs")
+        .and_then(Value::as_array_mut)
+        .ok_or("ended: the record has no safety.ghs entries")?;
+    let status = serde_json::to_value(ended.status).map_err(|e| e.to_string())?;
+    let mut found = false;
+    for g in entries.iter_mut().filter_map(Value::as_object_mut) {
+        if g.get("source").and_then(Value::as_str) == Some(ended.source.as_str()) {
+            g.insert("status".into(), status.clone());
+            g.insert("superseded_by".into(), Value::String(ended.by.clone()));
+            found = true;
+        }
+    }
+    if found {
+        Ok(())
+    } else {
+        Err(format!(
+            "ended: the record has no safety.ghs entry of source {:?}",
+            ended.source
+        ))
+    }
 }
 
 /// Deserializes a record, reporting the JSON path of the first field that does not fit.

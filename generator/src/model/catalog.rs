@@ -25,6 +25,10 @@ pub struct SourceDescriptor {
     /// that holds a value of the named source (HCIS stands in for CLP).
     #[serde(default)]
     pub fallback_for: Option<String>,
+    /// Whether the table says what a substance is used for (FDA's technical effects, the
+    /// food contact inventory). Only such tables may give a record `use_classes`.
+    #[serde(default)]
+    pub states_purpose: bool,
 }
 
 impl SourceDescriptor {

@@ -49,7 +49,25 @@ pub struct CuratedEntry {
     pub cas: String,
     #[serde(default)]
     pub name: String,
+    #[serde(default)]
     pub set: Value,
+    /// Values of the record that an instrument ended (a court annulled a classification):
+    /// marked with their status rather than removed, so they stay visible as history.
+    #[serde(default)]
+    pub ended: Vec<Ended>,
+}
+
+/// "The `safety.ghs` entries of source S are `annulled` by source B."
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ended {
+    /// The record section: only `safety.ghs` for now.
+    pub field: String,
+    /// The source whose values in that section ended.
+    pub source: String,
+    pub status: crate::model::record::Lifecycle,
+    /// The source (of the curated file) that ended them.
+    pub by: String,
 }
 
 pub type Hash = [u8; 32];
@@ -88,6 +106,8 @@ pub struct Dataset {
     pub templates: BTreeMap<String, String>,
     /// `fragrance/`: fragrance ingredients and their classes (issue 11).
     pub fragrance: crate::model::fragrance::Fragrance,
+    /// `curated/group-rows.tsv`: table rows naming a group or a qualified agent, placed.
+    pub group_rows: crate::model::group_rows::GroupRows,
     /// `regulatory-status/`: limits per analyte, matrix and jurisdiction over time.
     pub regulatory_status: crate::model::regulatory_status::RegulatoryStatus,
     /// `changelog.jsonl`: the entries `saferef-generate diff` wrote, in file order (empty

@@ -7,9 +7,11 @@ pub mod changelog;
 pub mod contexts;
 pub mod documents;
 pub mod fragrance;
+pub mod group_rows;
 pub mod ids;
 pub mod material;
 pub mod merge;
+pub mod names;
 pub mod record;
 pub mod regulatory_status;
 pub mod vocab;
@@ -17,7 +19,7 @@ pub mod vocab;
 mod dataset;
 mod problem;
 
-pub use dataset::{Agency, AgencyFile, CuratedEntry, CuratedFile, Dataset, Hash};
+pub use dataset::{Agency, AgencyFile, CuratedEntry, CuratedFile, Dataset, Ended, Hash};
 pub use problem::Problem;
 
 use record::CompoundRecord;

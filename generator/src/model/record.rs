@@ -229,6 +229,13 @@ pub struct GhsClassification {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edition: Option<String>,
     pub source: String,
+    /// Set by the lifecycle (`load::lifecycle`): a later ATP's entry supersedes it, or a court
+    /// annulled it. Absent means current.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Lifecycle>,
+    /// The source that superseded or annulled the entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
 }
 
 /// The IARC evaluation, mirrored from `regulatory.listings.iarc_group`.
@@ -241,6 +248,11 @@ pub struct Carcinogenicity {
     pub iarc_year: Option<i32>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cancer_sites: Vec<String>,
+    /// The circumstance the call is for, when the agent evaluated is qualified ("in alcoholic
+    /// beverages", "as strong inorganic acid mists"): the call is not about the substance in
+    /// every use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
     pub source: String,
 }
 
@@ -378,6 +390,13 @@ impl DoseValue {
     }
 }
 
+impl GhsClassification {
+    /// Whether the entry is in force (no status, or `current`).
+    pub fn is_current(&self) -> bool {
+        matches!(self.status, None | Some(Lifecycle::Current))
+    }
+}
+
 impl Classification {
     /// Whether the call is in force (no status, or `current`).
     pub fn is_current(&self) -> bool {
@@ -468,6 +487,9 @@ pub struct IarcListing {
     /// as a member of that group rather than by its own evaluation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// The circumstance the call is for (see `Carcinogenicity::qualifier`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
     pub source: String,
 }
 
@@ -476,6 +498,12 @@ pub struct IarcListing {
 pub struct NtpRocListing {
     pub listing: NtpListing,
     pub edition: String,
+    /// The group listing this compound is a member of ("Lead and Lead Compounds").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+    /// The circumstance the listing is for ("technical grade", "as a fission product").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
     pub source: String,
 }
 
@@ -492,6 +520,10 @@ pub struct Prop65Listing {
     /// when the listing reaches it through the group rather than by its own CAS number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// The circumstance the listing is for ("in alcoholic beverages", "airborne, unbound
+    /// particles of respirable size").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
     pub source: String,
 }
 

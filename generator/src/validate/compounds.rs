@@ -333,6 +333,24 @@ fn check_vocabularies(r: &CompoundRecord, out: &mut Sink<'_>) {
             ),
         );
     }
+    // One in-force Annex VI edition: entries of two EU sources both current mean a later ATP
+    // did not supersede the entry it replaced.
+    let eu_sources: BTreeSet<&str> = r
+        .safety
+        .ghs
+        .iter()
+        .filter(|g| g.jurisdiction == "EU" && g.is_current())
+        .map(|g| g.source.as_str())
+        .collect();
+    if eu_sources.len() > 1 {
+        out.push(
+            "safety.ghs",
+            format!(
+                "EU CLP entries of {} are all current: a superseded entry is served as live",
+                eu_sources.into_iter().collect::<Vec<_>>().join(" and ")
+            ),
+        );
+    }
     for species in r.safety.species.keys() {
         let ok = species.len() >= 2
             && species

@@ -12,6 +12,7 @@ mod compounds;
 mod documents;
 mod entities;
 pub(crate) mod fragrance;
+mod provenance;
 pub(crate) mod regulatory_status;
 pub mod stats;
 
@@ -31,6 +32,7 @@ pub fn validate_except(dataset: &Dataset, clean: &HashSet<String>) -> Vec<Proble
     aliases::validate(dataset, &mut problems);
     changelog::validate(dataset, &mut problems);
     regulatory_status::validate(&dataset.regulatory_status, &mut problems);
+    provenance::validate(dataset, &mut problems);
     problems.sort();
     problems
 }

@@ -118,6 +118,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             notes: cell(&row, 10).map(|n| format!("Annex VI notes: {n}")),
             edition: edition.clone(),
             source: src.id.clone(),
+            status: None,
+            superseded_by: None,
         };
         let classification = Classification {
             agency: "European Commission".into(),

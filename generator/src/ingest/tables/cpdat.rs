@@ -4,9 +4,12 @@
 //! LiteratureCount). Columns are found by header name.
 //!
 //! Emitted: `crossrefs.dtxsid`, one `found_in` per PUC (category: a snake_case slug of the
-//! PUC), and `use_classes` from Functions through `FUNCTION_CLASSES`. The list flags are not
-//! read (the lists themselves are ingested from their publishers). One CASRN carries a stray
-//! space ("34465-46- 8"), which the lenient CAS parse accepts.
+//! PUC), and `use_classes` from Functions through `FUNCTION_CLASSES`, unless EPA also reports
+//! the substance with no function of its own (`NO_FUNCTION`): then the functions pool those of
+//! the products it turns up in (ethylene oxide "Surfactant", 1,4-dioxane "Fragrance") and none
+//! says what it is for. The list flags are not read (the lists themselves are ingested from
+//! their publishers). One CASRN carries a stray space ("34465-46- 8"), which the lenient CAS
+//! parse accepts.
 
 use std::path::Path;
 
@@ -60,6 +63,10 @@ const FUNCTION_CLASSES: &[(&str, &str)] = &[
     ("UV stabilizer", "stabilizer"),
 ];
 
+/// Functions EPA reports for a substance present without a purpose of its own (an impurity,
+/// a degradation product, a contaminant of another ingredient).
+const NO_FUNCTION: [&str; 2] = ["No specific technical function", "Degradant/impurity (EPA)"];
+
 /// "Cons. electronics, mech. appliances, and machinery" ->
 /// "cons_electronics_mech_appliances_and_machinery"; "Toys and children's products" ->
 /// "toys_and_childrens_products".
@@ -88,6 +95,9 @@ fn items(cell: Option<&str>) -> Vec<&str> {
 /// The use classes the functions name, one per class, with the functions that named it.
 fn use_classes_of(functions: &[&str], source: &str) -> Vec<UseClass> {
     let mut out: Vec<UseClass> = Vec::new();
+    if functions.iter().any(|f| NO_FUNCTION.contains(f)) {
+        return out;
+    }
     for function in functions {
         for (_, class) in FUNCTION_CLASSES.iter().filter(|(f, _)| f == function) {
             match out.iter_mut().find(|u| u.class == *class) {
@@ -180,12 +190,17 @@ mod tests {
             DTXSID3020596,Ethylbenzene,100-41-4,7500,0,0,1,1,0,0,0,0,1,1,1,1,3,Cleaning agent; Fragrance; Solvent,2,\"Cons. electronics, mech. appliances, and machinery; Toys and children's products\",71444,13414\n\
             DTXSID00872820,Hexachlorodibenzo-p-dioxin,34465-46- 8,,0,0,0,1,0,0,0,0,,,,,,,,,,\n\
             DTXSID5020281,1-Chloro-4-nitrobenzene,100-00-5,7474,0,0,1,1,0,0,0,0,0,0,1,1,2,Heat stabilizer; UV stabilizer,1,Laboratory supplies,10406,1312\n\
-            DTXSID0000000,No CAS,,,0,0,0,0,0,0,0,0,,,,,,,,,,\n"
+            DTXSID0000000,No CAS,,,0,0,0,0,0,0,0,0,,,,,,,,,,\n\
+            DTXSID0020600,Ethylene oxide,75-21-8,6354,1,0,0,1,1,0,0,0,1,1,1,1,4,Biocide; Fragrance; No specific technical function; Surfactant (surface active agent),0,,1,1\n"
         );
         let got = parse(&text, &descriptor("cpdat"), "t")
             .expect("table parses")
             .contributions;
-        assert_eq!(got.len(), 3);
+        assert_eq!(got.len(), 4);
+        assert!(
+            got[3].fragment.get("use_classes").is_none(),
+            "a substance also reported with no function of its own gets no class"
+        );
         let eb = &got[0].fragment;
         assert_eq!(
             eb["crossrefs"]["dtxsid"],

@@ -180,6 +180,32 @@ fn assessment(raw: &str) -> Option<(DoseKind, Option<&'static str>)> {
     Some((kind, label))
 }
 
+/// "µg/kg bw" for a TDI -> "µg/kg bw/day": OpenFoodTox leaves the period out of some units
+/// (nickel's 2020 TDI, the dioxin TWIs), which the kind states (a tolerable *daily* intake, a
+/// *weekly* one). Other units are kept as written.
+fn per_period(kind: DoseKind, unit: &str) -> String {
+    let period = match kind {
+        DoseKind::Adi | DoseKind::Tdi => "day",
+        DoseKind::Twi => "week",
+        _ => return unit.to_string(),
+    };
+    if unit.ends_with("kg bw") {
+        format!("{unit}/{period}")
+    } else {
+        unit.to_string()
+    }
+}
+
+/// Whether the unit says the opposite period of the value's kind: an ADI or TDI is per day, a
+/// TWI per week ("TDI 0.1 ng/kg bw/week" is a typo of the source, not a fact).
+fn contradicts(kind: DoseKind, unit: &str) -> bool {
+    match kind {
+        DoseKind::Adi | DoseKind::Tdi => unit.contains("week"),
+        DoseKind::Twi => unit.contains("/day"),
+        _ => false,
+    }
+}
+
 /// The body behind an author string: EFSA and its panels ("EFSA CONTAM"), the EU Scientific
 /// Committee on Food (a European Commission committee), or the FAO/WHO expert committees.
 fn agency_of(author: &str) -> Option<&'static str> {
@@ -228,6 +254,14 @@ fn parse(
             );
             continue;
         };
+        if contradicts(kind, unit) {
+            ledger.skip(
+                id,
+                "unit contradicts the kind of value (a daily intake given per week, or the \
+                 reverse): a source error, listed in curated/data-quality.json",
+            );
+            continue;
+        }
         let Some(agency) = cell(&row, 1).and_then(agency_of) else {
             ledger.skip(id, "author is not EFSA, the SCF or a FAO/WHO committee");
             continue;
@@ -249,7 +283,7 @@ fn parse(
             kind,
             qualifier: (!qualifier.is_empty()).then(|| qualifier.join("; ")),
             value,
-            unit: unit.to_string(),
+            unit: per_period(kind, unit),
             agency: agency.to_string(),
             year: cell(&row, 2).and_then(|y| y.parse().ok()),
             population: cell(&row, 8).map(String::from),
@@ -352,6 +386,14 @@ mod tests {
     }
 
     #[test]
+    fn units_without_their_period_get_the_kind_s_period() {
+        assert_eq!(per_period(DoseKind::Tdi, "µg/kg bw"), "µg/kg bw/day");
+        assert_eq!(per_period(DoseKind::Twi, "pg/kg bw"), "pg/kg bw/week");
+        assert_eq!(per_period(DoseKind::Arfd, "mg/kg bw"), "mg/kg bw");
+        assert_eq!(per_period(DoseKind::Adi, "mg/person/day"), "mg/person/day");
+    }
+
+    #[test]
     fn substances_join_through_as_such_rows() {
         let cas = substance_cas(SUBSTANCES).expect("test data");
         assert_eq!(cas["Acephate"].as_str(), "30560-19-1");
@@ -384,7 +426,8 @@ mod tests {
             Barium sulphate,EFSA CONTAM,2012,102,TWI,=,2.5,µg/kg bw/week,\n\
             Cadmium chloride,EFSA CEF,2009,999,TDI,ca.,0.36,µg/kg bw/day,Consumers - Adults\n\
             Bad number,EFSA,2010,100,ADI,=,1,mg/kg bw/day,Consumers\n\
-            Methamidophos,EFSA,2010,100,ADI,=,1,mg/kg bw/day,Consumers\n";
+            Methamidophos,EFSA,2010,100,ADI,=,1,mg/kg bw/day,Consumers\n\
+            Acephate,EFSA ANS,2010,100,TDI (group),=,0.1,ng/kg bw/week,Consumers\n";
         let all = run(values);
         let named: Vec<_> = all.iter().filter(|c| c.cas().is_none()).collect();
         assert_eq!(
@@ -404,7 +447,7 @@ mod tests {
         assert_eq!(
             acephate.len(),
             3,
-            "duplicate, TTC, MTDI, empty and unknown author dropped"
+            "duplicate, TTC, MTDI, empty, unknown author and a TDI per week dropped"
         );
         assert_eq!(
             acephate[0],

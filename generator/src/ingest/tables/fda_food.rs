@@ -150,9 +150,18 @@ fn technical_effects(raw: &str) -> Vec<String> {
     out
 }
 
-/// The use classes the effects name, one per class, with the effects that named it.
+/// Longer effect lists pool the uses of every regulation that names the substance (phosphoric
+/// acid: eight effects, among them "NON-NUTRITIVE SWEETENER"; talc: five, the same), so none
+/// of them says what the substance is for; up to this many, each effect is a main use.
+const MAX_EFFECTS_FOR_A_CLASS: usize = 3;
+
+/// The use classes the effects name, one per class, with the effects that named it; none
+/// when the list is too long to say what the substance is for.
 fn use_classes_of(effects: &[String], source: &str) -> Vec<UseClass> {
     let mut out: Vec<UseClass> = Vec::new();
+    if effects.len() > MAX_EFFECTS_FOR_A_CLASS {
+        return out;
+    }
     for effect in effects {
         for (_, class) in EFFECT_CLASSES.iter().filter(|(e, _)| e == effect) {
             match out.iter_mut().find(|u| u.class == *class) {
@@ -274,7 +283,9 @@ mod tests {
         7631-86-9, SILICON DIOXIDE,\" ANTICAKING AGENT OR FREE-FLOW AGENT,<br /> HUMECTANT,<br /> LUBRICANT OR RELEASE AGENT,\"\n \
         532-32-1, SODIUM BENZOATE,\" ANTIMICROBIAL AGENT,<br /> NUTRITIVE SWEETENER,<br /> NON-NUTRITIVE SWEETENER\"\n\
         , vitamin D<sub>2</sub> mushroom powder, NUTRIENT SUPPLEMENT\n \
-        93-15-2, EUGENYL METHYL ETHER--NLFG,\n";
+        93-15-2, EUGENYL METHYL ETHER--NLFG,\n \
+        7664-38-2, PHOSPHORIC ACID,\" ANTIMICROBIAL AGENT,<br /> FLAVOR ENHANCER,<br /> FUMIGANT,<br /> NON-NUTRITIVE SWEETENER\"\n \
+        71-43-2, BENZENE,\n";
 
     #[test]
     fn substances_added_to_food() {
@@ -293,7 +304,9 @@ mod tests {
                 "94-59-7",
                 "7631-86-9",
                 "532-32-1",
-                "93-15-2"
+                "93-15-2",
+                "7664-38-2",
+                "71-43-2"
             ]
         );
         let acetal = &got[1].fragment;
@@ -337,6 +350,19 @@ mod tests {
             "NUTRITIVE SWEETENER; NON-NUTRITIVE SWEETENER"
         );
         assert_eq!(benzoate.as_array().map(Vec::len), Some(4));
+
+        let phosphoric = &got[6].fragment["use_classes"];
+        assert_eq!(
+            phosphoric,
+            &json!([{"class": "food_additive", "source": "saf", "basis": "FDA Substances Added to Food"}]),
+            "four effects pool several regulations' uses: no class from them"
+        );
+        let benzene = &got[7].fragment;
+        assert!(
+            benzene.get("use_classes").is_none() && benzene.get("found_in").is_none(),
+            "a row with no technical effect states no purpose"
+        );
+        assert!(benzene["regulatory"]["listings"]["fda_food_additive"].is_object());
     }
 
     #[test]

@@ -39,6 +39,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             notes: cell(&row, 8).map(|s| format!("HCIS sources: {s}")),
             edition: None,
             source: src.id.clone(),
+            status: None,
+            superseded_by: None,
         };
         if ghs.h_codes.is_empty() {
             ledger.skip(id, "no hazard statement");

@@ -68,6 +68,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                 iarc_monograph: volumes.clone(),
                 iarc_year: year,
                 cancer_sites: Vec::new(),
+                qualifier: None,
                 source: src.id.clone(),
             })},
             "regulatory": {
@@ -78,6 +79,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                     year,
                     cancer_sites: Vec::new(),
                     via: None,
+                    qualifier: None,
                     source: src.id.clone(),
                 })},
             },

@@ -98,6 +98,7 @@ pub(crate) mod testing {
             url: format!("https://example.org/{id}"),
             accessed: None,
             fallback_for: None,
+            states_purpose: true,
         }
     }
 }

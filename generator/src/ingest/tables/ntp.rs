@@ -59,6 +59,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                 "listings": {"ntp_roc": to_json(&NtpRocListing {
                     listing,
                     edition: "15th".into(),
+                    via: None,
+                    qualifier: None,
                     source: src.id.clone(),
                 })},
             }});

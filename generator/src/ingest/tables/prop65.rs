@@ -106,6 +106,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                     date_listed: date.clone().unwrap_or_default(),
                     safe_harbor_level: level_for(t),
                     via: None,
+                    qualifier: None,
                     source: src.id.clone(),
                 })
             })

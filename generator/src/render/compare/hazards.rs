@@ -70,6 +70,7 @@ fn h_codes(record: &CompoundRecord) -> BTreeSet<&str> {
         .safety
         .ghs
         .iter()
+        .filter(|g| g.is_current())
         .flat_map(|g| g.h_codes.iter().map(String::as_str))
         .collect()
 }

@@ -61,13 +61,14 @@ fn bpa_and_bps_side_by_side() {
         rank(ta) - rank(ts)
     );
 
-    // GHS: BPA's CLP entry carries H360F, H335, H318, H317; BPS's HCIS entry H361f.
+    // GHS: BPA's CLP entry carries H360F, H335, H318, H317; BPS's ATP18 entry (Repr. 1B)
+    // H360FD, which supersedes the HCIS entry's H361f.
     let ghs = &c["hazard_profiles"]["ghs"];
     let bpa_only = strings(&ghs["unique"][BPA]);
     for code in ["H360F", "H318", "H317", "H335"] {
         assert!(bpa_only.contains(&code), "{code}");
     }
-    assert_eq!(strings(&ghs["unique"][BPS]), ["H361f"]);
+    assert_eq!(strings(&ghs["unique"][BPS]), ["H360FD"]);
     assert_eq!(ghs["shared"].as_array().unwrap().len(), 0);
     let profile = &c["hazard_profiles"]["profiles"][BPA];
     assert!(profile["hazard_class"].is_string());

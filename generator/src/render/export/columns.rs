@@ -197,7 +197,7 @@ fn compound(full: bool, r: &CompoundRecord, index: &RiskIndex, contexts: &[Strin
     });
     if full {
         let l = &r.regulatory.listings;
-        let ghs = r.safety.ghs.first();
+        let ghs = r.safety.ghs.iter().find(|g| g.is_current());
         row.extend([
             r.identity.iupac_name.clone().unwrap_or_default(),
             r.identity.synonyms.join("; "),
@@ -220,6 +220,7 @@ fn compound(full: bool, r: &CompoundRecord, index: &RiskIndex, contexts: &[Strin
                 r.safety
                     .ghs
                     .iter()
+                    .filter(|g| g.is_current())
                     .flat_map(|g| g.h_codes.iter().map(String::as_str)),
             ),
             ghs.and_then(|g| g.signal_word.as_ref())

@@ -118,6 +118,7 @@ impl HazardQuery {
                 .safety
                 .ghs
                 .iter()
+                .filter(|g| g.is_current())
                 .flat_map(|g| &g.h_codes)
                 .any(|c| code_matches(code, c)),
             HazardQuery::Use(class) => has_use(record, class),

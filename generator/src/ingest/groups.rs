@@ -1,0 +1,320 @@
+//! Rows that name a group or a qualified agent (`data/curated/group-rows.tsv`), applied: a
+//! Proposition 65 or NTP group row gives its listing to every member compound, marked `via`
+//! the row; a qualified row's listing carries its `qualifier`, whether the row names the agent
+//! by CAS (IARC's "Ethanol in alcoholic beverages") or by name only. IARC group rows are not
+//! applied here: `curated/iarc-groups.json` gives the monographs' group calls with their
+//! citations.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::contribution::{Contribution, Subject};
+use crate::model::cas::Cas;
+use crate::model::group_rows::{Disposition, GroupRows, Placement};
+
+/// Tables whose group rows the ingest applies to members.
+const APPLIED: [&str; 3] = ["prop65", "ntp_roc", "efsa_openfoodtox"];
+
+/// Whether the ingest applies this table's group rows (IARC's come from a curated file).
+pub fn applies_rows_of(table: &str) -> bool {
+    APPLIED.contains(&table)
+}
+
+/// What a contribution becomes once its row's placement is known: the contributions to merge,
+/// each with the compound it is about. A row keyed by one CAS that names a group ("Tamoxifen
+/// and its salts") stays the CAS's own and also reaches the other members, marked `via`; a
+/// qualified row's own compound carries the qualifier.
+pub fn place(table: &str, c: Contribution, rows: &GroupRows) -> Vec<(Cas, Contribution)> {
+    let placement = c
+        .name
+        .as_deref()
+        .and_then(|n| rows.get(table, n))
+        .filter(|p| p.applies());
+    let own = match &c.subject {
+        Subject::Cas(cas) => Some(cas.clone()),
+        Subject::PubchemCid(_) => None,
+        Subject::Named(_) => None,
+    };
+    let Some(p) = placement else {
+        return own.map(|cas| vec![(cas, c)]).unwrap_or_default();
+    };
+    let mut out = Vec::new();
+    if applies_rows_of(table) {
+        for member in p.members.iter().filter(|m| Some(*m) != own.as_ref()) {
+            let mut inherited =
+                Contribution::about(Subject::Cas(member.clone()), c.fragment.clone());
+            inherited.name = None;
+            mark(&mut inherited.fragment, Some(&p.row), p);
+            out.push((member.clone(), inherited));
+        }
+    }
+    if let Some(cas) = own {
+        let mut c = c;
+        if p.qualifier.is_some() && p.members.contains(&cas) {
+            mark(&mut c.fragment, None, p);
+        }
+        out.insert(0, (cas, c));
+    }
+    out
+}
+
+/// One compound's contributions, settled where a group row and the compound's own row (or two
+/// group rows) give the same single-valued listing (NTP's): the own row wins, else the
+/// strongest group listing ("known" before "reasonably anticipated"). List-valued listings
+/// (Proposition 65's) keep every row, own and inherited.
+pub fn own_rows_first<S>(list: &mut Vec<(S, Contribution)>) {
+    let inherited_ntp = |c: &Contribution| {
+        c.fragment
+            .pointer("/regulatory/listings/ntp_roc/via")
+            .is_some()
+    };
+    let has_ntp = |c: &Contribution| c.fragment.pointer("/regulatory/listings/ntp_roc").is_some();
+    if list.iter().any(|(_, c)| has_ntp(c) && !inherited_ntp(c)) {
+        list.retain(|(_, c)| !inherited_ntp(c));
+        return;
+    }
+    let strength = |c: &Contribution| match c
+        .fragment
+        .pointer("/regulatory/listings/ntp_roc/listing")
+        .and_then(Value::as_str)
+    {
+        Some("known") => 0,
+        _ => 1,
+    };
+    let best = list
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, c))| inherited_ntp(c))
+        .min_by_key(|(i, (_, c))| (strength(c), *i))
+        .map(|(i, _)| i);
+    let mut i = 0;
+    list.retain(|(_, c)| {
+        let keep = !inherited_ntp(c) || Some(i) == best;
+        i += 1;
+        keep
+    });
+}
+
+/// Marks every listing of a fragment with the row it came through and the row's qualifier,
+/// and says so in each classification's basis.
+fn mark(fragment: &mut Value, via: Option<&str>, p: &Placement) {
+    let set = |obj: &mut serde_json::Map<String, Value>, with_via: bool| {
+        if let (Some(v), true) = (via, with_via) {
+            obj.insert("via".into(), Value::String(v.to_string()));
+        }
+        if let Some(q) = &p.qualifier {
+            obj.insert("qualifier".into(), Value::String(q.clone()));
+        }
+    };
+    if let Some(listings) = fragment
+        .pointer_mut("/regulatory/listings")
+        .and_then(Value::as_object_mut)
+    {
+        for listing in listings.values_mut() {
+            match listing {
+                Value::Object(obj) => set(obj, true),
+                Value::Array(items) => items
+                    .iter_mut()
+                    .filter_map(Value::as_object_mut)
+                    .for_each(|obj| set(obj, true)),
+                _ => {}
+            }
+        }
+    }
+    if let Some(obj) = fragment
+        .pointer_mut("/safety/carcinogenicity")
+        .and_then(Value::as_object_mut)
+    {
+        set(obj, false);
+    }
+    let mut note = match (via, p.disposition) {
+        (Some(row), Disposition::Named) => {
+            format!(
+                "the table names it \"{row}\", with no CAS number (data/curated/group-rows.tsv)"
+            )
+        }
+        (Some(row), _) => format!(
+            "listed as \"{row}\"; a member by the rule {} of data/curated/group-rows.tsv",
+            p.rule
+        ),
+        (None, _) => String::new(),
+    };
+    if let Some(q) = &p.qualifier {
+        if !note.is_empty() {
+            note.push_str("; ");
+        }
+        note.push_str(&format!("only {q}"));
+    }
+    for path in ["/regulatory/classifications", "/dose_response"] {
+        for c in fragment
+            .pointer_mut(path)
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object_mut)
+        {
+            let basis = match c.get("basis").and_then(Value::as_str) {
+                Some(b) => format!("{b}; {note}"),
+                None => note.clone(),
+            };
+            c.insert("basis".into(), Value::String(basis));
+        }
+    }
+}
+
+/// For members of element groups ("Lead and lead compounds", rule `element:Pb`): the corpus
+/// compound that is the element itself, from the formulas the identifier tables give.
+pub fn parents(rows: &GroupRows, formula_of: &BTreeMap<Cas, String>) -> BTreeMap<Cas, Cas> {
+    let mut out = BTreeMap::new();
+    for p in rows.iter().filter(|p| p.applies()) {
+        let Some(element) = p.element() else {
+            continue;
+        };
+        let Some(parent) = p
+            .members
+            .iter()
+            .find(|m| formula_of.get(*m).is_some_and(|f| f == element))
+        else {
+            continue;
+        };
+        for member in p.members.iter().filter(|m| *m != parent) {
+            out.entry(member.clone()).or_insert_with(|| parent.clone());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const TSV: &str = "table\trow_name\trow_key\tdisposition\trule\tmembers\tqualifier\treason\n\
+        prop65\tLead and lead compounds\tcancer|1-Oct-92\tgroup\telement:Pb+list\t7439-92-1,301-04-2\t-\tPb\n\
+        prop65\tEthyl alcohol in alcoholic beverages\tdevelopmental|1-Oct-87\tqualified\tlist\t64-17-5\tin alcoholic beverages\tb\n\
+        iarc\tEthanol in alcoholic beverages\t1\tqualified\tlist\t64-17-5\tin alcoholic beverages\tb\n\
+        iarc\tChromium (VI) compounds\t1\tgroup\tlist\t7778-50-9\t-\tcurated file applies it\n\
+        prop65\tTamoxifen and its salts\tcancer|1-Sep-96\tgroup\tlist\t10540-29-1,54965-24-1\t-\tsalts\n";
+
+    fn cas(s: &str) -> Cas {
+        Cas::parse(s).unwrap()
+    }
+
+    fn prop65_fragment() -> Value {
+        json!({"regulatory": {
+            "classifications": [{"agency": "OEHHA", "basis": "listing mechanism AB", "source": "p65"}],
+            "listings": {"prop65": [{"toxicity": "cancer", "source": "p65"}]},
+        }})
+    }
+
+    #[test]
+    fn a_group_row_reaches_every_member_marked_via_the_row() {
+        let rows = GroupRows::parse(TSV).unwrap();
+        let c = Contribution::about(
+            Subject::Named("Lead and lead compounds".into()),
+            prop65_fragment(),
+        )
+        .named("Lead and lead compounds");
+        let placed = place("prop65", c, &rows);
+        assert_eq!(placed.len(), 2);
+        assert_eq!(placed[1].0, cas("301-04-2"));
+        let f = &placed[1].1.fragment;
+        assert_eq!(
+            f["regulatory"]["listings"]["prop65"][0]["via"],
+            "Lead and lead compounds"
+        );
+        assert!(
+            f["regulatory"]["listings"]["prop65"][0]
+                .get("qualifier")
+                .is_none()
+        );
+        assert_eq!(
+            f["regulatory"]["classifications"][0]["basis"],
+            "listing mechanism AB; listed as \"Lead and lead compounds\"; a member by the rule element:Pb+list of data/curated/group-rows.tsv"
+        );
+        assert!(!placed[1].1.selects, "group rows never select");
+    }
+
+    #[test]
+    fn qualified_rows_carry_their_qualifier_whether_named_or_keyed_by_cas() {
+        let rows = GroupRows::parse(TSV).unwrap();
+        let named = Contribution::about(
+            Subject::Named("Ethyl alcohol in alcoholic beverages".into()),
+            prop65_fragment(),
+        )
+        .named("Ethyl alcohol in alcoholic beverages");
+        let placed = place("prop65", named, &rows);
+        let listing = &placed[0].1.fragment["regulatory"]["listings"]["prop65"][0];
+        assert_eq!(listing["qualifier"], "in alcoholic beverages");
+        assert_eq!(listing["via"], "Ethyl alcohol in alcoholic beverages");
+
+        let iarc = json!({"safety": {"carcinogenicity": {"iarc_group": "1", "source": "iarc"}},
+                          "regulatory": {"listings": {"iarc_group": {"group": "1", "source": "iarc"}}}});
+        let keyed = Contribution::new(cas("64-17-5"), iarc).named("Ethanol in alcoholic beverages");
+        let placed = place("iarc", keyed, &rows);
+        let f = &placed[0].1.fragment;
+        assert_eq!(
+            f["safety"]["carcinogenicity"]["qualifier"],
+            "in alcoholic beverages"
+        );
+        assert_eq!(
+            f["regulatory"]["listings"]["iarc_group"]["qualifier"],
+            "in alcoholic beverages"
+        );
+        assert!(
+            f["regulatory"]["listings"]["iarc_group"]
+                .get("via")
+                .is_none(),
+            "its own row"
+        );
+    }
+
+    #[test]
+    fn a_row_keyed_by_one_cas_that_names_a_group_also_reaches_the_other_members() {
+        let rows = GroupRows::parse(TSV).unwrap();
+        let keyed = Contribution::new(cas("10540-29-1"), prop65_fragment())
+            .named("Tamoxifen and its salts");
+        let placed = place("prop65", keyed, &rows);
+        assert_eq!(placed.len(), 2);
+        assert_eq!(placed[0].0, cas("10540-29-1"));
+        assert!(
+            placed[0].1.fragment["regulatory"]["listings"]["prop65"][0]
+                .get("via")
+                .is_none(),
+            "its own row"
+        );
+        assert_eq!(placed[1].0, cas("54965-24-1"));
+        assert_eq!(
+            placed[1].1.fragment["regulatory"]["listings"]["prop65"][0]["via"],
+            "Tamoxifen and its salts"
+        );
+    }
+
+    #[test]
+    fn iarc_group_rows_and_unplaced_names_give_nothing_here() {
+        let rows = GroupRows::parse(TSV).unwrap();
+        let keyed =
+            Contribution::new(cas("18540-29-9"), json!({})).named("Chromium (VI) compounds");
+        assert_eq!(
+            place("iarc", keyed, &rows).len(),
+            1,
+            "the row's own CAS only"
+        );
+        let soot = Contribution::about(Subject::Named("Soot".into()), json!({})).named("Soot");
+        assert!(place("prop65", soot, &rows).is_empty());
+    }
+
+    #[test]
+    fn element_groups_give_members_the_element_as_parent() {
+        let rows = GroupRows::parse(TSV).unwrap();
+        let formulas: BTreeMap<Cas, String> = [
+            (cas("7439-92-1"), "Pb".to_string()),
+            (cas("301-04-2"), "C4H6O4Pb".to_string()),
+        ]
+        .into();
+        let parents = parents(&rows, &formulas);
+        assert_eq!(parents.get(&cas("301-04-2")), Some(&cas("7439-92-1")));
+        assert!(!parents.contains_key(&cas("7439-92-1")));
+    }
+}
