@@ -187,6 +187,9 @@ fn holds(r: &Value, e: &Expectation) -> bool {
             .flatten()
             .any(|u| u["class"] == expected),
         "parent" => r["hierarchy"]["parent"] == expected,
+        "name" => r["name"]
+            .as_str()
+            .is_some_and(|n| n.eq_ignore_ascii_case(expected)),
         "prop65_qualified" => {
             let (toxicity, qualifier) = expected.split_once(' ').unwrap();
             listings["prop65"]

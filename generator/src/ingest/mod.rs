@@ -10,6 +10,7 @@ pub mod contribution;
 pub mod exact_mass;
 mod gaps;
 mod groups;
+mod names;
 pub mod reconcile;
 pub mod select;
 mod structures;
@@ -67,21 +68,6 @@ pub struct IngestReport {
 
 /// The catalogue `table` of the isotope table (a reference table, not a per-compound one).
 const ISOTOPES: &str = "isotopes";
-
-/// Tables whose names are preferred for the compound's display name, best first.
-const NAME_PREFERENCE: [&str; 11] = [
-    "iarc",
-    "ntp_roc",
-    "prop65",
-    "svhc",
-    "cpdat",
-    "efsa_openfoodtox",
-    "identifiers",
-    "identifiers_inorganic",
-    "clp",
-    "fda_substances_added_to_food",
-    "cosing_annex_ii",
-];
 
 pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
     let catalog = Catalog::read(&opts.data_dir.join("sources.json"))?;
@@ -199,6 +185,18 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
     report.new_ids = registry.len() - before;
 
     let id_of: BTreeMap<&Cas, &str> = todo.iter().map(|(c, id)| (c, id.as_str())).collect();
+    let names = names::unique(
+        &todo
+            .iter()
+            .map(|(cas, _)| {
+                let contributions = by_cas.get(cas).map_or(&[][..], Vec::as_slice);
+                (
+                    cas.clone(),
+                    names::candidates(curated.get(cas).copied(), contributions),
+                )
+            })
+            .collect(),
+    );
     let compounds_dir = opts.data_dir.join("compounds");
     let empty = Vec::new();
     let stale = std::sync::Mutex::new(Vec::new());
@@ -209,6 +207,7 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
             let old = read_existing(&path)?;
             let new = build_record(BuildInput {
                 hq_id,
+                name: names[cas].clone(),
                 parent: parents.get(cas).and_then(|p| id_of.get(p)).copied(),
                 cas,
                 old: old.as_ref(),
@@ -303,6 +302,8 @@ fn read_existing(path: &Path) -> anyhow::Result<Option<CompoundRecord>> {
 
 struct BuildInput<'a> {
     hq_id: &'a str,
+    /// (display name, the source it comes from): `names::unique`.
+    name: (String, String),
     /// The compound whose group this one belongs to by element (lead for lead acetate).
     parent: Option<&'a str>,
     cas: &'a Cas,
@@ -349,7 +350,7 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
         set_exact_mass(&mut value, source, table);
     }
     order_by_source(&mut value, &rank);
-    let (name, name_source) = choose_name(input.selected, input.contributions);
+    let (name, name_source) = input.name.clone();
     let obj = value.as_object_mut().context("a record is a JSON object")?;
     obj.insert("hq_id".into(), json!(input.hq_id));
     obj.insert("name".into(), json!(name));
@@ -445,34 +446,6 @@ fn set_exact_mass(value: &mut Value, source: &str, table: &exact_mass::IsotopeTa
             block.insert("exact_mass_source".into(), json!(source));
         }
     }
-}
-
-/// The curated name if hand-picked, else the best-ranked table's name, else the CAS.
-fn choose_name(
-    selected: Option<&Selected>,
-    contributions: &[(&SourceDescriptor, Contribution)],
-) -> (String, String) {
-    if let Some(sel) = selected {
-        return (sel.name.clone(), SELECTION_SOURCE.to_string());
-    }
-    NAME_PREFERENCE
-        .iter()
-        .find_map(|table| {
-            contributions.iter().find_map(|(src, c)| {
-                (src.table == *table)
-                    .then_some(c.name.as_ref())
-                    .flatten()
-                    .map(|n| (tables::display_name(n), src.id.clone()))
-            })
-        })
-        .or_else(|| {
-            contributions.iter().find_map(|(src, c)| {
-                c.name
-                    .as_ref()
-                    .map(|n| (tables::display_name(n), src.id.clone()))
-            })
-        })
-        .unwrap_or_else(|| (String::new(), String::new()))
 }
 
 /// `sources[]`: a reference for each source id the record uses, from the catalogue (or kept

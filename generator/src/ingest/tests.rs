@@ -32,6 +32,10 @@ fn build(
 ) -> CompoundRecord {
     build_record(BuildInput {
         hq_id: "hq-c-org-000001",
+        name: names::candidates(None, contributions)
+            .into_iter()
+            .next()
+            .unwrap_or_default(),
         parent: None,
         cas: &Cas::parse("50-00-0").unwrap(),
         old,
@@ -183,6 +187,10 @@ fn curated_selection_names_and_classes_the_compound() {
     };
     let r = build_record(BuildInput {
         hq_id: "hq-c-org-000002",
+        name: names::candidates(Some(&sel), &[])
+            .into_iter()
+            .next()
+            .unwrap_or_default(),
         parent: None,
         cas: &sel.cas,
         old: None,
