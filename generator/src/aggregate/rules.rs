@@ -19,7 +19,7 @@ pub struct Rule {
 pub const RULES: &[Rule] = &[
     Rule {
         id: "carcinogenicity",
-        text: "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate; IARC Groups 3 and 4 are recorded as evidence of low concern.",
+        text: "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, or a listing of airborne particles, fibres or mists) counts at that strength for inhalation and the workplace, at most moderate for people otherwise, and not for ingestion or the skin. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4.",
     },
     Rule {
         id: "mutagenicity",
@@ -95,7 +95,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "disagreement",
-        text: "Where agencies' carcinogenicity calls differ by two steps or more (for example IARC Group 2A against Group 3 elsewhere), each position is kept in the evidence and the tier follows the strongest call of an authoritative body.",
+        text: "Where agencies' carcinogenicity calls differ by two steps or more (for example IARC Group 2A against another agency's \"not likely\"), each position is kept in the evidence and the tier follows the strongest call of an authoritative body.",
     },
 ];
 
@@ -163,10 +163,12 @@ pub fn findings<'s>(
             (c, H::Carcinogen)
                 if human || c == C::ExposureIngestion || c == C::OccupationalExposure =>
             {
-                // "Not classifiable" is weak evidence of low concern: half the trust.
+                // An agency's conclusion of no carcinogenicity ("not likely") counts at half
+                // trust.
                 let factor = if s.strength == 0 { 0.5 } else { 1.0 };
                 add("carcinogenicity", by_strength3(s.strength), s, factor)
             }
+            (_, H::CarcinogenInhalation) if s.strength == 0 => {}
             (
                 C::ExposureInhalation,
                 H::Carcinogen | H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated,
@@ -191,9 +193,9 @@ pub fn findings<'s>(
                 if human || c == C::ExposureInhalation || c == C::OccupationalExposure =>
             {
                 let tier = if c == C::ExposureInhalation || c == C::OccupationalExposure {
-                    High
+                    by_strength3(s.strength)
                 } else {
-                    Moderate
+                    by_strength3(s.strength).min(Moderate)
                 };
                 add("carcinogenicity", tier, s, 1.0)
             }

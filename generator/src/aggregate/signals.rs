@@ -492,15 +492,17 @@ fn cancer_hazard(qualifier: Option<&str>) -> Option<Hazard> {
 
 fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
     let l = &r.regulatory.listings;
+    // IARC Group 3 means the evidence is inadequate, not negative: no signal (METHODOLOGY.md).
+    let iarc_strength = |group: IarcGroup| match group {
+        IarcGroup::G1 => Some(3),
+        IarcGroup::G2A => Some(2),
+        IarcGroup::G2B => Some(1),
+        IarcGroup::G3 | IarcGroup::G4 => None,
+    };
     if let Some(iarc) = &l.iarc_group
         && let Some(hazard) = cancer_hazard(iarc.qualifier.as_deref())
+        && let Some(strength) = iarc_strength(iarc.group)
     {
-        let strength = match iarc.group {
-            IarcGroup::G1 => 3,
-            IarcGroup::G2A => 2,
-            IarcGroup::G2B => 1,
-            IarcGroup::G3 | IarcGroup::G4 => 0,
-        };
         out.push(
             Signal::new(
                 hazard,

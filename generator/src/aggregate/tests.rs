@@ -44,7 +44,11 @@ fn carcinogen_calls_map_to_tiers() {
     assert_eq!(tier(&record(&[iarc("1")]), "human_adult"), Some(VeryHigh));
     assert_eq!(tier(&record(&[iarc("2A")]), "human_adult"), Some(High));
     assert_eq!(tier(&record(&[iarc("2B")]), "human_adult"), Some(Moderate));
-    assert_eq!(tier(&record(&[iarc("3")]), "human_adult"), Some(Low));
+    assert_eq!(
+        tier(&record(&[iarc("3")]), "human_adult"),
+        None,
+        "Group 3 is inadequate evidence, not evidence of low concern"
+    );
     assert_eq!(
         tier(&record(&[ghs(&["H350"], &["Carc. 1A"])]), "human_adult"),
         Some(VeryHigh)
@@ -53,6 +57,21 @@ fn carcinogen_calls_map_to_tiers() {
         tier(&record(&[ghs(&["H350"], &["Carc. 1B"])]), "human_adult"),
         Some(High)
     );
+}
+
+#[test]
+fn inhalation_only_carcinogens_do_not_reach_ingestion_or_the_skin() {
+    let r = record(&[ghs(&["H350i"], &["Carc. 1A"])]);
+    assert_eq!(tier(&r, "exposure_inhalation"), Some(High));
+    assert_eq!(tier(&r, "occupational_exposure"), Some(High));
+    assert_eq!(tier(&r, "human_adult"), Some(Moderate));
+    for route in ["exposure_ingestion", "exposure_dermal"] {
+        assert!(
+            tier(&r, route).is_none_or(|t| t == Low),
+            "{route}: {:?}",
+            tier(&r, route)
+        );
+    }
 }
 
 #[test]
@@ -141,7 +160,7 @@ fn disagreement_is_visible_and_lowers_confidence() {
         json!({"regulatory": {"listings": {"prop65": [{"toxicity": "cancer", "listing_mechanism": "LC", "date_listed": "2017-07-07", "source": "p65"}]}}}),
     ]);
     let disagree = record(&[
-        iarc("3"),
+        json!({"safety": {"cancer_positions": [{"agency": "US EPA", "position": "not likely to be carcinogenic to humans", "call": "not_likely", "year": 2017, "source": "epa"}]}}),
         json!({"regulatory": {"listings": {"ntp_roc": {"listing": "known", "edition": "15th", "source": "ntp"}}}}),
     ]);
     assert!(assess(&agree).disagreements.is_empty());
