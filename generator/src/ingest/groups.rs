@@ -159,6 +159,10 @@ fn mark(fragment: &mut Value, via: Option<&str>, p: &Placement) {
                 None => note.clone(),
             };
             c.insert("basis".into(), Value::String(basis));
+            // Classifications carry the qualifier as a field too (dose values have none).
+            if let (Some(q), "/regulatory/classifications") = (&p.qualifier, path) {
+                c.insert("qualifier".into(), Value::String(q.clone()));
+            }
         }
     }
 }

@@ -5,7 +5,8 @@
 //! never reach a tier. The rules, in data/README.md "Lifecycle":
 //!
 //! - IARC: the classification whose source is the live `listings.iarc_group`'s is current; every
-//!   other IARC classification of the record is superseded by it.
+//!   other unqualified IARC classification of the record is superseded by it. A qualified one
+//!   (a drug combination) is about another agent and stays as it is.
 //! - EFSA health-based guidance values: within one question (chronic intake: ADI, TDI and TWI
 //!   together; acute reference dose; upper level) and one population (the general population
 //!   under either of its names), the values of the newest year are current and older ones are
@@ -99,7 +100,10 @@ fn iarc(record: &mut CompoundRecord) {
     else {
         return;
     };
-    let iarc = |c: &&mut crate::model::record::Classification| c.agency == "IARC";
+    // A qualified call (a drug combination, alcoholic beverages) is about another agent: it
+    // neither replaces the substance's own call nor is replaced by it.
+    let iarc =
+        |c: &&mut crate::model::record::Classification| c.agency == "IARC" && c.qualifier.is_none();
     if !record
         .regulatory
         .classifications

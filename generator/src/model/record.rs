@@ -426,6 +426,11 @@ pub struct Classification {
     pub date: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub basis: Option<String>,
+    /// The circumstance the call is for, when the agent evaluated is qualified ("in alcoholic
+    /// beverages", a drug combination): such a call is about another agent and never replaces,
+    /// or is replaced by, the substance's own call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
     pub source_url: String,
     pub source: String,
     /// Absent while the call is current; `superseded` once a later call of the same agency

@@ -321,7 +321,7 @@ fn check_vocabularies(r: &CompoundRecord, out: &mut Sink<'_>) {
         .classifications
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.agency == "IARC" && c.is_current())
+        .filter(|(_, c)| c.agency == "IARC" && c.is_current() && c.qualifier.is_none())
         .map(|(i, _)| i)
         .collect();
     if live.len() > 1 {

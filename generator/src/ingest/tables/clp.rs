@@ -137,6 +137,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                     edition.clone().unwrap_or_default()
                 )
             }),
+            qualifier: None,
             source_url: src.url.clone(),
             source: src.id.clone(),
             status: None,

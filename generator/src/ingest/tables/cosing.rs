@@ -166,6 +166,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                     year: None,
                     date: None,
                     basis: e.regulation.clone(),
+                    qualifier: None,
                     source_url: src.url.clone(),
                     source: src.id.clone(),
                     status: None,

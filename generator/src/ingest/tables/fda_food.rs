@@ -228,6 +228,7 @@ fn parse(
             year: None,
             date: None,
             basis: (!effects.is_empty()).then(|| effects.join("; ")),
+            qualifier: None,
             source_url: src.url.clone(),
             source: src.id.clone(),
             status: None,

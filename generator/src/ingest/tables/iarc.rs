@@ -57,6 +57,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             year,
             date: None,
             basis: (!volumes.is_empty()).then(|| format!("IARC Monographs volumes {volumes}")),
+            qualifier: None,
             source_url: src.url.clone(),
             source: src.id.clone(),
             status: None,

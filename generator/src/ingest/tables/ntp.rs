@@ -51,6 +51,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                     year: Some(EDITION_YEAR),
                     date: None,
                     basis: None,
+                    qualifier: None,
                     source_url: src.url.clone(),
                     source: src.id.clone(),
                     status: None,

@@ -37,6 +37,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             year: None,
             date: None,
             basis: Some("29 CFR 1910.1003".into()),
+            qualifier: None,
             source_url: src.url.clone(),
             source: src.id.clone(),
             status: None,

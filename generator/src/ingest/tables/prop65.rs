@@ -134,6 +134,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                     date: date.clone(),
                     basis: (!mechanism.is_empty())
                         .then(|| format!("listing mechanism {mechanism}")),
+                    qualifier: None,
                     source_url: src.url.clone(),
                     source: src.id.clone(),
                     status: None,

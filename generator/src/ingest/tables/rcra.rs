@@ -132,6 +132,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             year: None,
             date: None,
             basis: Some(list.basis.into()),
+            qualifier: None,
             source_url: src.url.clone(),
             source: src.id.clone(),
             status: None,

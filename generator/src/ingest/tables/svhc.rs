@@ -60,6 +60,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                         year,
                         date: Some(date.clone()).filter(|d| !d.is_empty()),
                         basis: Some(reasons.join("; ")),
+                        qualifier: None,
                         source_url: src.url.clone(),
                         source: src.id.clone(),
                         status: None,
