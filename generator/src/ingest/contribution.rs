@@ -73,6 +73,13 @@ impl Contribution {
         self
     }
 
+    /// Selects the compound into the corpus when the row names it by its own CAS; a row that
+    /// names a group (no CAS) reaches its members but selects none.
+    pub fn selecting_if_keyed(mut self) -> Contribution {
+        self.selects = matches!(self.subject, Subject::Cas(_));
+        self
+    }
+
     pub fn kind(mut self, kind: CompoundKind) -> Contribution {
         self.kind = Some(kind);
         self

@@ -86,9 +86,11 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             },
         });
         ledger.about(id, [subject.clone()]);
-        let by_cas = matches!(subject, Subject::Cas(_));
-        let c = Contribution::about(subject, fragment).named(name);
-        out.push(if by_cas { c.selecting() } else { c });
+        out.push(
+            Contribution::about(subject, fragment)
+                .named(name)
+                .selecting_if_keyed(),
+        );
     }
     Ok(Parsed {
         contributions: out,

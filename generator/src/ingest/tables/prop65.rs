@@ -148,10 +148,11 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                 "classifications": classifications,
                 "listings": {"prop65": listings},
             }});
-            let by_cas = matches!(subject, Subject::Cas(_));
-            let c = Contribution::about(subject, fragment).named(name);
-            // Only a row's own CAS puts a compound in the corpus; group rows reach members.
-            out.push(if by_cas { c.selecting() } else { c });
+            out.push(
+                Contribution::about(subject, fragment)
+                    .named(name)
+                    .selecting_if_keyed(),
+            );
         }
     }
     Ok(Parsed {
