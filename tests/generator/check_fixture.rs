@@ -98,6 +98,16 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "{}: regulatory.classifications[0].attribution: \"IARC Monographs\" is not an attribution string of IARC",
             compound("hq-c-org-000001")
         ),
+        // one live call per question: a pending call whose date has come, two current EFSA
+        // values of one question and year
+        format!(
+            "{}: safety.ghs[0]: pending until 2026-01-01, but the data is of 2026-11-21: the call applies now; drop its status in the curated file",
+            compound("hq-c-org-000002")
+        ),
+        format!(
+            "{}: dose_response[1]: two current EFSA values of the chronic intake for consumers (dose_response[0] and [1]): set one aside in curated/efsa-set-aside.tsv, citing which is live",
+            compound("hq-c-org-000002")
+        ),
         // values without a source reference
         format!(
             "{}: identity.source: identity values without a source reference",
@@ -122,7 +132,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "missing problem:\n  {line}\nin output:\n{stdout}"
         );
     }
-    assert_eq!(stdout.lines().count(), 28, "{stdout}");
+    assert_eq!(stdout.lines().count(), 30, "{stdout}");
 }
 
 #[test]

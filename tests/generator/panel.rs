@@ -183,6 +183,37 @@ fn holds(r: &Value, e: &Expectation) -> bool {
         }
         "clp_h" => eu_h_codes(r).iter().any(|h| h == expected),
         "clp_not" => !eu_h_codes(r).iter().any(|h| h == expected),
+        "clp_via" => {
+            let (h, group) = expected.split_once(" via ").unwrap();
+            r["safety"]["ghs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|g| g["jurisdiction"] == "EU" && g["status"].is_null())
+                .filter(|g| g["via"].as_str().is_some_and(|v| v.starts_with(group)))
+                .any(|g| {
+                    g["h_codes"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .any(|c| c == h)
+                })
+        }
+        "clp_pending" => {
+            let (h, date) = expected.split_once('@').unwrap();
+            r["safety"]["ghs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|g| g["status"] == "pending" && g["applies_from"] == date)
+                .any(|g| {
+                    g["h_codes"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .any(|c| c == h)
+                })
+        }
         "svhc" => {
             let date = expected.trim_start_matches("listed@");
             listings["eu_svhc"]["date_of_inclusion"] == date

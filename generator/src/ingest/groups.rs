@@ -1,8 +1,10 @@
 //! Rows that name a group or a qualified agent (`data/curated/group-rows.tsv`), applied: a
 //! Proposition 65 or NTP group row gives its listing to every member compound, marked `via`
 //! the row; a qualified row's listing carries its `qualifier`, whether the row names the agent
-//! by CAS (IARC's "Ethanol in alcoholic beverages") or by name only. IARC group rows are not
-//! applied here: `curated/iarc-groups.json` gives the monographs' group calls with their
+//! by CAS (IARC's "Ethanol in alcoholic beverages") or by name only. An EU CLP Annex VI group
+//! entry ("lead compounds with the exception of those specified elsewhere in this Annex")
+//! gives its classification to members that have no entry of their own. IARC group rows are
+//! not applied here: `curated/iarc-groups.json` gives the monographs' group calls with their
 //! citations.
 
 use std::collections::BTreeMap;
@@ -14,7 +16,7 @@ use crate::model::cas::Cas;
 use crate::model::group_rows::{Disposition, GroupRows, Placement};
 
 /// Tables whose group rows the ingest applies to members.
-const APPLIED: [&str; 3] = ["prop65", "ntp_roc", "efsa_openfoodtox"];
+const APPLIED: [&str; 4] = ["prop65", "ntp_roc", "efsa_openfoodtox", "clp"];
 
 /// Whether the ingest applies this table's group rows (IARC's come from a curated file).
 pub fn applies_rows_of(table: &str) -> bool {
@@ -45,6 +47,11 @@ pub fn place(table: &str, c: Contribution, rows: &GroupRows) -> Vec<(Cas, Contri
             let mut inherited =
                 Contribution::about(Subject::Cas(member.clone()), c.fragment.clone());
             inherited.name = None;
+            // The row's identifiers (a group entry's Annex VI index number) are not the
+            // member's.
+            if let Some(fragment) = inherited.fragment.as_object_mut() {
+                fragment.remove("crossrefs");
+            }
             mark(&mut inherited.fragment, Some(&p.row), p);
             out.push((member.clone(), inherited));
         }
@@ -64,6 +71,17 @@ pub fn place(table: &str, c: Contribution, rows: &GroupRows) -> Vec<(Cas, Contri
 /// strongest group listing ("known" before "reasonably anticipated"). List-valued listings
 /// (Proposition 65's) keep every row, own and inherited.
 pub fn own_rows_first<S>(list: &mut Vec<(S, Contribution)>) {
+    // Annex VI: a compound "specified elsewhere in this Annex" is excepted from the group
+    // entries, so its own entry leaves no inherited one.
+    let eu_entry = |c: &Contribution| {
+        c.fragment
+            .pointer("/safety/ghs/0")
+            .filter(|g| g.get("jurisdiction").and_then(Value::as_str) == Some("EU"))
+            .map(|g| g.get("via").is_some())
+    };
+    if list.iter().any(|(_, c)| eu_entry(c) == Some(false)) {
+        list.retain(|(_, c)| eu_entry(c) != Some(true));
+    }
     let inherited_ntp = |c: &Contribution| {
         c.fragment
             .pointer("/regulatory/listings/ntp_roc/via")
@@ -127,6 +145,18 @@ fn mark(fragment: &mut Value, via: Option<&str>, p: &Placement) {
         .and_then(Value::as_object_mut)
     {
         set(obj, false);
+    }
+    // A GHS entry names the group entry it comes through (it has no qualifier field).
+    if let Some(row) = via {
+        for g in fragment
+            .pointer_mut("/safety/ghs")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object_mut)
+        {
+            g.insert("via".into(), Value::String(row.to_string()));
+        }
     }
     let mut note = match (via, p.disposition) {
         (Some(row), Disposition::Named) => {

@@ -13,6 +13,7 @@ mod groups;
 mod names;
 pub mod reconcile;
 pub mod select;
+mod set_aside;
 mod structures;
 pub mod tables;
 
@@ -66,6 +67,20 @@ pub struct IngestReport {
     pub stale: Vec<String>,
 }
 
+/// Whether every GHS entry `primary` gives the record came through a group entry (`via`): an
+/// Annex VI group entry is a minimum classification shared by all members, so a fallback
+/// table's substance-specific entry stays beside it (data/README.md "Groups").
+fn only_through_groups(value: &Value, primary: &str) -> bool {
+    let mut entries = value
+        .pointer("/safety/ghs")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|g| g.get("source").and_then(Value::as_str) == Some(primary))
+        .peekable();
+    entries.peek().is_some() && entries.all(|g| g.get("via").is_some())
+}
+
 /// The catalogue `table` of the isotope table (a reference table, not a per-compound one).
 const ISOTOPES: &str = "isotopes";
 
@@ -87,13 +102,14 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
     };
     let group_rows = GroupRows::read(&opts.data_dir).map_err(anyhow::Error::msg)?;
     let mismatches = structures::Mismatches::read(&opts.data_dir)?;
+    let set_aside = set_aside::SetAside::read(&opts.data_dir)?;
     let parsed: Vec<(&SourceDescriptor, Option<tables::Parsed>)> = catalog
         .sources
         .par_iter()
         .filter(|src| src.table != ISOTOPES)
         .map(|src| match src.locate(&opts.source_roots) {
             None => Ok((src, None)),
-            Some(path) => tables::parse(src, &path)
+            Some(path) => tables::parse(src, &path, &set_aside)
                 .map(|c| (src, Some(c)))
                 .with_context(|| format!("reading {}", src.id)),
         })
@@ -113,6 +129,14 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
         read_sources.push(src);
         ledgers.push((src, table.ledger));
         all.extend(table.contributions.into_iter().map(|c| (src, c)));
+    }
+    if read_sources.iter().any(|s| s.table == "efsa_openfoodtox") {
+        let unmet = set_aside.unmet();
+        anyhow::ensure!(
+            unmet.is_empty(),
+            "{}: lines that name no row of the table: {unmet:?}",
+            set_aside::FILE
+        );
     }
     let cid_to_cas = pubchem_index(&all);
     let mut by_cas: BTreeMap<Cas, Vec<(&SourceDescriptor, Contribution)>> = BTreeMap::new();
@@ -341,6 +365,7 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
     for src in input.catalog.sources.iter() {
         if let Some(primary) = &src.fallback_for
             && referenced_sources(&value).contains(primary)
+            && !only_through_groups(&value, primary)
         {
             strip_source(&mut value, &src.id);
         }

@@ -55,8 +55,8 @@ fn placed(table: &str, names: [&str; 2], cx: &Known<'_>) -> Option<Outcome> {
 fn unplaced_reason(table: &str) -> Option<&'static str> {
     match table {
         "clp" => Some(
-            "Annex VI entry with no CAS number (a group entry, reaction mass or substance \
-             without one); group entries are not applied to members",
+            "Annex VI entry with no CAS number (a reaction mass, a substance without one, or \
+             a group entry with no corpus member, not placed in curated/group-rows.tsv)",
         ),
         "efsa_openfoodtox" => Some(
             "OpenFoodTox gives the substance no CAS number (a metabolite, isomer mixture or \

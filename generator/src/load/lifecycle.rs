@@ -15,11 +15,12 @@
 //!   ATP source of the record (`eu-clp-atpNN`, the highest NN) are current and the EU entries
 //!   of older ones are superseded by it. Entries a court annulled are marked by the curated
 //!   file that cites the judgment (`ended`) and stay annulled. A Safe Work Australia entry,
-//!   which stands in only where the EU has none (the ingest drops it where the ATP17 table has
-//!   an entry), is superseded by an EU entry a later ATP gave.
+//!   which stands in only where the EU has no entry of the compound's own (the ingest drops it
+//!   where the ATP17 table has one), is superseded by an own EU entry a later ATP gave; an
+//!   Annex VI group entry (`via`) leaves it standing. A pending entry (an ATP before its date
+//!   of application) is not current and replaces nothing.
 
-use crate::model::record::{CompoundRecord, DoseValue, Lifecycle};
-use crate::model::vocab::DoseKind;
+use crate::model::record::{CompoundRecord, DoseValue, GhsClassification, Lifecycle};
 
 /// Marks every replaced call of `record`.
 pub fn resolve(record: &mut CompoundRecord) {
@@ -33,15 +34,23 @@ fn atp(source: &str) -> Option<u32> {
     source.strip_prefix("eu-clp-atp")?.parse().ok()
 }
 
-fn clp(record: &mut CompoundRecord) {
-    let newest = record
-        .safety
-        .ghs
-        .iter()
+/// The newest current EU entry's ATP and source; `own_only` leaves out group entries (`via`).
+fn newest_eu(ghs: &[GhsClassification], own_only: bool) -> Option<(u32, String)> {
+    ghs.iter()
         .filter(|g| g.jurisdiction == "EU" && g.is_current())
+        .filter(|g| !own_only || g.via.is_none())
         .filter_map(|g| atp(&g.source).map(|n| (n, g.source.clone())))
-        .max();
-    if let Some((newest, by)) = newest {
+        .max()
+}
+
+fn clp(record: &mut CompoundRecord) {
+    let (newest_own, newest) = (
+        newest_eu(&record.safety.ghs, true),
+        newest_eu(&record.safety.ghs, false),
+    );
+    // A group entry (`via`) is a minimum classification shared by all members: the Australian
+    // entry stands in beside it, and only the compound's own EU entry replaces that.
+    if let Some((_, by)) = newest_own {
         for g in record
             .safety
             .ghs
@@ -51,6 +60,8 @@ fn clp(record: &mut CompoundRecord) {
             g.status = Some(Lifecycle::Superseded);
             g.superseded_by = Some(by.clone());
         }
+    }
+    if let Some((newest, by)) = newest {
         for g in record.safety.ghs.iter_mut() {
             if g.jurisdiction == "EU"
                 && g.is_current()
@@ -121,34 +132,12 @@ fn iarc(record: &mut CompoundRecord) {
     }
 }
 
-/// The question a guidance value answers, for values that replace one another.
-fn question(kind: DoseKind) -> Option<&'static str> {
-    match kind {
-        DoseKind::Adi | DoseKind::Tdi | DoseKind::Twi => Some("chronic intake"),
-        DoseKind::Arfd => Some("acute reference dose"),
-        DoseKind::Ul => Some("upper level"),
-        _ => None,
-    }
-}
-
-/// The population a value is for, with the names the sources give the general population
-/// ("Consumers" in OpenFoodTox, "general population" in the curated opinions) made one.
-fn population(d: &DoseValue) -> String {
-    match d.population.as_deref().map(str::to_lowercase) {
-        None => "consumers".into(),
-        Some(p) if p == "general population" => "consumers".into(),
-        Some(p) => p,
-    }
-}
-
 fn efsa(record: &mut CompoundRecord) {
-    let key = |d: &DoseValue| {
-        (d.agency == "EFSA")
-            .then(|| question(d.kind))
-            .flatten()
-            .map(|q| (q, population(d)))
-    };
-    let keys: Vec<_> = record.dose_response.iter().map(key).collect();
+    let keys: Vec<_> = record
+        .dose_response
+        .iter()
+        .map(DoseValue::efsa_question)
+        .collect();
     for (i, k) in keys.iter().enumerate() {
         let Some(k) = k else { continue };
         let year = record.dose_response[i].year;
@@ -174,7 +163,6 @@ fn efsa(record: &mut CompoundRecord) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::record::GhsClassification;
 
     /// n-hexane as stored (one Annex VI entry from the ATP17 table).
     fn hexane() -> CompoundRecord {
@@ -195,7 +183,9 @@ mod tests {
             specific_concentration_limits: None,
             notes: None,
             edition: None,
+            via: None,
             source: source.into(),
+            applies_from: None,
             status: None,
             superseded_by: None,
         }
@@ -222,6 +212,47 @@ mod tests {
             (Some(Lifecycle::Superseded), Some("eu-clp-atp22")),
             "HCIS stands in only where the EU has no entry"
         );
+    }
+
+    #[test]
+    fn a_group_entry_leaves_the_australian_entry_standing() {
+        let mut r = hexane();
+        r.safety.ghs = vec![
+            GhsClassification {
+                via: Some("lead compounds".into()),
+                ..eu("eu-clp-atp17", "H360Df")
+            },
+            GhsClassification {
+                jurisdiction: "AU".into(),
+                ..eu("swa-hcis-2021", "H351")
+            },
+        ];
+        resolve(&mut r);
+        assert!(
+            r.safety.ghs.iter().all(GhsClassification::is_current),
+            "a minimum classification shared by a group replaces no substance-specific entry"
+        );
+    }
+
+    #[test]
+    fn a_pending_atp_entry_supersedes_nothing_and_stays_pending() {
+        let mut r = hexane();
+        r.safety.ghs.retain(|g| g.source == "eu-clp-atp17");
+        r.safety.ghs.push(GhsClassification {
+            applies_from: Some("2027-02-01".into()),
+            status: Some(Lifecycle::Pending),
+            ..eu("eu-clp-atp23", "H360Df")
+        });
+        resolve(&mut r);
+        let by_source = |s: &str| r.safety.ghs.iter().find(|g| g.source == s).unwrap();
+        assert!(
+            by_source("eu-clp-atp17").is_current(),
+            "an ATP before its application date replaces no entry"
+        );
+        let pending = by_source("eu-clp-atp23");
+        assert_eq!(pending.status, Some(Lifecycle::Pending));
+        assert!(!pending.is_current(), "a pending entry reaches no tier");
+        assert_eq!(pending.superseded_by, None);
     }
 
     #[test]

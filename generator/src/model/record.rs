@@ -228,9 +228,18 @@ pub struct GhsClassification {
     /// The entry's edition (e.g. the ATP that last amended a CLP entry).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edition: Option<String>,
+    /// The Annex VI group entry the compound has this classification through ("lead
+    /// compounds with the exception of those specified elsewhere in this Annex"), when it has
+    /// no entry of its own (data/curated/group-rows.tsv).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
     pub source: String,
+    /// The date an adopted entry applies from (an ATP's application date), when it is later
+    /// than the data: such an entry is `pending` until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applies_from: Option<String>,
     /// Set by the lifecycle (`load::lifecycle`): a later ATP's entry supersedes it, or a court
-    /// annulled it. Absent means current.
+    /// annulled it; `pending` (curated) until `applies_from`. Absent means current.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Lifecycle>,
     /// The source that superseded or annulled the entry.
@@ -388,6 +397,30 @@ impl DoseValue {
     pub fn is_current(&self) -> bool {
         matches!(self.status, None | Some(Lifecycle::Current))
     }
+
+    /// The question and population an EFSA guidance value answers; values of one key replace
+    /// one another by date (data/README.md "Lifecycle"). The questions: chronic intake (ADI,
+    /// TDI and TWI together), the acute reference dose, the upper level. The general
+    /// population goes by two names ("Consumers" in OpenFoodTox, "general population" in the
+    /// curated opinions), made one. Other agencies' values and other kinds have none.
+    pub fn efsa_question(&self) -> Option<(&'static str, String)> {
+        use crate::model::vocab::DoseKind;
+        if self.agency != "EFSA" {
+            return None;
+        }
+        let question = match self.kind {
+            DoseKind::Adi | DoseKind::Tdi | DoseKind::Twi => "chronic intake",
+            DoseKind::Arfd => "acute reference dose",
+            DoseKind::Ul => "upper level",
+            _ => return None,
+        };
+        let population = match self.population.as_deref().map(str::to_lowercase) {
+            None => "consumers".into(),
+            Some(p) if p == "general population" => "consumers".into(),
+            Some(p) => p,
+        };
+        Some((question, population))
+    }
 }
 
 impl GhsClassification {
@@ -433,8 +466,13 @@ pub struct Classification {
     pub qualifier: Option<String>,
     pub source_url: String,
     pub source: String,
+    /// The date an adopted call applies from, when later than the data (see
+    /// `GhsClassification::applies_from`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applies_from: Option<String>,
     /// Absent while the call is current; `superseded` once a later call of the same agency
-    /// replaced it (set when the dataset is loaded: `load::lifecycle`).
+    /// replaced it (set when the dataset is loaded: `load::lifecycle`); `pending` (curated)
+    /// until `applies_from`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Lifecycle>,
     /// The source of the call that replaced this one.
@@ -443,7 +481,8 @@ pub struct Classification {
 }
 
 /// Where a classification or reference value stands. A value without a status is current;
-/// only current values reach a tier.
+/// only current values reach a tier. `pending`: adopted but not yet applicable (an ATP before
+/// its application date), neither current nor superseded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lifecycle {
@@ -451,6 +490,7 @@ pub enum Lifecycle {
     Superseded,
     Withdrawn,
     Annulled,
+    Pending,
 }
 
 /// Membership of the compound in each list of record, with the list's own details.

@@ -36,6 +36,63 @@ pub(super) fn validate(
     }
     check_registry(dataset, problems);
     check_curated(dataset, problems);
+    check_pending(dataset, problems);
+}
+
+/// A pending call (adopted, not yet applicable) names the date it applies from, later than
+/// the data's date (`Dataset::release_date`); once that date is reached the curated file must
+/// drop the status so that the call becomes current (data/README.md "Lifecycle"). Checked
+/// across the dataset, not per record, because the data's date moves with other records.
+fn check_pending(dataset: &Dataset, problems: &mut Vec<Problem>) {
+    use crate::model::record::Lifecycle;
+    let today = dataset.release_date();
+    let today = &today[..10];
+    for (id, r) in &dataset.compounds {
+        let file = dataset.files.get(id).map_or(id.as_str(), String::as_str);
+        let calls = r
+            .safety
+            .ghs
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                (
+                    format!("safety.ghs[{i}]"),
+                    g.status,
+                    g.applies_from.as_deref(),
+                )
+            })
+            .chain(
+                r.regulatory
+                    .classifications
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        (
+                            format!("regulatory.classifications[{i}]"),
+                            c.status,
+                            c.applies_from.as_deref(),
+                        )
+                    }),
+            );
+        for (path, status, applies_from) in calls {
+            let message = match (status, applies_from) {
+                (Some(Lifecycle::Pending), None) => {
+                    "a pending call names the date it applies from (`applies_from`)".to_string()
+                }
+                (_, Some(d)) if chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_err() => {
+                    format!("applies_from {d:?} is not a YYYY-MM-DD date")
+                }
+                (Some(Lifecycle::Pending), Some(d)) if d <= today => format!(
+                    "pending until {d}, but the data is of {today}: the call applies now; drop its status in the curated file"
+                ),
+                (None | Some(Lifecycle::Current), Some(d)) if d > today => format!(
+                    "applies from {d}, after the data's date {today}, yet is current: mark it pending"
+                ),
+                _ => continue,
+            };
+            problems.push(Problem::new(file, path, message));
+        }
+    }
 }
 
 /// Agency names and the attribution strings each accepts.
@@ -333,6 +390,39 @@ fn check_vocabularies(r: &CompoundRecord, out: &mut Sink<'_>) {
             ),
         );
     }
+    // One live EFSA value per question and population: the newest year's values are current
+    // (load::lifecycle), so two different current values mean one opinion year answers the
+    // question twice, which curated/efsa-set-aside.tsv must settle (data/README.md Lifecycle).
+    // Values in units of another shape (per day against per week) are not compared.
+    type Question<'a> = (&'static str, String, &'a str);
+    let mut live: BTreeMap<Question<'_>, Vec<(usize, f64)>> = BTreeMap::new();
+    for (i, d) in r.dose_response.iter().enumerate() {
+        if let (true, Some((question, population)), Some((value, per))) = (
+            d.is_current(),
+            d.efsa_question(),
+            in_milligrams(d.value, &d.unit),
+        ) {
+            live.entry((question, population, per))
+                .or_default()
+                .push((i, value));
+        }
+    }
+    for ((question, population, _), values) in live {
+        let (first, v0) = values[0];
+        if let Some((other, _)) = values
+            .iter()
+            .find(|(_, v)| (v - v0).abs() > 1e-9 * v0.abs().max(1e-12))
+        {
+            out.push(
+                format!("dose_response[{other}]"),
+                format!(
+                    "two current EFSA values of the {question} for {population} \
+                     (dose_response[{first}] and [{other}]): set one aside in \
+                     curated/efsa-set-aside.tsv, citing which is live"
+                ),
+            );
+        }
+    }
     // One in-force Annex VI edition: entries of two EU sources both current mean a later ATP
     // did not supersede the entry it replaced.
     let eu_sources: BTreeSet<&str> = r
@@ -363,6 +453,21 @@ fn check_vocabularies(r: &CompoundRecord, out: &mut Sink<'_>) {
             );
         }
     }
+}
+
+/// A guidance value in milligrams, with the rest of its unit ("1000 µg/kg bw/week" and "1
+/// mg/kg bw/week" are one value), or `None` for a unit of another shape.
+fn in_milligrams(value: f64, unit: &str) -> Option<(f64, &str)> {
+    let (mass, rest) = unit.split_once('/')?;
+    let factor = match mass {
+        "g" => 1e3,
+        "mg" => 1.0,
+        "µg" => 1e-3,
+        "ng" => 1e-6,
+        "pg" => 1e-9,
+        _ => return None,
+    };
+    Some((value * factor, rest))
 }
 
 fn check_agencies(r: &CompoundRecord, agencies: &AgencyIndex, out: &mut Sink<'_>) {
@@ -458,5 +563,27 @@ fn check_curated(dataset: &Dataset, problems: &mut Vec<Problem>) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_milligrams;
+
+    #[test]
+    fn guidance_values_compare_in_milligrams_per_unit_shape() {
+        assert_eq!(
+            in_milligrams(1000.0, "µg/kg bw/week"),
+            in_milligrams(1.0, "mg/kg bw/week")
+        );
+        assert_ne!(
+            in_milligrams(12.0, "mg/kg bw/day"),
+            in_milligrams(12.5, "mg/kg bw/day")
+        );
+        assert_eq!(
+            in_milligrams(3.0, "mg/kg bw/day").map(|(_, u)| u),
+            Some("kg bw/day")
+        );
+        assert_eq!(in_milligrams(1.0, "IU/g"), None);
     }
 }

@@ -67,6 +67,14 @@ fn missing_inherited(p: &Placement, record: &CompoundRecord) -> Option<&'static 
         {
             Some("carries no OpenFoodTox value of it")
         }
+        // A member's own Annex VI entry excepts it from the group entry.
+        "clp"
+            if !record.safety.ghs.iter().any(|g| {
+                g.jurisdiction == "EU" && (g.via.as_deref() == Some(&p.row) || g.via.is_none())
+            }) =>
+        {
+            Some("carries no EU CLP entry of it, nor one of its own")
+        }
         _ => None,
     }
 }

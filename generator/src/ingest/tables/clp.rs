@@ -117,7 +117,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             specific_concentration_limits: cell(&row, 9).map(String::from),
             notes: cell(&row, 10).map(|n| format!("Annex VI notes: {n}")),
             edition: edition.clone(),
+            via: None,
             source: src.id.clone(),
+            applies_from: None,
             status: None,
             superseded_by: None,
         };
@@ -140,6 +142,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             qualifier: None,
             source_url: src.url.clone(),
             source: src.id.clone(),
+            applies_from: None,
             status: None,
             superseded_by: None,
         };

@@ -169,6 +169,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                     qualifier: None,
                     source_url: src.url.clone(),
                     source: src.id.clone(),
+                    applies_from: None,
                     status: None,
                     superseded_by: None,
                 })

@@ -15,6 +15,7 @@ use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
 use super::{Parsed, TableError};
 use crate::ingest::contribution::{Contribution, Subject, to_json};
+use crate::ingest::set_aside::{self, RowKey, SetAside};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::DoseValue;
@@ -26,7 +27,11 @@ const OUTPUTS: &str = "oft_efsa_outputs.csv";
 
 /// The ledger accounts for the reference-value rows (the facts); the substance table only
 /// supplies identities and structures.
-pub fn read(dir: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
+pub fn read(
+    dir: &Path,
+    src: &SourceDescriptor,
+    set_aside: &SetAside,
+) -> Result<Parsed, TableError> {
     let load = |name: &str| {
         let path = dir.join(name);
         read_utf8(&path).map(|text| (path.display().to_string(), text))
@@ -36,8 +41,8 @@ pub fn read(dir: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     let (outputs_path, outputs) = load(OUTPUTS)?;
     let references = output_references(&outputs).map_err(|e| csv_error(&outputs_path, e))?;
     let (values_path, values) = load(VALUES)?;
-    let mut parsed =
-        parse(&values, &cas, &references, src).map_err(|e| csv_error(&values_path, e))?;
+    let mut parsed = parse(&values, &cas, &references, src, set_aside)
+        .map_err(|e| csv_error(&values_path, e))?;
     parsed
         .contributions
         .extend(identities(&substances, src).map_err(|e| csv_error(&substances_path, e))?);
@@ -206,6 +211,14 @@ fn contradicts(kind: DoseKind, unit: &str) -> bool {
     }
 }
 
+/// Whether the unit is a content of food or feed ("mg/kg", "IU/g") rather than an intake per
+/// kg of body weight or per person: 1,3-dichloropropene's "ARfD 0.1 mg/kg" (the 2009
+/// conclusion's ARfD is 0.2 mg/kg bw, the row beside it) and vitamin A's "UL 16 000 000 IU/g"
+/// for piglets (a feed content) are no intake values.
+fn is_concentration(unit: &str) -> bool {
+    !unit.contains("bw") && (unit.ends_with("/kg") || unit.ends_with("/g"))
+}
+
 /// The body behind an author string: EFSA and its panels ("EFSA CONTAM"), the EU Scientific
 /// Committee on Food (a European Commission committee), or the FAO/WHO expert committees.
 fn agency_of(author: &str) -> Option<&'static str> {
@@ -225,6 +238,7 @@ fn parse(
     cas_of: &HashMap<String, Cas>,
     references: &HashMap<String, String>,
     src: &SourceDescriptor,
+    set_aside: &SetAside,
 ) -> Result<Parsed, csv::Error> {
     // One contribution per substance, in the order the table first names it.
     let mut order: Vec<(String, Subject)> = Vec::new();
@@ -254,6 +268,25 @@ fn parse(
             );
             continue;
         };
+        if is_concentration(unit) {
+            ledger.skip(
+                id,
+                "unit is a content (per kg or per g of food or feed, not of body weight): a \
+                 maximum content or a source error, not an intake",
+            );
+            continue;
+        }
+        if set_aside.excludes(&RowKey {
+            substance: substance.to_string(),
+            output_id: cell(&row, 3).unwrap_or_default().to_string(),
+            assessment: cell(&row, 4).unwrap_or_default().to_string(),
+            value: cell(&row, 6).unwrap_or_default().to_string(),
+            unit: unit.to_string(),
+            population: cell(&row, 8).unwrap_or_default().to_string(),
+        }) {
+            ledger.skip(id, set_aside::REASON);
+            continue;
+        }
         if contradicts(kind, unit) {
             ledger.skip(
                 id,
@@ -380,9 +413,15 @@ mod tests {
     fn run(values: &str) -> Vec<Contribution> {
         let cas = substance_cas(SUBSTANCES).expect("test data");
         let refs = output_references(OUTPUTS).expect("test data");
-        parse(values, &cas, &refs, &descriptor("efsa"))
-            .expect("test data")
-            .contributions
+        parse(
+            values,
+            &cas,
+            &refs,
+            &descriptor("efsa"),
+            &SetAside::default(),
+        )
+        .expect("test data")
+        .contributions
     }
 
     #[test]
@@ -427,7 +466,9 @@ mod tests {
             Cadmium chloride,EFSA CEF,2009,999,TDI,ca.,0.36,µg/kg bw/day,Consumers - Adults\n\
             Bad number,EFSA,2010,100,ADI,=,1,mg/kg bw/day,Consumers\n\
             Methamidophos,EFSA,2010,100,ADI,=,1,mg/kg bw/day,Consumers\n\
-            Acephate,EFSA ANS,2010,100,TDI (group),=,0.1,ng/kg bw/week,Consumers\n";
+            Acephate,EFSA ANS,2010,100,TDI (group),=,0.1,ng/kg bw/week,Consumers\n\
+            Acephate,EFSA,2009,100,ARfD,=,0.1,mg/kg,Consumers\n\
+            Acephate,EFSA FEEDAP,2009,100,UL,=,16000000.0,IU/g,Pigs\n";
         let all = run(values);
         let named: Vec<_> = all.iter().filter(|c| c.cas().is_none()).collect();
         assert_eq!(
@@ -447,7 +488,8 @@ mod tests {
         assert_eq!(
             acephate.len(),
             3,
-            "duplicate, TTC, MTDI, empty, unknown author and a TDI per week dropped"
+            "duplicate, TTC, MTDI, empty, unknown author, a TDI per week and contents per kg \
+             or per g of food dropped"
         );
         assert_eq!(
             acephate[0],
@@ -473,6 +515,30 @@ mod tests {
         assert_eq!(got[2].cas().expect("test data").as_str(), "10108-64-2");
         assert_eq!(cadmium["qualifier"], "ca.");
         assert!(cadmium.get("reference").is_none(), "unknown output id");
+    }
+
+    #[test]
+    fn a_row_curation_sets_aside_is_not_served_and_the_ledger_says_why() {
+        let values = "Substance,Author,Year,OutputID,Assessment,qualfier,value,unit,Population\n\
+            Acephate,EFSA,2009,100,ARfD,=,0.3,mg/kg bw,Consumers\n\
+            Acephate,EFSA,2009,100,ARfD,=,1.5,mg/kg bw,Consumers\n";
+        let list = SetAside::parse(
+            "substance\toutput_id\tassessment\tvalue\tunit\tpopulation\tlive\treason\n\
+             Acephate\t100\tARfD\t1.5\tmg/kg bw\tConsumers\t0.3 mg/kg bw\tthe adopted value is 0.3\n",
+        )
+        .expect("test data");
+        let cas = substance_cas(SUBSTANCES).expect("test data");
+        let refs = output_references(OUTPUTS).expect("test data");
+        let parsed = parse(values, &cas, &refs, &descriptor("efsa"), &list).expect("test data");
+        let doses = &parsed.contributions[0].fragment["dose_response"];
+        assert_eq!(doses.as_array().map(Vec::len), Some(1));
+        assert_eq!(doses[0]["value"], 0.3);
+        assert!(list.unmet().is_empty());
+        assert_eq!(
+            parsed.ledger.rows()[1].fate,
+            super::super::ledger::Fate::Skipped(set_aside::REASON.into()),
+            "the ledger says why the row is not served"
+        );
     }
 
     #[test]

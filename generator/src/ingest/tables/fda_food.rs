@@ -231,6 +231,7 @@ fn parse(
             qualifier: None,
             source_url: src.url.clone(),
             source: src.id.clone(),
+            applies_from: None,
             status: None,
             superseded_by: None,
         };

@@ -38,7 +38,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             specific_concentration_limits: cell(&row, 6).map(String::from),
             notes: cell(&row, 8).map(|s| format!("HCIS sources: {s}")),
             edition: None,
+            via: None,
             source: src.id.clone(),
+            applies_from: None,
             status: None,
             superseded_by: None,
         };

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use super::contribution::Contribution;
+use super::set_aside::SetAside;
 use crate::model::catalog::SourceDescriptor;
 use ledger::Ledger;
 
@@ -52,8 +53,13 @@ pub struct Parsed {
     pub ledger: Ledger,
 }
 
-/// Reads the table at `path` with the parser the catalogue names for it.
-pub fn parse(src: &SourceDescriptor, path: &Path) -> Result<Parsed, TableError> {
+/// Reads the table at `path` with the parser the catalogue names for it; `set_aside` names the
+/// OpenFoodTox rows curation does not serve.
+pub fn parse(
+    src: &SourceDescriptor,
+    path: &Path,
+    set_aside: &SetAside,
+) -> Result<Parsed, TableError> {
     match src.table.as_str() {
         "identifiers" => identifiers::read(path, src, false),
         "identifiers_inorganic" => identifiers::read(path, src, true),
@@ -63,7 +69,7 @@ pub fn parse(src: &SourceDescriptor, path: &Path) -> Result<Parsed, TableError> 
         "clp" => clp::read(path, src),
         "hcis" => hcis::read(path, src),
         "svhc" => svhc::read(path, src),
-        "efsa_openfoodtox" => efsa::read(path, src),
+        "efsa_openfoodtox" => efsa::read(path, src, set_aside),
         "toxvaldb_cancer" => toxvaldb::read(path, src),
         "mn_ihb" => mn_ihb::read(path, src),
         "ontario_oel" => ontario_oel::read(path, src),
