@@ -229,7 +229,8 @@ mod tests {
         prop65\tEthyl alcohol in alcoholic beverages\tdevelopmental|1-Oct-87\tqualified\tlist\t64-17-5\tin alcoholic beverages\tb\n\
         iarc\tEthanol in alcoholic beverages\t1\tqualified\tlist\t64-17-5\tin alcoholic beverages\tb\n\
         iarc\tChromium (VI) compounds\t1\tgroup\tlist\t7778-50-9\t-\tcurated file applies it\n\
-        prop65\tTamoxifen and its salts\tcancer|1-Sep-96\tgroup\tlist\t10540-29-1,54965-24-1\t-\tsalts\n";
+        prop65\tTamoxifen and its salts\tcancer|1-Sep-96\tgroup\tlist\t10540-29-1,54965-24-1\t-\tsalts\n\
+        clp\tlead compounds with the exception of those specified elsewhere in this Annex\t082-001-00-6\tgroup\telement:Pb\t301-04-2,1317-36-8\t-\tPb\n";
 
     fn cas(s: &str) -> Cas {
         Cas::parse(s).unwrap()
@@ -322,6 +323,48 @@ mod tests {
         assert_eq!(
             placed[1].1.fragment["regulatory"]["listings"]["prop65"][0]["via"],
             "Tamoxifen and its salts"
+        );
+    }
+
+    #[test]
+    fn an_annex_vi_group_entry_reaches_members_without_its_index_and_yields_to_an_own_entry() {
+        let rows = GroupRows::parse(TSV).unwrap();
+        let name = "lead compounds with the exception of those specified elsewhere in this Annex";
+        let entry = json!({
+            "crossrefs": {"clp_index_no": {"value": "082-001-00-6", "source": "clp"}},
+            "safety": {"ghs": [{"jurisdiction": "EU", "h_codes": ["H360Df"], "source": "clp"}]},
+            "regulatory": {"classifications": [{"agency": "European Commission",
+                "basis": "Annex VI index 082-001-00-6; CLP00", "source": "clp"}]},
+        });
+        let group = Contribution::about(Subject::Named(name.into()), entry).named(name);
+        let mut placed = place("clp", group, &rows);
+        assert_eq!(placed.len(), 2);
+        let f = &placed[0].1.fragment;
+        assert_eq!(f["safety"]["ghs"][0]["via"], name);
+        assert!(
+            f.get("crossrefs").is_none(),
+            "the group's index number is not the member's"
+        );
+
+        let own = Contribution::new(
+            cas("301-04-2"),
+            json!({"safety": {"ghs": [{"jurisdiction": "EU", "h_codes": ["H360Df", "H302"], "source": "clp"}]}}),
+        );
+        let mut acetate: Vec<_> = placed
+            .drain(..)
+            .filter(|(c, _)| *c == cas("301-04-2"))
+            .collect();
+        acetate.push((cas("301-04-2"), own));
+        own_rows_first(&mut acetate);
+        assert_eq!(
+            acetate.len(),
+            1,
+            "specified elsewhere in the Annex: the own entry stays"
+        );
+        assert!(
+            acetate[0].1.fragment["safety"]["ghs"][0]
+                .get("via")
+                .is_none()
         );
     }
 
