@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde::Serialize;
 
 use crate::model::Dataset;
+use crate::model::material::Component;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -27,6 +28,17 @@ pub struct Link {
     pub role: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pct: Option<String>,
+}
+
+/// A link's `pct`: the component's share, prefixed by its kind when it is only a ceiling so a
+/// legal or advisory maximum never reads as the content.
+fn pct(c: &Component) -> Option<String> {
+    let share = c.share.as_deref()?;
+    Some(match c.share_kind {
+        Some(k) if k.is_content() => share.to_string(),
+        Some(k) => format!("{}: {share}", k.as_str()),
+        None => share.to_string(),
+    })
 }
 
 #[derive(Debug, Default)]
@@ -91,13 +103,7 @@ impl Graph {
             let c = &m.composition;
             for comp in c.base.iter().chain(&c.additives).chain(&c.contaminants) {
                 if let Some(r) = dataset.by_cas(&comp.cas) {
-                    g.link(
-                        &r.hq_id,
-                        &m.id,
-                        "compound_material",
-                        &comp.role,
-                        comp.typical_share.clone(),
-                    );
+                    g.link(&r.hq_id, &m.id, "compound_material", &comp.role, pct(comp));
                 }
             }
         }
@@ -106,13 +112,7 @@ impl Graph {
                 .insert(p.id.clone(), (p.name.clone(), NodeType::Product));
             for comp in &p.composition {
                 if let Some(r) = dataset.by_cas(&comp.cas) {
-                    g.link(
-                        &r.hq_id,
-                        &p.id,
-                        "compound_product",
-                        &comp.role,
-                        comp.typical_share.clone(),
-                    );
+                    g.link(&r.hq_id, &p.id, "compound_product", &comp.role, pct(comp));
                 }
             }
             for (role, uses) in [

@@ -1,17 +1,42 @@
 //! Product risk synthesis: a product's tier from the tiers of its compounds in the contexts
 //! its exposure names, adjusted by route, duration and frequency multipliers. The multipliers
-//! are calibrated heuristics, not regulatory consensus, and the response says so.
+//! are calibrated heuristics, not regulatory consensus, and the response says so. Each
+//! compound's share is reported with its basis: a typical or specified content is the
+//! exposure, a legal or advisory limit only its upper bound (METHODOLOGY.md, "Product
+//! synthesis").
 
 use serde::Serialize;
 
 use super::assess;
 use crate::model::Dataset;
-use crate::model::material::Product;
+use crate::model::material::{Component, Product, ShareKind};
 use crate::model::vocab::RiskLevel;
 
 pub const METHOD: &str = "max_adjusted_compound_tier";
-pub const VERSION: &str = "1.0";
-pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score. The multipliers are calibrated heuristics, not regulatory consensus.";
+pub const VERSION: &str = "1.1";
+pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score. The multipliers are calibrated heuristics, not regulatory consensus. A compound's typical or specified share is its exposure; a legal or advisory maximum is only an upper bound on it, never the content.";
+
+/// What a compound's share tells about its exposure in the product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShareBasis {
+    /// A typical or specified content: the exposure itself.
+    Content,
+    /// A legal or advisory maximum: the content is at most this, in a compliant product.
+    UpperBound,
+    /// No share stated: the compound's presence only.
+    Presence,
+}
+
+impl ShareBasis {
+    fn of(c: &Component) -> ShareBasis {
+        match c.share_kind {
+            Some(k) if k.is_content() => ShareBasis::Content,
+            Some(_) => ShareBasis::UpperBound,
+            None => ShareBasis::Presence,
+        }
+    }
+}
 
 /// Product risk levels, lowest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -144,6 +169,19 @@ pub struct Trace {
     pub adjusted_score: f64,
     /// The product's contexts had no answer for this compound: its primary context was used.
     pub fallback: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share_kind: Option<ShareKind>,
+    pub share_basis: ShareBasis,
+}
+
+/// How many assessed compounds have each share basis.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct ShareBases {
+    pub content: usize,
+    pub upper_bound: usize,
+    pub presence: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -153,6 +191,7 @@ pub struct Synthesis {
     pub contexts: Vec<&'static str>,
     pub multipliers: Multipliers,
     pub compounds_assessed: usize,
+    pub share_bases: ShareBases,
     pub synthesis_method: &'static str,
     pub synthesis_version: &'static str,
     pub methodology_note: &'static str,
@@ -200,15 +239,27 @@ pub fn synthesize(dataset: &Dataset, product: &Product) -> (Synthesis, Vec<Trace
             confidence: used.map(|r| r.confidence),
             adjusted_score: score,
             fallback,
+            share: c.share.clone(),
+            share_kind: c.share_kind,
+            share_basis: ShareBasis::of(c),
         });
     }
     let score = traces.iter().map(|t| t.adjusted_score).fold(0.0, f64::max);
+    let mut bases = ShareBases::default();
+    for t in &traces {
+        *match t.share_basis {
+            ShareBasis::Content => &mut bases.content,
+            ShareBasis::UpperBound => &mut bases.upper_bound,
+            ShareBasis::Presence => &mut bases.presence,
+        } += 1;
+    }
     let synthesis = Synthesis {
         risk_level: (!traces.is_empty()).then(|| ProductRisk::from_score(score)),
         score,
         contexts,
         multipliers: m,
         compounds_assessed: traces.len(),
+        share_bases: bases,
         synthesis_method: METHOD,
         synthesis_version: VERSION,
         methodology_note: METHODOLOGY_NOTE,
@@ -241,6 +292,36 @@ mod tests {
         assert_eq!(route_factor(&["ocular".into()]), 0.6);
         assert!(duration_factor("momentary") < duration_factor("prolonged"));
         assert!(frequency_factor("occasional") < frequency_factor("daily"));
+    }
+
+    #[test]
+    fn a_legal_maximum_is_an_upper_bound_never_the_content() {
+        let line = |kind: Option<ShareKind>| Component {
+            cas: "131-57-7".into(),
+            name: "Oxybenzone".into(),
+            role: "uv_filter".into(),
+            share: kind.map(|_| "6 %".into()),
+            share_kind: kind,
+            note: None,
+            source: "s".into(),
+        };
+        assert_eq!(
+            ShareBasis::of(&line(Some(ShareKind::LegalLimit))),
+            ShareBasis::UpperBound
+        );
+        assert_eq!(
+            ShareBasis::of(&line(Some(ShareKind::AdvisoryLimit))),
+            ShareBasis::UpperBound
+        );
+        assert_eq!(
+            ShareBasis::of(&line(Some(ShareKind::Typical))),
+            ShareBasis::Content
+        );
+        assert_eq!(
+            ShareBasis::of(&line(Some(ShareKind::Specification))),
+            ShareBasis::Content
+        );
+        assert_eq!(ShareBasis::of(&line(None)), ShareBasis::Presence);
     }
 
     #[test]

@@ -7,7 +7,46 @@ use serde::{Deserialize, Serialize};
 
 use super::record::SourceRef;
 
-/// A compound in a material or product, with its role and typical share where known.
+/// What a component's share says (data/README.md, "Shares"): the content the material or
+/// product has, or only a ceiling on it. Synthesis uses the first two as exposure and the
+/// last two only as an upper bound (METHODOLOGY.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShareKind {
+    /// Typical or measured content, as a study, monograph or manufacturer reports it.
+    Typical,
+    /// The range or limit a material standard sets for the grade (EN 10088-1, ASTM B265...).
+    Specification,
+    /// A maximum (content, migration, release or emission) or permitted range set by law.
+    LegalLimit,
+    /// A maximum a regulator's guidance or a scientific committee's opinion recommends.
+    AdvisoryLimit,
+}
+
+impl ShareKind {
+    pub const ALL: [ShareKind; 4] = [
+        ShareKind::Typical,
+        ShareKind::Specification,
+        ShareKind::LegalLimit,
+        ShareKind::AdvisoryLimit,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ShareKind::Typical => "typical",
+            ShareKind::Specification => "specification",
+            ShareKind::LegalLimit => "legal_limit",
+            ShareKind::AdvisoryLimit => "advisory_limit",
+        }
+    }
+
+    /// The share states the content itself, not a ceiling on it.
+    pub fn is_content(self) -> bool {
+        matches!(self, ShareKind::Typical | ShareKind::Specification)
+    }
+}
+
+/// A compound in a material or product, with its role and share where known.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Component {
@@ -16,9 +55,12 @@ pub struct Component {
     /// e.g. base_polymer, monomer_residue, plasticizer, flame_retardant, pigment, catalyst
     /// residue, contaminant, active_ingredient, preservative, fragrance, solvent.
     pub role: String,
-    /// As the source states it ("10-40 % w/w", "up to 0.1 %"); absent when not stated.
+    /// As the source states it ("10-40 % w/w", "max 0.1 %"); absent when not stated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub typical_share: Option<String>,
+    pub share: Option<String>,
+    /// Required with `share`; `check` reports a share without a kind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share_kind: Option<ShareKind>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     pub source: String,

@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod changelog;
 pub mod contexts;
 pub mod documents;
+pub mod exposure;
 pub mod fragrance;
 pub mod group_rows;
 pub mod ids;

@@ -8,7 +8,8 @@ use super::{Cache, Rendered};
 use crate::aggregate::synthesis::{self, Synthesis, Trace};
 use crate::model::Dataset;
 use crate::model::material::{
-    Behavior, Component, EntityMeta, Exposure, Material, MaterialUse, Regulation, Statement,
+    Behavior, Component, EntityMeta, Exposure, Material, MaterialUse, Regulation, ShareKind,
+    Statement,
 };
 use crate::model::record::SourceRef;
 
@@ -20,7 +21,9 @@ struct ComponentOut<'a> {
     cas: &'a str,
     role: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    typical_share: Option<&'a str>,
+    share: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    share_kind: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'a str>,
     source: &'a str,
@@ -33,7 +36,8 @@ fn components<'a>(dataset: &'a Dataset, list: &'a [Component]) -> Vec<ComponentO
             name: &c.name,
             cas: &c.cas,
             role: &c.role,
-            typical_share: c.typical_share.as_deref(),
+            share: c.share.as_deref(),
+            share_kind: c.share_kind.map(ShareKind::as_str),
             note: c.note.as_deref(),
             source: &c.source,
         })

@@ -1,8 +1,9 @@
 //! Exposure-source responses: where a compound is found, the found-in categories
-//! with their compound counts, and the compounds of one category. Keyed endpoints, so never
-//! publicly cached.
+//! with their compound counts, and the compounds of one category. Each uses the categories the
+//! source tables give and those derived from the materials and products containing the
+//! compound (`aggregate::exposure`). Keyed endpoints, so never publicly cached.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -10,38 +11,73 @@ use super::compound::lookup;
 use super::lists::{number_param, quoted, served};
 use super::{Cache, Rendered};
 use crate::model::Dataset;
+use crate::model::exposure::{self, Derived, Via};
 use crate::model::record::{CompoundRecord, FoundIn};
 
-/// Served compounds per found-in category (a compound counts once per category).
-fn category_counts(dataset: &Dataset) -> BTreeMap<&str, usize> {
-    let mut counts = BTreeMap::new();
-    for r in served(dataset) {
-        let mut seen: Vec<&str> = r.found_in.iter().map(|f| f.category.as_str()).collect();
-        seen.sort_unstable();
-        seen.dedup();
-        for c in seen {
-            *counts.entry(c).or_insert(0) += 1;
-        }
-    }
-    counts
+/// A compound's found-in categories, table-sourced and derived, each once.
+fn categories_of<'a>(r: &'a CompoundRecord, derived: &'a [Derived<'_>]) -> BTreeSet<&'a str> {
+    r.found_in
+        .iter()
+        .map(|f| f.category.as_str())
+        .chain(derived.iter().map(|d| d.category.as_str()))
+        .collect()
 }
+
+/// Every found-in category of any compound, table-sourced or derived (`GET /api` counts them).
+pub fn all_categories(dataset: &Dataset) -> BTreeSet<String> {
+    let derived = exposure::derived(dataset);
+    dataset
+        .compounds
+        .values()
+        .flat_map(|r| r.found_in.iter().map(|f| f.category.clone()))
+        .chain(derived.values().flatten().map(|d| d.category.clone()))
+        .collect()
+}
+
+/// A served compound with its found-in categories.
+type Categorised<'a> = (&'a CompoundRecord, BTreeSet<String>);
+
+/// Served compounds per found-in category (a compound counts once per category), and each
+/// served compound's categories in id order.
+fn category_counts(dataset: &Dataset) -> (BTreeMap<String, usize>, Vec<Categorised<'_>>) {
+    let derived = exposure::derived(dataset);
+    let mut counts = BTreeMap::new();
+    let mut per = Vec::new();
+    for r in served(dataset) {
+        let d = derived.get(r.hq_id.as_str()).map_or(&[][..], Vec::as_slice);
+        let cats: BTreeSet<String> = categories_of(r, d).into_iter().map(String::from).collect();
+        for c in &cats {
+            *counts.entry(c.clone()).or_insert(0) += 1;
+        }
+        per.push((r, cats));
+    }
+    (counts, per)
+}
+
+/// The `source` of a derived entry: the dataset's own materials and products.
+const DERIVED_SOURCE: &str = "composition_graph";
 
 #[derive(Serialize)]
 struct FoundInOut<'a> {
     category: &'a str,
-    examples: &'a [String],
+    examples: Vec<&'a str>,
     /// The source's note on the use or exposure, where it gives one.
     #[serde(skip_serializing_if = "Option::is_none")]
     detail: Option<&'a str>,
     source: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     source_url: Option<&'a str>,
+    /// Derived from the materials and products containing the compound, not from a table.
+    derived: bool,
+    /// For a derived entry: each material or product, with the compound's role and share.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    via: &'a [Via<'a>],
 }
 
 fn found_in_out<'a>(record: &'a CompoundRecord, f: &'a FoundIn) -> FoundInOut<'a> {
     FoundInOut {
         category: &f.category,
-        examples: &f.examples,
+        examples: f.examples.iter().map(String::as_str).collect(),
         detail: f.detail.as_deref(),
         source: &f.source,
         source_url: record
@@ -49,6 +85,22 @@ fn found_in_out<'a>(record: &'a CompoundRecord, f: &'a FoundIn) -> FoundInOut<'a
             .iter()
             .find(|s| s.id == f.source)
             .map(|s| s.url.as_str()),
+        derived: false,
+        via: &[],
+    }
+}
+
+fn derived_out<'a>(d: &'a Derived<'a>) -> FoundInOut<'a> {
+    let mut examples: Vec<&str> = d.via.iter().map(|v| v.name).collect();
+    examples.dedup();
+    FoundInOut {
+        category: &d.category,
+        examples,
+        detail: None,
+        source: DERIVED_SOURCE,
+        source_url: None,
+        derived: true,
+        via: &d.via,
     }
 }
 
@@ -56,6 +108,8 @@ fn found_in_out<'a>(record: &'a CompoundRecord, f: &'a FoundIn) -> FoundInOut<'a
 struct Summary {
     total_categories: usize,
     total_examples: usize,
+    /// Categories with a derived entry.
+    derived_categories: usize,
 }
 
 #[derive(Serialize)]
@@ -73,26 +127,26 @@ pub fn compound(dataset: &Dataset, id: &str) -> Rendered {
         Ok(r) => r,
         Err(e) => return e,
     };
-    let mut categories: Vec<&str> = record
+    let all = exposure::derived(dataset);
+    let derived = all
+        .get(record.hq_id.as_str())
+        .map_or(&[][..], Vec::as_slice);
+    let found_in: Vec<FoundInOut<'_>> = record
         .found_in
         .iter()
-        .map(|f| f.category.as_str())
+        .map(|f| found_in_out(record, f))
+        .chain(derived.iter().map(derived_out))
         .collect();
-    categories.sort_unstable();
-    categories.dedup();
     let body = CompoundBody {
         hq_id: &record.hq_id,
         name: &record.name,
         cas: &record.cas,
         summary: Summary {
-            total_categories: categories.len(),
-            total_examples: record.found_in.iter().map(|f| f.examples.len()).sum(),
+            total_categories: categories_of(record, derived).len(),
+            total_examples: found_in.iter().map(|f| f.examples.len()).sum(),
+            derived_categories: derived.len(),
         },
-        found_in: record
-            .found_in
-            .iter()
-            .map(|f| found_in_out(record, f))
-            .collect(),
+        found_in,
     };
     Rendered::json(200, &body, Cache::Private)
 }
@@ -111,9 +165,10 @@ struct CategoriesBody<'a> {
 
 /// `GET /api/found-in/categories` (keyed): most compounds first, then by name.
 pub fn categories(dataset: &Dataset) -> Rendered {
-    let mut out: Vec<CategoryOut<'_>> = category_counts(dataset)
-        .into_iter()
-        .map(|(category, compound_count)| CategoryOut {
+    let (counts, _) = category_counts(dataset);
+    let mut out: Vec<CategoryOut<'_>> = counts
+        .iter()
+        .map(|(category, &compound_count)| CategoryOut {
             category,
             compound_count,
         })
@@ -151,19 +206,25 @@ pub fn by_category(dataset: &Dataset, category: &str, limit: Option<&str>) -> Re
         Ok(l) => l,
         Err(e) => return e.into(),
     };
-    let counts = category_counts(dataset);
-    let Some(&name) = counts.keys().find(|c| c.eq_ignore_ascii_case(category)) else {
+    let (counts, per) = category_counts(dataset);
+    let Some(name) = counts.keys().find(|c| c.eq_ignore_ascii_case(category)) else {
         return Rendered::error(
             404,
             format!(
                 "found-in category {} not found; known categories: {}",
                 quoted(category),
-                counts.keys().copied().collect::<Vec<_>>().join(", ")
+                counts
+                    .keys()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         );
     };
-    let results: Vec<Match<'_>> = served(dataset)
-        .filter(|r| r.found_in.iter().any(|f| f.category == name))
+    let results: Vec<Match<'_>> = per
+        .iter()
+        .filter(|(_, cats)| cats.contains(name))
+        .map(|(r, _)| *r)
         .take(limit)
         .map(|r| Match {
             hq_id: &r.hq_id,
@@ -203,9 +264,50 @@ mod tests {
         let bpa = dataset().by_cas("80-05-7").unwrap();
         let v = json(&compound(dataset(), &bpa.hq_id));
         assert_eq!(v["hq_id"], bpa.hq_id.as_str());
-        assert_eq!(v["summary"]["total_categories"], 1);
         assert_eq!(v["found_in"][0]["category"], "food_contact_materials");
+        assert_eq!(v["found_in"][0]["derived"], false);
         assert!(v["found_in"][0]["source_url"].is_string());
+        // Polycarbonate, epoxy can linings and thermal paper list BPA in their compositions.
+        let list = v["found_in"].as_array().unwrap();
+        let entry = |category: &str| {
+            list.iter()
+                .find(|f| f["category"] == category && f["derived"] == true)
+                .unwrap_or_else(|| panic!("derived {category}"))
+        };
+        let plastics = entry("plastics");
+        assert_eq!(plastics["source"], DERIVED_SOURCE);
+        let pc = plastics["via"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == "Polycarbonate (PC)")
+            .expect("polycarbonate");
+        assert_eq!(pc["type"], "material");
+        assert!(pc["role"].is_string());
+        assert!(
+            entry("coatings_and_finishes")["examples"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e == "BPA-based epoxy can lining (BADGE epoxy)")
+        );
+        let paper = &entry("wood_and_paper")["via"];
+        let thermal = paper
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == "Thermal paper, BPA developer")
+            .expect("thermal paper");
+        assert_eq!(thermal["share_kind"], "typical");
+        let derived = list.iter().filter(|f| f["derived"] == true).count();
+        assert_eq!(v["summary"]["derived_categories"], derived);
+        let mut categories: Vec<&str> = list
+            .iter()
+            .map(|f| f["category"].as_str().unwrap())
+            .collect();
+        categories.sort_unstable();
+        categories.dedup();
+        assert_eq!(v["summary"]["total_categories"], categories.len());
 
         let r = with_found_in();
         let v = json(&compound(dataset(), &r.hq_id));
@@ -264,6 +366,37 @@ mod tests {
                 .iter()
                 .any(|r| r["hq_id"] == bpa.hq_id.as_str())
         );
+    }
+
+    #[test]
+    fn derived_categories_are_counted_and_searchable() {
+        let d = dataset();
+        let bpa = d.by_cas("80-05-7").unwrap();
+        let v = json(&categories(d));
+        let count = |name: &str| {
+            v["categories"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["category"] == name)
+                .and_then(|c| c["compound_count"].as_u64())
+        };
+        assert!(
+            count("plastics").unwrap() > 10,
+            "from material compositions"
+        );
+        assert!(count("metals_and_alloys").is_some());
+        let m = json(&by_category(d, "PLASTICS", Some("1000")));
+        assert_eq!(m["total_matches"].as_u64(), count("plastics"));
+        assert!(
+            m["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["hq_id"] == bpa.hq_id.as_str())
+        );
+        let root_total = all_categories(d).len() as u64;
+        assert!(root_total >= v["total_categories"].as_u64().unwrap());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `GET /api`: the service, its endpoints and the dataset's totals.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -116,11 +116,7 @@ fn snake_case(name: &str) -> String {
 /// `GET /api`; `built_at` is the dataset's release time (`Dataset::release_date`), so the
 /// static file and the runtime answer the same bytes.
 pub fn root(dataset: &Dataset, built_at: &str) -> Rendered {
-    let categories: BTreeSet<&str> = dataset
-        .compounds
-        .values()
-        .flat_map(|r| r.found_in.iter().map(|f| f.category.as_str()))
-        .collect();
+    let categories = super::found_in::all_categories(dataset);
     let body = Root {
         name: "saferef",
         version: crate::SERVICE_VERSION,

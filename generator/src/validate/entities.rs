@@ -1,13 +1,17 @@
 //! `check` rules for materials and products: ids and families or tiers, slugs, references to
-//! compounds (by CAS) and materials (by slug), vocabularies, and source references.
+//! compounds (by CAS) and materials (by slug), vocabularies, source references, composition
+//! lines (a role, a source, a share only with its kind), index rows with their file, and the
+//! gaps `entity_gaps` tracks (empty compositions, whole-work citations).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
 use super::Sink;
+use super::citations::whole_work;
+use super::entity_gaps::{self, EMPTY_COMPOSITION, Gap, WHOLE_WORK_CITATION};
 use crate::model::cas::Cas;
-use crate::model::material::{Component, Material, Product};
+use crate::model::material::{Component, Material, Product, ShareKind};
 use crate::model::record::SourceRef;
 use crate::model::vocab::{
     COMPONENT_ROLES, EXPOSURE_DURATIONS, EXPOSURE_FREQUENCIES, EXPOSURE_ROUTES, EXPOSURE_USERS,
@@ -36,6 +40,7 @@ pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
         .map(|m| (m.slug.as_str(), m.id.as_str()))
         .collect();
     let mut seen_slugs = BTreeSet::new();
+    let mut gaps = Vec::new();
     for m in dataset.materials.values() {
         let file = dataset
             .files
@@ -47,6 +52,11 @@ pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
             problems,
         };
         material(m, dataset, &mut out);
+        let c = &m.composition;
+        if c.base.is_empty() && c.additives.is_empty() && c.contaminants.is_empty() {
+            gaps.push(gap(&m.id, EMPTY_COMPOSITION, ""));
+        }
+        citation_gaps(&m.id, &m.sources, &mut gaps);
         if !seen_slugs.insert(m.slug.as_str()) {
             out.push(
                 "slug",
@@ -75,6 +85,44 @@ pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
             problems,
         };
         product(p, dataset, &slugs, &mut out);
+        if p.composition.is_empty() {
+            gaps.push(gap(&p.id, EMPTY_COMPOSITION, ""));
+        }
+        citation_gaps(&p.id, &p.sources, &mut gaps);
+    }
+    let mut out = Sink {
+        file: dataset
+            .dir
+            .join("materials/index.tsv")
+            .display()
+            .to_string()
+            .into(),
+        problems,
+    };
+    for id in dataset.material_index.keys() {
+        if !dataset.materials.contains_key(id) {
+            out.push(
+                id.clone(),
+                format!("{id} is registered but has no file materials/{id}.json"),
+            );
+        }
+    }
+    entity_gaps::validate(dataset, &gaps, problems);
+}
+
+fn gap(id: &str, kind: &'static str, detail: &str) -> Gap {
+    Gap {
+        id: id.to_string(),
+        kind,
+        detail: detail.to_string(),
+    }
+}
+
+fn citation_gaps(id: &str, refs: &[SourceRef], gaps: &mut Vec<Gap>) {
+    for s in refs {
+        if whole_work(s).is_some() {
+            gaps.push(gap(id, WHOLE_WORK_CITATION, &s.id));
+        }
     }
 }
 
@@ -251,6 +299,26 @@ fn components(path: &str, list: &[Component], dataset: &Dataset, out: &mut Sink<
                 format!("{path}[{i}].role"),
                 format!("unknown role {:?}", c.role),
             );
+        }
+        if c.source.trim().is_empty() {
+            out.push(
+                format!("{path}[{i}].source"),
+                "a composition line needs its source",
+            );
+        }
+        match (&c.share, c.share_kind) {
+            (Some(_), None) => out.push(
+                format!("{path}[{i}].share_kind"),
+                format!(
+                    "a share needs its kind: one of {}",
+                    ShareKind::ALL.map(ShareKind::as_str).join(", ")
+                ),
+            ),
+            (None, Some(_)) => out.push(format!("{path}[{i}].share"), "share_kind without a share"),
+            (Some(s), Some(_)) if s.trim().is_empty() => {
+                out.push(format!("{path}[{i}].share"), "empty share")
+            }
+            _ => {}
         }
     }
 }

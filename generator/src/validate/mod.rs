@@ -8,9 +8,12 @@ use crate::model::{Dataset, Problem};
 
 mod aliases;
 mod changelog;
+mod citations;
 mod compounds;
 mod documents;
 mod entities;
+pub mod entity_gaps;
+pub mod entity_stats;
 pub(crate) mod fragrance;
 mod provenance;
 pub(crate) mod regulatory_status;

@@ -59,6 +59,7 @@ pub struct Stats {
     pub watched: BTreeMap<String, usize>,
     pub agencies: usize,
     pub attribution_strings: usize,
+    pub entities: super::entity_stats::EntityStats,
 }
 
 impl Stats {
@@ -67,6 +68,7 @@ impl Stats {
             compounds: dataset.compounds.len(),
             agencies: dataset.agencies.len(),
             attribution_strings: dataset.agencies.iter().map(|a| a.attributions.len()).sum(),
+            entities: super::entity_stats::EntityStats::of(dataset),
             ..Stats::default()
         };
         let mut coverage = vec![0usize; FIELDS.len()];
@@ -155,6 +157,7 @@ impl fmt::Display for Stats {
             f,
             "agencies: {} with {} attribution strings",
             self.agencies, self.attribution_strings
-        )
+        )?;
+        write!(f, "{}", self.entities)
     }
 }

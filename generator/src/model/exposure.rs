@@ -1,0 +1,171 @@
+//! Where a compound is found, derived from the compositions (METHODOLOGY.md, "Found in"): each
+//! material whose composition lists it (category: the material's family), each product whose
+//! composition lists it, and each product made of such a material (categories: the product's
+//! own). Every entry names the entities it comes from with the component's role and share, and
+//! is marked derived beside the categories the source tables give.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::model::Dataset;
+use crate::model::material::{Component, Material, ShareKind};
+
+/// The found-in category of a material family (data/README.md, "Materials").
+pub fn family_category(family: &str) -> &'static str {
+    match family {
+        "adh" => "adhesives_and_sealants",
+        "cer" => "glass_and_ceramics",
+        "coa" => "coatings_and_finishes",
+        "com" => "composites",
+        "foa" => "foams",
+        "met" => "metals_and_alloys",
+        "min" => "minerals_and_construction_materials",
+        "ply" => "plastics",
+        "rub" => "rubbers_and_elastomers",
+        "tex" => "textiles_fibres_and_leather",
+        "woo" => "wood_and_paper",
+        _ => "other_materials",
+    }
+}
+
+/// A product category as a found-in category: lower case, runs of other characters as `_`.
+pub fn category_slug(category: &str) -> String {
+    let mut out = String::new();
+    for c in category.trim().chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_string()
+}
+
+/// One entity a derived entry comes from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Via<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    /// `material` or `product`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub role: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share_kind: Option<&'static str>,
+    /// For a product: the material that brings the compound in, when it is not listed in the
+    /// product's own composition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub material: Option<&'a str>,
+}
+
+/// A derived found-in category with the entities behind it, in id order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Derived<'a> {
+    pub category: String,
+    pub via: Vec<Via<'a>>,
+}
+
+/// Derived found-in entries per compound id, categories in name order.
+pub fn derived(dataset: &Dataset) -> BTreeMap<&str, Vec<Derived<'_>>> {
+    let mut by: Entries<'_> = BTreeMap::new();
+    let by_slug: BTreeMap<&str, &Material> = dataset
+        .materials
+        .values()
+        .map(|m| (m.slug.as_str(), m))
+        .collect();
+    for m in dataset.materials.values() {
+        for c in components(m) {
+            if let Some(r) = dataset.by_cas(&c.cas) {
+                let v = via(&m.id, &m.name, "material", c, None);
+                add(&mut by, &r.hq_id, family_category(&m.family).to_string(), v);
+            }
+        }
+    }
+    for p in dataset.products.values() {
+        let categories: Vec<String> = p.categories.iter().map(|c| category_slug(c)).collect();
+        let mut lines: Vec<(&Component, Option<&str>)> =
+            p.composition.iter().map(|c| (c, None)).collect();
+        for u in p.materials.common.iter().chain(&p.materials.concerning) {
+            if let Some(m) = by_slug.get(u.slug.as_str()) {
+                lines.extend(components(m).map(|c| (c, Some(m.name.as_str()))));
+            }
+        }
+        for (c, material) in lines {
+            let Some(r) = dataset.by_cas(&c.cas) else {
+                continue;
+            };
+            for cat in &categories {
+                let v = via(&p.id, &p.name, "product", c, material);
+                add(&mut by, &r.hq_id, cat.clone(), v);
+            }
+        }
+    }
+    by.into_iter()
+        .map(|(id, cats)| {
+            let list = cats
+                .into_iter()
+                .map(|(category, mut via)| {
+                    via.sort_by(|a, b| a.id.cmp(b.id).then(a.material.cmp(&b.material)));
+                    Derived { category, via }
+                })
+                .collect();
+            (id, list)
+        })
+        .collect()
+}
+
+type Entries<'a> = BTreeMap<&'a str, BTreeMap<String, Vec<Via<'a>>>>;
+
+/// Adds `v` under the compound and category unless that entity (through the same material)
+/// is already there: a product lists each way it holds the compound once.
+fn add<'a>(by: &mut Entries<'a>, compound: &'a str, category: String, v: Via<'a>) {
+    let list = by.entry(compound).or_default().entry(category).or_default();
+    if !list
+        .iter()
+        .any(|x| x.id == v.id && x.material == v.material)
+    {
+        list.push(v);
+    }
+}
+
+fn components(m: &Material) -> impl Iterator<Item = &Component> {
+    let c = &m.composition;
+    c.base.iter().chain(&c.additives).chain(&c.contaminants)
+}
+
+fn via<'a>(
+    id: &'a str,
+    name: &'a str,
+    kind: &'static str,
+    c: &'a Component,
+    material: Option<&'a str>,
+) -> Via<'a> {
+    Via {
+        id,
+        name,
+        kind,
+        role: &c.role,
+        share: c.share.as_deref(),
+        share_kind: c.share_kind.map(ShareKind::as_str),
+        material,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn product_categories_become_slugs() {
+        assert_eq!(
+            category_slug("pet poisoning hazards"),
+            "pet_poisoning_hazards"
+        );
+        assert_eq!(category_slug(" DIY "), "diy");
+        assert_eq!(category_slug("food_contact"), "food_contact");
+        assert_eq!(category_slug("arts & crafts"), "arts_crafts");
+    }
+}
