@@ -3,6 +3,7 @@
 //! assembles the result that responses render.
 
 pub mod graph;
+pub mod routes;
 pub mod rules;
 pub mod signals;
 pub mod synthesis;
@@ -29,6 +30,10 @@ pub struct EvidenceItem {
     pub source: String,
     /// Whether this item gave the context its tier.
     pub decisive: bool,
+    /// A laboratory-mammal classification standing in for an animal without data of its own
+    /// (METHODOLOGY.md, "species").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub surrogate: bool,
 }
 
 /// The aggregated answer for one context.
@@ -149,8 +154,7 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
         )
     });
     Exposure {
-        reaches_air: volatile || air_evidence,
-        classified: signals.iter().any(|s| s.hazard == Hazard::Classified),
+        reaches_air: volatile || air_evidence || routes::inhaled_agent(&record.cas).is_some(),
     }
 }
 
@@ -181,6 +185,7 @@ fn result(context: &'static str, found: &[Finding<'_>], disputed: bool) -> Optio
             year: f.signal.year,
             source: f.signal.source.clone(),
             decisive: f.tier == tier,
+            surrogate: f.is_surrogate(),
         })
         .collect();
     // Strongest first; a finding raised by a life stage replaces nothing, both are shown.
