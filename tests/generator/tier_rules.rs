@@ -59,6 +59,9 @@ fn agents_inhaled_as_particles_raise_inhalation_not_ingestion() {
     let chrysotile = assessed("12001-29-5");
     assert_eq!(tier(&chrysotile, "exposure_inhalation"), Some(VeryHigh));
     assert_eq!(tier(&chrysotile, "occupational_exposure"), Some(VeryHigh));
+    // People meet asbestos as inhaled fibres: its Group 1 call stands for them.
+    assert_eq!(tier(&chrysotile, "human_adult"), Some(VeryHigh));
+    assert_eq!(tier(&assessed("1332-21-4"), "human_adult"), Some(VeryHigh));
     assert!(
         !rules(&chrysotile, "exposure_ingestion").contains(&"carcinogenicity"),
         "{:?}",

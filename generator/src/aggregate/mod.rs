@@ -143,6 +143,8 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
         .boiling_point
         .as_ref()
         .is_some_and(|b| b.unit == "°C" && b.value <= 250.0);
+    let agent = routes::inhaled_agent(&record.cas);
+    let inhaled_form = agent.is_some_and(|a| a.form.is_airborne_as_named());
     let air_evidence = signals.iter().any(|s| {
         matches!(
             s.hazard,
@@ -154,7 +156,8 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
         )
     });
     Exposure {
-        reaches_air: volatile || air_evidence || routes::inhaled_agent(&record.cas).is_some(),
+        reaches_air: volatile || air_evidence || agent.is_some(),
+        inhaled_form,
     }
 }
 

@@ -12,6 +12,12 @@ pub enum Form {
 }
 
 impl Form {
+    /// Fibres and dusts are the agent as named; a powder (titanium dioxide, talc) is a bulk
+    /// material that people meet mostly bound in products, airborne only when handled.
+    pub fn is_airborne_as_named(self) -> bool {
+        self != Form::Powder
+    }
+
     pub fn words(self) -> &'static str {
         match self {
             Form::Fibre => "fibres",

@@ -19,7 +19,7 @@ pub struct Rule {
 pub const RULES: &[Rule] = &[
     Rule {
         id: "carcinogenicity",
-        text: "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, a listing of airborne particles, fibres or mists, or an agent whose cancer evidence is by inhaled fibres, dust or powder: asbestos, crystalline silica, beryllium, titanium dioxide, talc) counts at that strength for inhalation and the workplace, at most moderate for people otherwise, and not for ingestion or the skin. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4.",
+        text: "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, a listing of airborne particles, fibres or mists, or an agent whose cancer evidence is by inhaled fibres, dust or powder: asbestos, crystalline silica, beryllium, titanium dioxide, talc) counts at that strength for inhalation and the workplace, and for people where the agent is inhaled in its ordinary form (asbestos fibres, crystalline silica dust), at most moderate for people otherwise, and not for ingestion or the skin. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4.",
     },
     Rule {
         id: "mutagenicity",
@@ -127,6 +127,8 @@ fn by_strength2(s: u8) -> RiskLevel {
 pub struct Exposure {
     /// Boiling point at or below 250 °C, or an inhalation limit or reference value.
     pub reaches_air: bool,
+    /// An agent inhaled as fibres or dust in its ordinary form (`routes.rs`).
+    pub inhaled_form: bool,
 }
 
 /// All findings for one context.
@@ -193,7 +195,13 @@ pub fn findings<'s>(
             (c, H::CarcinogenInhalation)
                 if human || c == C::ExposureInhalation || c == C::OccupationalExposure =>
             {
-                let tier = if c == C::ExposureInhalation || c == C::OccupationalExposure {
+                // People meet an agent inhaled in its ordinary form (asbestos fibres) as
+                // inhaled particles; a mist or a dust of an otherwise bulk substance only
+                // where it is made airborne.
+                let tier = if c == C::ExposureInhalation
+                    || c == C::OccupationalExposure
+                    || exposure.inhaled_form
+                {
                     by_strength3(s.strength)
                 } else {
                     by_strength3(s.strength).min(Moderate)
