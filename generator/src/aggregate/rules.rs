@@ -71,7 +71,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "species",
-        text: "Dogs and cats take curated species findings at the curator's tier (high if none is given); without a finding of their own, the laboratory mammal's acute oral classification stands in at its tier (fatal very high, toxic high, harmful moderate), marked surrogate in the evidence and at confidence 0.7, as regulators use rodent data for mammals; rodenticides are high.",
+        text: "Dogs and cats take curated species findings at the curator's tier (high if none is given); without a finding of their own, the laboratory mammal's acute oral classification stands in at its tier (fatal very high, toxic high, harmful moderate), marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high.",
     },
     Rule {
         id: "environment",
@@ -83,7 +83,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "wildlife",
-        text: "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative substances high; insecticides moderate; without a curated wildlife finding, the laboratory mammal's acute oral classification stands in at its tier, marked surrogate in the evidence and at confidence 0.6.",
+        text: "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative substances high; insecticides moderate; without a curated wildlife finding, the laboratory mammal's acute oral classification stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust.",
     },
     Rule {
         id: "pollinators",
