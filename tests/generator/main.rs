@@ -15,3 +15,4 @@ mod netlify_config;
 mod panel;
 mod site_build;
 mod site_build_faults;
+mod tier_rules;

@@ -3,6 +3,7 @@
 //! assembles the result that responses render.
 
 pub mod graph;
+pub mod routes;
 pub mod rules;
 pub mod signals;
 pub mod synthesis;
@@ -29,6 +30,10 @@ pub struct EvidenceItem {
     pub source: String,
     /// Whether this item gave the context its tier.
     pub decisive: bool,
+    /// A laboratory-mammal classification standing in for an animal without data of its own
+    /// (METHODOLOGY.md, "species").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub surrogate: bool,
 }
 
 /// The aggregated answer for one context.
@@ -138,6 +143,8 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
         .boiling_point
         .as_ref()
         .is_some_and(|b| b.unit == "°C" && b.value <= 250.0);
+    let agent = routes::inhaled_agent(&record.cas);
+    let inhaled_form = agent.is_some_and(|a| a.form.is_airborne_as_named());
     let air_evidence = signals.iter().any(|s| {
         matches!(
             s.hazard,
@@ -149,8 +156,8 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
         )
     });
     Exposure {
-        reaches_air: volatile || air_evidence,
-        classified: signals.iter().any(|s| s.hazard == Hazard::Classified),
+        reaches_air: volatile || air_evidence || agent.is_some(),
+        inhaled_form,
     }
 }
 
@@ -181,6 +188,7 @@ fn result(context: &'static str, found: &[Finding<'_>], disputed: bool) -> Optio
             year: f.signal.year,
             source: f.signal.source.clone(),
             decisive: f.tier == tier,
+            surrogate: f.is_surrogate(),
         })
         .collect();
     // Strongest first; a finding raised by a life stage replaces nothing, both are shown.

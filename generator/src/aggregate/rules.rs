@@ -19,7 +19,7 @@ pub struct Rule {
 pub const RULES: &[Rule] = &[
     Rule {
         id: "carcinogenicity",
-        text: "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, or a listing of airborne particles, fibres or mists) counts at that strength for inhalation and the workplace, at most moderate for people otherwise, and not for ingestion or the skin. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4.",
+        text: "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, a listing of airborne particles, fibres or mists, or an agent whose cancer evidence is by inhaled fibres, dust or powder: asbestos, crystalline silica, beryllium, titanium dioxide, talc) counts at that strength for inhalation and the workplace, and for people where the agent is inhaled in its ordinary form (asbestos fibres, crystalline silica dust), at most moderate for people otherwise, and not for ingestion or the skin. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4.",
     },
     Rule {
         id: "mutagenicity",
@@ -43,7 +43,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "sensitisation",
-        text: "Respiratory sensitisers (H334) are high where the air is the route and moderate otherwise; skin sensitisers (H317) are moderate where the skin is exposed.",
+        text: "Respiratory sensitisers (H334) are high where the air is the route and moderate otherwise; skin sensitisers (H317) are moderate where the skin is exposed: skin contact, the workplace and every group of people, whose skin meets the substance in products.",
     },
     Rule {
         id: "local_effects",
@@ -55,23 +55,23 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "route_relevance",
-        text: "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, an inhalation limit or reference value, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class).",
+        text: "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit or reference value, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class).",
     },
     Rule {
         id: "watch_lists",
-        text: "Chemical Weapons Convention Schedule 1 agents and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count.",
+        text: "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count.",
     },
     Rule {
         id: "low_concern",
-        text: "A substance with a full GHS classification but no hazard class for the context, a curated everyday substance, or a substance listed for permitted food use is low for the human contexts that those facts cover.",
+        text: "Low needs positive evidence of low hazard: a reference value in the lowest potency band, or the curator's call of an everyday substance, which is low for people and for ingestion. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered.",
     },
     Rule {
         id: "life_stage",
-        text: "Life stages raise the findings they are sensitive to by one tier, never above very high: infants and children for developmental, endocrine, acute oral and mutagenic hazards; teenagers for endocrine hazards; pregnancy for developmental and reproductive hazards; breastfeeding for lactation and persistent bioaccumulative hazards and developmental hazards; older adults for organ toxicity.",
+        text: "Life stages raise the findings they are sensitive to by one tier, never above very high: infants and children for endocrine, acute oral and mutagenic hazards and Proposition 65 developmental toxicity (which covers exposure until sexual maturity); teenagers for endocrine hazards; pregnancy for developmental hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards; older adults for organ toxicity. A fertility class does not raise pregnancy, and the developmental classes H360D and H361d, which concern the unborn child, do not raise infants or children.",
     },
     Rule {
         id: "species",
-        text: "Dogs and cats take curated species findings at the curator's tier (high if none is given); without them, the mammalian acute oral classification stands in at lower confidence; rodenticides are high.",
+        text: "Dogs and cats take curated species findings at the curator's tier (high if none is given); without a finding of their own, the laboratory mammal's acute oral classification stands in at its tier (fatal very high, toxic high, harmful moderate), marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high.",
     },
     Rule {
         id: "environment",
@@ -83,7 +83,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "wildlife",
-        text: "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative substances high; insecticides moderate; the mammalian acute oral classification stands in one tier lower.",
+        text: "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative substances high; insecticides moderate; without a curated wildlife finding, the laboratory mammal's acute oral classification stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust.",
     },
     Rule {
         id: "pollinators",
@@ -127,8 +127,8 @@ fn by_strength2(s: u8) -> RiskLevel {
 pub struct Exposure {
     /// Boiling point at or below 250 °C, or an inhalation limit or reference value.
     pub reaches_air: bool,
-    /// Has a full GHS classification (EU CLP or HCIS).
-    pub classified: bool,
+    /// An agent inhaled as fibres or dust in its ordinary form (`routes.rs`).
+    pub inhaled_form: bool,
 }
 
 /// All findings for one context.
@@ -155,7 +155,10 @@ pub fn findings<'s>(
             (_, H::WatchedCritical) if matches!(kind, Kind::Human | Kind::Animal | Kind::Route) => {
                 add("watch_lists", Critical, s, 1.0)
             }
-            (_, H::WatchedAcute) if matches!(kind, Kind::Human | Kind::Animal | Kind::Route) => {
+            (c, H::WatchedAcute)
+                if matches!(kind, Kind::Human | Kind::Animal | Kind::Route)
+                    && c != C::ExposureOcular =>
+            {
                 add("watch_lists", VeryHigh, s, 1.0)
             }
 
@@ -192,7 +195,13 @@ pub fn findings<'s>(
             (c, H::CarcinogenInhalation)
                 if human || c == C::ExposureInhalation || c == C::OccupationalExposure =>
             {
-                let tier = if c == C::ExposureInhalation || c == C::OccupationalExposure {
+                // People meet an agent inhaled in its ordinary form (asbestos fibres) as
+                // inhaled particles; a mist or a dust of an otherwise bulk substance only
+                // where it is made airborne.
+                let tier = if c == C::ExposureInhalation
+                    || c == C::OccupationalExposure
+                    || exposure.inhaled_form
+                {
                     by_strength3(s.strength)
                 } else {
                     by_strength3(s.strength).min(Moderate)
@@ -246,7 +255,7 @@ pub fn findings<'s>(
             (C::ExposureDermal | C::OccupationalExposure, H::SkinSensitiser) => {
                 add("sensitisation", Moderate, s, 1.0)
             }
-            (C::HumanAdult, H::SkinSensitiser) => add("sensitisation", Moderate, s, 0.9),
+            (_, H::SkinSensitiser) if human => add("sensitisation", Moderate, s, 0.9),
             (
                 C::ExposureDermal
                 | C::ExposureOcular
@@ -286,28 +295,19 @@ pub fn findings<'s>(
                 add("potency", by_strength3(s.strength), s, 0.9)
             }
 
-            // Low concern.
-            (c, H::EverydaySubstance)
-                if human
-                    || matches!(
-                        c,
-                        C::ExposureDermal
-                            | C::ExposureIngestion
-                            | C::ExposureOcular
-                            | C::ExposureInhalation
-                    ) =>
-            {
+            // Low concern: only the curator's everyday call, for the intake it describes.
+            (c, H::EverydaySubstance) if human || c == C::ExposureIngestion => {
                 add("low_concern", Low, s, 0.7)
-            }
-            (c, H::PermittedFoodUse) if human || c == C::ExposureIngestion => {
-                add("low_concern", Low, s, 0.6)
             }
 
             // Animals.
             (c @ (C::Dog | C::Cat), H::SpeciesNote) if s.context.as_deref() == Some(c.name()) => {
                 add("species", s.severity.unwrap_or(High), s, 1.0)
             }
-            (C::Dog | C::Cat, H::AcuteOral) => add("species", by_strength3(s.strength), s, 0.7),
+            // The laboratory mammal stands in where the species has no finding of its own.
+            (c @ (C::Dog | C::Cat), H::AcuteOral) if !has_own_note(signals, c) => {
+                add("species", by_strength3(s.strength), s, 0.7)
+            }
             (C::Dog | C::Cat, H::Rodenticide) => add("species", High, s, 0.8),
 
             // Environment.
@@ -341,8 +341,10 @@ pub fn findings<'s>(
             (C::TerrestrialWildlife, H::Insecticide | H::Neonicotinoid) => {
                 add("wildlife", Moderate, s, 0.7)
             }
-            (C::TerrestrialWildlife, H::AcuteOral) if s.strength >= 2 => {
-                add("wildlife", by_strength3(s.strength - 1), s, 0.6)
+            (C::TerrestrialWildlife, H::AcuteOral)
+                if !has_own_note(signals, C::TerrestrialWildlife) =>
+            {
+                add("wildlife", by_strength3(s.strength), s, 0.6)
             }
             (C::Pollinator, H::Neonicotinoid) => add("pollinators", VeryHigh, s, 0.9),
             (C::Pollinator, H::Insecticide) => add("pollinators", High, s, 0.8),
@@ -356,10 +358,22 @@ pub fn findings<'s>(
         }
     }
     life_stage(context, &mut out);
-    if out.is_empty() || out.iter().all(|f| f.tier == Low && f.rule != "low_concern") {
-        low_concern_by_absence(context, kind, signals, exposure, &mut out);
-    }
     out
+}
+
+/// Whether a curated finding of the context's own species is in the record: it replaces the
+/// laboratory-mammal stand-in.
+fn has_own_note(signals: &[Signal], context: Context) -> bool {
+    signals
+        .iter()
+        .any(|s| s.hazard == Hazard::SpeciesNote && s.context.as_deref() == Some(context.name()))
+}
+
+impl Finding<'_> {
+    /// A laboratory-mammal classification standing in for an animal without data of its own.
+    pub fn is_surrogate(&self) -> bool {
+        matches!(self.rule, "species" | "wildlife") && self.signal.hazard == Hazard::AcuteOral
+    }
 }
 
 fn env_rule(context: Context) -> &'static str {
@@ -379,29 +393,31 @@ fn systemic(s: &Signal) -> RiskLevel {
     }
 }
 
-/// Hazards each life stage is sensitive to.
-fn sensitive(context: Context, hazard: Hazard) -> bool {
+/// Signals each life stage is sensitive to.
+fn sensitive(context: Context, signal: &Signal, to_milk: bool) -> bool {
     use Hazard as H;
+    let hazard = signal.hazard;
     match context {
-        C::HumanInfant | C::HumanChild => matches!(
-            hazard,
-            H::Developmental | H::EndocrineHuman | H::AcuteOral | H::Mutagen
-        ),
+        // H360D/H361d concern the unborn child: they raise pregnancy, not the child once born;
+        // a fertility class raises neither.
+        C::HumanInfant | C::HumanChild => {
+            matches!(hazard, H::EndocrineHuman | H::AcuteOral | H::Mutagen)
+                || (hazard == H::Developmental && !signal.prenatal_only)
+        }
         C::HumanTeen => hazard == H::EndocrineHuman,
-        C::HumanPregnant => matches!(hazard, H::Developmental | H::Reproductive),
-        C::HumanNursing => matches!(
-            hazard,
-            H::Lactation | H::PersistentBioaccumulative | H::Developmental
-        ),
+        C::HumanPregnant => hazard == H::Developmental,
+        // H362 is the evidence that the substance reaches the breast-fed child.
+        C::HumanNursing => hazard == H::Lactation || (to_milk && hazard == H::Developmental),
         C::HumanElderly => matches!(hazard, H::OrganRepeated | H::OrganSingle),
         _ => false,
     }
 }
 
 fn life_stage<'s>(context: Context, out: &mut Vec<Finding<'s>>) {
+    let to_milk = out.iter().any(|f| f.signal.hazard == Hazard::Lactation);
     let mut raised = Vec::new();
     for f in out.iter() {
-        if sensitive(context, f.signal.hazard) && f.tier < VeryHigh {
+        if sensitive(context, f.signal, to_milk) && f.tier < VeryHigh {
             raised.push(Finding {
                 rule: "life_stage",
                 tier: f.tier.raised(VeryHigh),
@@ -411,30 +427,6 @@ fn life_stage<'s>(context: Context, out: &mut Vec<Finding<'s>>) {
         }
     }
     out.extend(raised);
-}
-
-/// Low concern from the absence of any hazard class in a full classification.
-fn low_concern_by_absence<'s>(
-    context: Context,
-    kind: Kind,
-    signals: &'s [Signal],
-    exposure: Exposure,
-    out: &mut Vec<Finding<'s>>,
-) {
-    let classification = signals.iter().find(|s| s.hazard == Hazard::Classified);
-    let applies = match kind {
-        Kind::Human | Kind::Route => exposure.classified,
-        Kind::Environmental => exposure.classified && context == C::AquaticLife,
-        _ => false,
-    };
-    if let (true, Some(s)) = (applies, classification) {
-        out.push(Finding {
-            rule: "low_concern",
-            tier: Low,
-            signal: s,
-            factor: 0.55,
-        });
-    }
 }
 
 #[cfg(test)]

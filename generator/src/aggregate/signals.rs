@@ -51,8 +51,6 @@ pub enum Hazard {
     /// A chronic inhalation reference concentration, in µg/m3.
     InhalationReference,
     SkinNotation,
-    /// Listed for a permitted food use (FDA).
-    PermittedFoodUse,
     /// A curated everyday substance.
     EverydaySubstance,
     WatchedCritical,
@@ -63,9 +61,6 @@ pub enum Hazard {
     OtherPesticide,
     /// A curated note about a species or environmental context (`species` key in `context`).
     SpeciesNote,
-    /// A full GHS classification exists (whatever its classes): absence of a class in it is
-    /// evidence of low concern for that class.
-    Classified,
 }
 
 /// One signal: the hazard, its strength (hazard-specific scale, higher is worse), an optional
@@ -92,6 +87,11 @@ pub struct Signal {
     /// fallback tables and table-derived classes lower.
     #[serde(skip)]
     pub weight: f64,
+    /// A developmental class about the unborn child only (H360D, H361d: "may damage the
+    /// unborn child"); Proposition 65 developmental toxicity also covers exposure after birth
+    /// until sexual maturity, so its listings are not.
+    #[serde(skip)]
+    pub prenatal_only: bool,
 }
 
 impl Signal {
@@ -113,6 +113,7 @@ impl Signal {
             year: None,
             source: source.to_string(),
             weight,
+            prenatal_only: false,
         }
     }
 
@@ -320,7 +321,28 @@ pub fn signals(r: &CompoundRecord) -> Vec<Signal> {
     properties(r, &mut out);
     uses_and_watch(r, &mut out);
     species(r, &mut out);
+    by_inhalation(r, &mut out);
     out
+}
+
+/// An agent whose cancer evidence is by inhaled particles (`routes.rs`): every call of a
+/// cancer hazard is one by inhalation.
+fn by_inhalation(r: &CompoundRecord, out: &mut [Signal]) {
+    let Some(agent) = super::routes::inhaled_agent(&r.cas) else {
+        return;
+    };
+    for s in out
+        .iter_mut()
+        .filter(|s| s.hazard == Hazard::Carcinogen && s.strength > 0)
+    {
+        s.hazard = Hazard::CarcinogenInhalation;
+        s.finding = format!(
+            "{}; by inhaled {} ({})",
+            s.finding,
+            agent.form.words(),
+            agent.basis
+        );
+    }
 }
 
 fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
@@ -337,24 +359,9 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
                 "Safe Work Australia HCIS classification",
             ),
         };
+        // An Annex VI entry harmonises only the classes it lists and HCIS carries no
+        // environmental classes, so a class's absence is no finding (METHODOLOGY.md).
         let classes = g.hazard_classes.join(" | ");
-        out.push(
-            Signal::new(
-                Hazard::Classified,
-                0,
-                format!(
-                    "{who}: {}",
-                    if classes.is_empty() {
-                        "no hazard class listed".to_string()
-                    } else {
-                        g.hazard_classes.join(", ")
-                    }
-                ),
-                &g.source,
-                weight,
-            )
-            .by(agency, None),
-        );
         for code in &g.h_codes {
             // H360/H361 carry their effect letters: F fertility, D development (upper case
             // for category 1, lower case for category 2).
@@ -372,16 +379,16 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
                 let dev = letters.contains('D') || letters.contains('d') || letters.is_empty();
                 let fert = letters.contains('F') || letters.contains('f') || letters.is_empty();
                 if dev {
-                    out.push(
-                        Signal::new(
-                            Hazard::Developmental,
-                            strength,
-                            format!("{who}: {what} the unborn child ({code})"),
-                            &g.source,
-                            weight,
-                        )
-                        .by(agency, None),
-                    );
+                    let mut s = Signal::new(
+                        Hazard::Developmental,
+                        strength,
+                        format!("{who}: {what} the unborn child ({code})"),
+                        &g.source,
+                        weight,
+                    )
+                    .by(agency, None);
+                    s.prenatal_only = true;
+                    out.push(s);
                 }
                 if fert {
                     out.push(
@@ -857,21 +864,6 @@ fn properties(r: &CompoundRecord, out: &mut Vec<Signal>) {
             &pb.source,
             0.75,
         ));
-    }
-    for f in &r.found_in {
-        if f.category == "food" {
-            out.push(
-                Signal::new(
-                    Hazard::PermittedFoodUse,
-                    0,
-                    format!("listed for use in food: {}", f.examples.join(", ")),
-                    &f.source,
-                    0.6,
-                )
-                .by("FDA", None),
-            );
-            break;
-        }
     }
 }
 

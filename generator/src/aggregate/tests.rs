@@ -97,8 +97,8 @@ fn local_effects_by_route() {
     assert_eq!(tier(&eye, "exposure_ocular"), Some(Moderate));
     assert_eq!(
         tier(&eye, "exposure_dermal"),
-        Some(Low),
-        "classified without a skin class"
+        None,
+        "an Annex VI entry without a skin class says nothing of the skin"
     );
 }
 
@@ -291,7 +291,7 @@ fn skin_absorption_gates_systemic_hazards() {
     let carc = ghs(&["H350"], &["Carc. 1B"]);
     assert_eq!(
         tier(&record(std::slice::from_ref(&carc)), "exposure_dermal"),
-        Some(Low)
+        None
     );
     let notation = json!({"safety": {"exposure_limits": [{"agency": "Ontario Ministry of Labour", "jurisdiction": "CA-ON", "kind": "twa", "value": 1.0, "unit": "mg/m3", "skin": true, "source": "on"}]}});
     assert_eq!(

@@ -248,7 +248,9 @@ fn list_pages_ingredients_with_their_status_and_tiers() {
         })
         .filter(|i| i["risk_tiers"]["exposure_dermal"].is_string())
         .count();
-    assert!(tiered >= 40, "{tiered} ingredients have a dermal tier");
+    // A dermal tier needs a finding for the skin; an absent class is none (METHODOLOGY.md,
+    // "low_concern"): 31 of the 104 ingredients have one.
+    assert!(tiered >= 30, "{tiered} ingredients have a dermal tier");
 }
 
 #[test]

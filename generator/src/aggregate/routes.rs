@@ -1,0 +1,113 @@
+//! Agents whose cancer hazard is by inhaled fibres, dusts or powders, with their physical form
+//! and the document that says so (METHODOLOGY.md, rules "carcinogenicity" and
+//! "route_relevance"). Such an agent reaches the lungs without boiling, and its cancer calls
+//! count as a hazard by inhalation, whatever the wording of each list.
+
+/// The form in which an agent reaches the air.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    Fibre,
+    Dust,
+    Powder,
+}
+
+impl Form {
+    /// Fibres and dusts are the agent as named; a powder (titanium dioxide, talc) is a bulk
+    /// material that people meet mostly bound in products, airborne only when handled.
+    pub fn is_airborne_as_named(self) -> bool {
+        self != Form::Powder
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            Form::Fibre => "fibres",
+            Form::Dust => "dust",
+            Form::Powder => "powder",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct InhaledAgent {
+    pub cas: &'static str,
+    pub form: Form,
+    /// The document that places the cancer evidence on inhaled particles.
+    pub basis: &'static str,
+}
+
+const ASBESTOS: &str = "IARC Monographs Volume 100C (2012), asbestos: cancers of the lung, larynx and ovary and mesothelioma from inhaled fibres";
+const SILICA: &str = "IARC Monographs Volume 100C (2012), silica dust, crystalline, in the form of quartz or cristobalite: lung cancer from inhaled dust";
+const BERYLLIUM: &str = "IARC Monographs Volume 100C (2012), beryllium and beryllium compounds: lung cancer from inhaled dust and fume";
+
+pub const INHALED_AGENTS: &[InhaledAgent] = &[
+    InhaledAgent {
+        cas: "1332-21-4",
+        form: Form::Fibre,
+        basis: ASBESTOS,
+    },
+    InhaledAgent {
+        cas: "12001-29-5",
+        form: Form::Fibre,
+        basis: ASBESTOS,
+    },
+    InhaledAgent {
+        cas: "12001-28-4",
+        form: Form::Fibre,
+        basis: ASBESTOS,
+    },
+    InhaledAgent {
+        cas: "12172-73-5",
+        form: Form::Fibre,
+        basis: ASBESTOS,
+    },
+    InhaledAgent {
+        cas: "77536-66-4",
+        form: Form::Fibre,
+        basis: ASBESTOS,
+    },
+    InhaledAgent {
+        cas: "77536-67-5",
+        form: Form::Fibre,
+        basis: ASBESTOS,
+    },
+    InhaledAgent {
+        cas: "77536-68-6",
+        form: Form::Fibre,
+        basis: ASBESTOS,
+    },
+    InhaledAgent {
+        cas: "14808-60-7",
+        form: Form::Dust,
+        basis: SILICA,
+    },
+    InhaledAgent {
+        cas: "14464-46-1",
+        form: Form::Dust,
+        basis: SILICA,
+    },
+    InhaledAgent {
+        cas: "7440-41-7",
+        form: Form::Dust,
+        basis: BERYLLIUM,
+    },
+    InhaledAgent {
+        cas: "1304-56-9",
+        form: Form::Dust,
+        basis: BERYLLIUM,
+    },
+    InhaledAgent {
+        cas: "13463-67-7",
+        form: Form::Powder,
+        basis: "IARC Monographs Volume 93 (2010), titanium dioxide: Group 2B on lung tumours in rats exposed by inhalation",
+    },
+    InhaledAgent {
+        cas: "14807-96-6",
+        form: Form::Powder,
+        basis: "IARC Monographs Volume 136 (2025), talc: Group 2A on ovarian cancer after perineal use and on inhaled talc dust, the main route of occupational exposure; no evidence by ingestion",
+    },
+];
+
+/// The agent of a CAS number, if its cancer hazard is by inhalation.
+pub fn inhaled_agent(cas: &str) -> Option<&'static InhaledAgent> {
+    INHALED_AGENTS.iter().find(|a| a.cas == cas)
+}

@@ -1,0 +1,173 @@
+//! The risk rules on named compounds of the committed dataset (METHODOLOGY.md, "The rules"):
+//! each rule change is held by a compound a toxicologist knows.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use saferef_generator::aggregate::{self, Assessment};
+use saferef_generator::load::load;
+use saferef_generator::model::Dataset;
+use saferef_generator::model::vocab::RiskLevel::{self, *};
+use saferef_generator::model::vocab::WatchClass;
+use saferef_generator::render::compound;
+
+fn dataset() -> &'static Dataset {
+    static DATA: OnceLock<Dataset> = OnceLock::new();
+    DATA.get_or_init(|| {
+        load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data"))
+            .unwrap()
+            .0
+    })
+}
+
+fn assessed(cas: &str) -> Assessment {
+    aggregate::assess(dataset().by_cas(cas).unwrap())
+}
+
+fn tier(a: &Assessment, context: &str) -> Option<RiskLevel> {
+    a.get(context).map(|c| c.risk_level)
+}
+
+fn rules(a: &Assessment, context: &str) -> Vec<&'static str> {
+    a.get(context)
+        .map(|c| c.evidence.iter().map(|e| e.rule).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn low_needs_positive_evidence() {
+    // Potassium cyanide: its only classification is Safe Work Australia's HCIS, which carries
+    // no environmental classes; aquatic life is not answered rather than low.
+    assert_eq!(tier(&assessed("151-50-8"), "aquatic_life"), None);
+    // Benzene's Annex VI entry has no aquatic class: aquatic life is not answered.
+    assert_eq!(tier(&assessed("71-43-2"), "aquatic_life"), None);
+    // Cadmium: no skin notation or dermal class, and no class's absence reads as low.
+    assert_eq!(tier(&assessed("7440-43-9"), "exposure_dermal"), None);
+    // Glycerol: an FDA food listing authorises a use; it is not a finding of low hazard.
+    assert_eq!(tier(&assessed("56-81-5"), "human_adult"), None);
+    // Sodium chloride: the curator's everyday call is low for people and for ingestion only.
+    let salt = assessed("7647-14-5");
+    assert_eq!(tier(&salt, "human_adult"), Some(Low));
+    assert_eq!(tier(&salt, "exposure_ingestion"), Some(Low));
+    assert_eq!(tier(&salt, "exposure_ocular"), None);
+    assert_eq!(tier(&salt, "aquatic_life"), None);
+}
+
+#[test]
+fn agents_inhaled_as_particles_raise_inhalation_not_ingestion() {
+    // Chrysotile: CLP Carc. 1A (H350) and IARC Group 1, on inhaled fibres.
+    let chrysotile = assessed("12001-29-5");
+    assert_eq!(tier(&chrysotile, "exposure_inhalation"), Some(VeryHigh));
+    assert_eq!(tier(&chrysotile, "occupational_exposure"), Some(VeryHigh));
+    // People meet asbestos as inhaled fibres: its Group 1 call stands for them.
+    assert_eq!(tier(&chrysotile, "human_adult"), Some(VeryHigh));
+    assert_eq!(tier(&assessed("1332-21-4"), "human_adult"), Some(VeryHigh));
+    assert!(
+        !rules(&chrysotile, "exposure_ingestion").contains(&"carcinogenicity"),
+        "{:?}",
+        rules(&chrysotile, "exposure_ingestion")
+    );
+    // Talc: IARC 2A on perineal use and inhaled dust; nothing by ingestion.
+    let talc = assessed("14807-96-6");
+    assert!(
+        !rules(&talc, "exposure_ingestion").contains(&"carcinogenicity"),
+        "{:?}",
+        rules(&talc, "exposure_ingestion")
+    );
+    assert!(tier(&talc, "exposure_inhalation").is_some_and(|t| t >= Moderate));
+    // Titanium dioxide powder reaches the lungs though it never boils.
+    let tio2 = assessed("13463-67-7");
+    assert!(tier(&tio2, "exposure_inhalation").is_some());
+    assert!(!rules(&tio2, "exposure_ingestion").contains(&"carcinogenicity"));
+}
+
+#[test]
+fn life_stages_follow_what_each_class_concerns() {
+    // N-methylacetamide, H360D only: the unborn child, not the child once born.
+    let nma = assessed("79-16-3");
+    assert_eq!(tier(&nma, "human_adult"), Some(High));
+    assert_eq!(tier(&nma, "human_pregnant"), Some(VeryHigh));
+    assert_eq!(tier(&nma, "human_child"), Some(High));
+    assert_eq!(tier(&nma, "human_infant"), Some(High));
+    assert_eq!(tier(&nma, "human_nursing"), Some(High), "no H362");
+    // Ethylene glycol: Proposition 65 developmental toxicity covers exposure after birth.
+    let eg = assessed("107-21-1");
+    assert_eq!(tier(&eg, "human_child"), Some(VeryHigh));
+    // Tetrapropenyl phenol (H360F, fertility only): pregnancy is not raised.
+    let tpp = assessed("74499-35-7");
+    assert_eq!(tier(&tpp, "human_adult"), Some(High));
+    assert_eq!(tier(&tpp, "human_pregnant"), Some(High));
+    // MCCP (H362): breastfeeding is raised by the lactation class.
+    let mccp = assessed("85535-85-9");
+    assert_eq!(tier(&mccp, "human_adult"), Some(Moderate));
+    assert_eq!(tier(&mccp, "human_nursing"), Some(High));
+    // Lead (H360, H362): shown to reach the breast-fed child, its developmental class is raised.
+    assert_eq!(
+        tier(&assessed("7439-92-1"), "human_nursing"),
+        Some(VeryHigh)
+    );
+}
+
+#[test]
+fn skin_sensitisers_count_for_every_group_of_people() {
+    // Cinnamyl alcohol: H317 only.
+    let a = assessed("104-54-1");
+    for context in [
+        "human_adult",
+        "human_child",
+        "human_infant",
+        "human_elderly",
+        "exposure_dermal",
+    ] {
+        assert_eq!(tier(&a, context), Some(Moderate), "{context}");
+    }
+}
+
+#[test]
+fn acute_toxins_are_not_raised_for_eye_contact() {
+    let nacn = assessed("143-33-9");
+    assert_eq!(tier(&nacn, "exposure_ingestion"), Some(VeryHigh));
+    assert!(!rules(&nacn, "exposure_ocular").contains(&"watch_lists"));
+}
+
+#[test]
+fn amiton_is_refused_as_schedule_1_agents_are() {
+    let d = dataset();
+    let amiton = d.by_cas("78-53-5").unwrap();
+    assert_eq!(amiton.watch_class, WatchClass::CriticalThreat);
+    assert_eq!(compound::compound(d, &amiton.hq_id, None, None).status, 403);
+    assert_eq!(tier(&assessed("78-53-5"), "human_adult"), Some(Critical));
+    // PFIB (Schedule 2A, a pulmonary agent) stays a watched precursor.
+    assert_eq!(
+        d.by_cas("382-21-8").unwrap().watch_class,
+        WatchClass::Precursor
+    );
+}
+
+#[test]
+fn the_laboratory_mammal_stands_in_for_animals_without_data() {
+    // Trichloroacetonitrile (H301), no species data: dogs, cats and wildlife take the rat.
+    let tca = assessed("545-06-2");
+    for context in ["dog", "cat", "terrestrial_wildlife"] {
+        let c = tca.get(context).unwrap();
+        assert_eq!(c.risk_level, High, "{context}");
+        assert!(
+            c.evidence.iter().any(|e| e.surrogate && e.decisive),
+            "{context}"
+        );
+        assert!(c.confidence < tca.get("exposure_ingestion").unwrap().confidence);
+    }
+    // Warfarin (H300): the curated veterinary finding replaces the stand-in.
+    let warfarin = assessed("81-81-2");
+    for context in ["dog", "cat"] {
+        assert!(
+            !warfarin
+                .get(context)
+                .unwrap()
+                .evidence
+                .iter()
+                .any(|e| e.surrogate),
+            "{context}"
+        );
+    }
+}
