@@ -171,3 +171,26 @@ fn the_laboratory_mammal_stands_in_for_animals_without_data() {
         );
     }
 }
+
+#[test]
+fn a_call_on_the_drink_counts_for_drinking_only() {
+    // Ethanol: IARC Group 1 "in alcoholic beverages" (Vol 96, 100E) and Proposition 65
+    // developmental toxicity "in alcoholic beverages": people who drink it and ingestion,
+    // pregnancy most; never inhalation, skin or work.
+    let ethanol = assessed("64-17-5");
+    assert_eq!(tier(&ethanol, "human_adult"), Some(VeryHigh));
+    assert_eq!(tier(&ethanol, "human_pregnant"), Some(VeryHigh));
+    assert_eq!(tier(&ethanol, "exposure_ingestion"), Some(VeryHigh));
+    assert!(rules(&ethanol, "human_pregnant").contains(&"reproductive_toxicity"));
+    for context in [
+        "exposure_inhalation",
+        "exposure_dermal",
+        "occupational_exposure",
+    ] {
+        assert!(
+            !rules(&ethanol, context).contains(&"carcinogenicity"),
+            "{context}"
+        );
+    }
+    assert_eq!(tier(&ethanol, "dog"), None);
+}

@@ -150,6 +150,9 @@ pub fn findings<'s>(
     let human = kind == Kind::Human;
     for s in signals {
         use Hazard as H;
+        if s.drunk_only && !(human || context == C::ExposureIngestion) {
+            continue;
+        }
         match (context, s.hazard) {
             // Watch lists: people and animals.
             (_, H::WatchedCritical) if matches!(kind, Kind::Human | Kind::Animal | Kind::Route) => {

@@ -92,6 +92,10 @@ pub struct Signal {
     /// until sexual maturity, so its listings are not.
     #[serde(skip)]
     pub prenatal_only: bool,
+    /// A call limited to intake by mouth of a drink or food it names (ethanol "in alcoholic
+    /// beverages"): it counts for people and ingestion only.
+    #[serde(skip)]
+    pub drunk_only: bool,
 }
 
 impl Signal {
@@ -114,12 +118,19 @@ impl Signal {
             source: source.to_string(),
             weight,
             prenatal_only: false,
+            drunk_only: false,
         }
     }
 
     fn by(mut self, agency: &str, year: Option<i32>) -> Signal {
         self.agency = Some(agency.to_string());
         self.year = year;
+        self
+    }
+
+    /// Marks a call its qualifier limits to a drink (`Scope::Drunk`).
+    fn within(mut self, qualifier: Option<&str>) -> Signal {
+        self.drunk_only = scope(qualifier) == Scope::Drunk;
         self
     }
 }
@@ -443,15 +454,20 @@ enum Scope {
     /// Airborne particles, dusts, fibres or mists ("respirable size", "acid mists",
     /// "asbestiform habit"): a hazard by inhalation.
     Inhaled,
-    /// Another agent or circumstance ("in alcoholic beverages", a drug combination, a use,
-    /// an occupation): the listing says nothing of the substance on its own.
+    /// The substance as drunk in a beverage ("in alcoholic beverages"): a hazard for people
+    /// who drink it, by ingestion, not by inhalation, skin or at work.
+    Drunk,
+    /// Another agent or circumstance (a drug combination, a use, an occupation): the listing
+    /// says nothing of the substance on its own.
     Other,
 }
 
+/// Words of qualifiers that name a drink the substance is consumed in.
+const DRUNK: [&str; 1] = ["alcoholic beverage"];
+
 /// Words of qualifiers that name another agent or circumstance; checked before the airborne
 /// words ("talc containing asbestiform fibres" is talc contaminated with asbestos).
-const OTHER_AGENT: [&str; 13] = [
-    "alcoholic beverage",
+const OTHER_AGENT: [&str; 12] = [
     "combination",
     "analgesic mixture",
     "ultraviolet",
@@ -479,7 +495,9 @@ fn scope(qualifier: Option<&str>) -> Scope {
     let Some(q) = qualifier.map(str::to_lowercase) else {
         return Scope::Substance;
     };
-    if OTHER_AGENT.iter().any(|w| q.contains(w)) {
+    if DRUNK.iter().any(|w| q.contains(w)) {
+        Scope::Drunk
+    } else if OTHER_AGENT.iter().any(|w| q.contains(w)) {
         Scope::Other
     } else if AIRBORNE.iter().any(|w| q.contains(w)) {
         Scope::Inhaled
@@ -491,7 +509,7 @@ fn scope(qualifier: Option<&str>) -> Scope {
 /// The cancer hazard a listing gives, by its qualifier's scope (METHODOLOGY.md).
 fn cancer_hazard(qualifier: Option<&str>) -> Option<Hazard> {
     match scope(qualifier) {
-        Scope::Substance => Some(Hazard::Carcinogen),
+        Scope::Substance | Scope::Drunk => Some(Hazard::Carcinogen),
         Scope::Inhaled => Some(Hazard::CarcinogenInhalation),
         Scope::Other => None,
     }
@@ -524,7 +542,8 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
                 &iarc.source,
                 0.9,
             )
-            .by("IARC", iarc.year),
+            .by("IARC", iarc.year)
+            .within(iarc.qualifier.as_deref()),
         );
     }
     if let Some(ntp) = &l.ntp_roc
@@ -547,14 +566,14 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
                 &ntp.source,
                 0.9,
             )
-            .by("NTP", Some(2021)),
+            .by("NTP", Some(2021))
+            .within(ntp.qualifier.as_deref()),
         );
     }
     for p in &l.prop65 {
         let year = p.date_listed.get(..4).and_then(|y| y.parse().ok());
         let (hazard, what) = match p.toxicity {
             Prop65Toxicity::Cancer => (cancer_hazard(p.qualifier.as_deref()), "cancer"),
-            // Ethyl alcohol "in alcoholic beverages" is about the beverages.
             _ if scope(p.qualifier.as_deref()) == Scope::Other => (None, ""),
             Prop65Toxicity::Developmental => {
                 (Some(Hazard::Developmental), "developmental toxicity")
@@ -574,7 +593,8 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
                 &p.source,
                 0.85,
             )
-            .by("OEHHA", year),
+            .by("OEHHA", year)
+            .within(p.qualifier.as_deref()),
         );
     }
     if let Some(svhc) = &l.eu_svhc {
