@@ -202,7 +202,11 @@ pub fn reply(r: impl Into<Rendered>) -> Response {
 /// A strong ETag from the body's SHA-256 (the same bytes from file or render, the same tag).
 pub fn etag(body: &[u8]) -> HeaderValue {
     use sha2::Digest;
-    let digest = sha2::Sha256::digest(body);
+    etag_of(&sha2::Sha256::digest(body))
+}
+
+/// The ETag of a body whose SHA-256 is `digest`.
+pub fn etag_of(digest: &[u8]) -> HeaderValue {
     let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
     HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex is a valid header value")
 }
