@@ -90,6 +90,15 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
     if let Some(refusal) = table::refuse(access, &caller) {
         return with_caller_headers(reply(refusal), &caller, None);
     }
+    // A signed payment-provider notification comes through shared addresses (the CDN, a
+    // balancer): counting it against a per-IP public quota would let anyone block billing.
+    if let Matched::Endpoint(e) = &matched
+        && e.op == saferef_generator::api::Op::BillingWebhook
+        && billing::signed(state, req)
+    {
+        let res = handlers::run(state, req, &caller, e.clone()).await;
+        return with_caller_headers(res, &caller, None);
+    }
     let now = Utc::now();
     let usage = match quota::admit(&state.service.store, &caller, cost, now).await {
         Ok(u) => u,
