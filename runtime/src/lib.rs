@@ -10,6 +10,7 @@ pub mod caller;
 pub mod config;
 pub mod freshness;
 pub mod http;
+pub mod integrity;
 pub mod jobs;
 pub mod keys;
 pub mod mail;
@@ -25,8 +26,8 @@ pub mod watchlist;
 pub mod webhooks;
 
 use std::future::Future;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Instant;
 
 use saferef_generator::aggregate::graph::Graph;
 use saferef_generator::build::site::cdn::StaticSite;
@@ -82,9 +83,8 @@ pub struct Release {
     pub built_at: Option<String>,
     /// The freshness summary computed at start from the served build.
     pub freshness: Option<freshness::Summary>,
-    /// Last integrity verdict and when it was made (cached 60 s). A `Mutex` because the check
-    /// is rare and the guard is never held across an await.
-    integrity: Mutex<Option<(Instant, Option<bool>)>>,
+    /// The tree's integrity verdict, checked off the async workers (`None` without a tree).
+    pub integrity: Option<integrity::Integrity>,
     /// `GET /api/docs`, rendered at its first request (it renders an excerpt of every
     /// example response) and then served as is: a release's data does not change.
     pub docs: std::sync::OnceLock<saferef_generator::render::Rendered>,
@@ -101,6 +101,9 @@ impl Release {
         let freshness = built_at
             .as_deref()
             .map(|b| freshness::summarize(&dataset, Some(b), chrono::Utc::now(), "build"));
+        let integrity = site.as_ref().map(|s| {
+            integrity::Integrity::start(s.root().to_path_buf(), dataset.fingerprint.clone())
+        });
         Release {
             risk_index,
             search_index,
@@ -110,24 +113,9 @@ impl Release {
             dataset_problems,
             site,
             graph,
-            integrity: Mutex::new(None),
+            integrity,
             docs: std::sync::OnceLock::new(),
         }
-    }
-
-    /// Whether every file of the tree matches the manifest and the manifest is of the loaded
-    /// dataset; `None` without a tree. Recomputed at most once a minute.
-    pub fn site_integrity(&self) -> Option<bool> {
-        let site = self.site.as_ref()?;
-        let mut cached = self.integrity.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((at, verdict)) = *cached
-            && at.elapsed() < Duration::from_secs(60)
-        {
-            return verdict;
-        }
-        let verdict = Some(site.verify(&self.dataset.fingerprint));
-        *cached = Some((Instant::now(), verdict));
-        verdict
     }
 }
 

@@ -11,6 +11,7 @@ use std::time::Duration;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
+use saferef_generator::render::error::ApiError;
 use tower_service::Service;
 
 /// The client's socket address, put into each request for `warp::ext`.
@@ -21,6 +22,21 @@ pub struct ClientAddr(pub SocketAddr);
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Most bytes of request line plus headers buffered for one request (hyper answers 431).
 pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// The 400 for a request target that names no path: the authority form (`GET host:port`,
+/// `CONNECT host:port`) and the asterisk form (`OPTIONS *`). This service is no proxy and has
+/// no server-wide options; and warp's path filters panic on a target without a path, so such
+/// a request must never reach them.
+fn refuse_target<B>(req: &hyper::Request<B>) -> Option<warp::reply::Response> {
+    let has_path = req.uri().path_and_query().is_some() && req.uri().path().starts_with('/');
+    if has_path && req.method() != hyper::Method::CONNECT {
+        return None;
+    }
+    tracing::info!(method = %req.method(), target = %req.uri(), status = 400, "request target refused");
+    Some(crate::http::reply(ApiError::bad_request(
+        "the request target must be a path (origin form, /api/...) or an absolute URL; this service is no proxy",
+    )))
+}
 
 /// Serves `filter` on `listener` until `shutdown` resolves, then lets requests in flight end.
 pub async fn run<F>(
@@ -50,7 +66,12 @@ pub async fn run<F>(
         let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
             req.extensions_mut().insert(ClientAddr(remote));
             let mut warp_service = warp_service.clone();
-            async move { warp_service.call(req).await }
+            async move {
+                if let Some(refusal) = refuse_target(&req) {
+                    return Ok(refusal);
+                }
+                warp_service.call(req).await
+            }
         });
         let conn = hyper::server::conn::http1::Builder::new()
             .timer(TokioTimer::new())

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use saferef_generator::build::site::cdn::{Resolution, StaticSite};
 use saferef_generator::build::site::routes::routes;
 use saferef_generator::build::site::{
-    BuildOptions, BuildReport, LastBuild, build, build_after, header_lines, state,
+    BuildOptions, BuildReport, LastBuild, MANIFEST, build, build_after, header_lines, state,
 };
 use saferef_generator::ingest::{IngestOptions, run};
 use saferef_generator::load::{load, load_with};
@@ -94,14 +94,14 @@ fn the_tree_is_the_render_functions_applied_ahead_of_time() {
     assert_eq!(a.len(), b.len());
     for ((pa, ba), (pb, bb)) in a.iter().zip(&b) {
         assert_eq!(pa, pb);
-        if pa != "manifest.json" {
+        if pa != MANIFEST {
             assert_eq!(ba, bb, "{pa} differs between two builds of the same data");
         }
     }
     let rebuild = build(&d, &opts(out.path(), "2026-11-23T10:00:00Z")).unwrap();
     assert_eq!((rebuild.written, rebuild.unchanged), (0, rebuild.files));
     let manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.path().join("manifest.json")).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(out.path().join(MANIFEST)).unwrap()).unwrap();
     assert_eq!(manifest["built_at"], "2026-11-23T10:00:00Z");
     assert_eq!(manifest["files"].as_array().unwrap().len(), rebuild.files);
 }
@@ -157,7 +157,7 @@ fn assert_same_as_fresh(d: &Dataset, incremental: &Path) {
     let names = |t: &[(String, Vec<u8>)]| t.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
     assert_eq!(names(&a), names(&b));
     for ((path, ba), (_, bb)) in a.iter().zip(&b) {
-        if path == "manifest.json" {
+        if path == MANIFEST {
             let files = |bytes: &[u8]| {
                 serde_json::from_slice::<serde_json::Value>(bytes).unwrap()["files"].clone()
             };
@@ -221,7 +221,7 @@ fn a_deleted_or_corrupted_build_state_gives_the_same_tree() {
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     let state_file = out.path().join(state::PATH);
     let bytes = std::fs::read(&state_file).unwrap();
-    let manifest = std::fs::read(out.path().join("manifest.json")).unwrap();
+    let manifest = std::fs::read(out.path().join(MANIFEST)).unwrap();
     assert!(state::decode(&bytes, &manifest).is_some());
 
     // Corrupted (one byte flipped) while a compound changed: everything is rendered again and
@@ -503,4 +503,18 @@ fn the_openapi_document_is_as_reviewed() {
     let doc = saferef_generator::render::openapi::openapi(&d, None);
     let json: serde_json::Value = serde_json::from_slice(&doc.body).unwrap();
     insta::assert_json_snapshot!("openapi", json);
+}
+
+#[test]
+fn the_manifest_is_kept_under_data_and_one_left_at_the_root_by_an_earlier_build_goes() {
+    let (_data, d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    std::fs::write(out.path().join("manifest.json"), "{}").unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    assert!(!out.path().join("manifest.json").exists());
+    assert!(
+        MANIFEST.starts_with("_data/"),
+        "_redirects keeps _data/ private"
+    );
+    assert!(out.path().join(MANIFEST).is_file());
 }

@@ -143,7 +143,7 @@ fn contents(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .map(|e| {
             let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
             let mut bytes = std::fs::read(e.path()).unwrap();
-            if rel == "manifest.json" {
+            if rel == saferef_generator::build::site::MANIFEST {
                 let mut m: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
                 m["built_at"] = serde_json::Value::Null;
                 bytes = m.to_string().into_bytes();

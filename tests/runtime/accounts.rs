@@ -605,3 +605,30 @@ fn production_refuses_to_start_without_the_secret_key() {
         "{stderr}"
     );
 }
+
+/// A signed provider notification from an address whose public quota is spent (the CDN or a
+/// balancer in front of the service) is still applied; an unsigned one counts as public
+/// traffic and is refused with the rest (issue 23: 500 requests blocked billing for a day).
+#[tokio::test]
+async fn signed_notifications_are_not_metered_by_the_public_quota() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = saferef_runtime::store::Store::embedded(&dir.path().join("store.redb")).unwrap();
+    let base = start_with(store, config(dir.path())).await;
+    let client = reqwest::Client::new();
+    let limit = Tier::Public.daily_limit().unwrap();
+    for _ in 0..limit {
+        let res = client
+            .get(format!("{base}/api/health"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+    let (status, _) = get(&format!("{base}/api/health"), None).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let event = json!({"id": "evt_busy_1", "type": "customer.created", "data": {"object": {}}});
+    let (status, body) = notify_signed(&base, &event).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _) = notify(&base, &event, None).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}

@@ -136,3 +136,75 @@ async fn openapi_document_and_postman_collection() {
     assert_eq!(status, 400);
     assert!(err["error"].as_str().unwrap().contains("postman"));
 }
+
+/// The binary on a tree whose manifest lists one 32 MiB file 64 times, so that a check hashes
+/// 2 GiB: seconds of work. A check runs off the async workers, one at a time, and the answer
+/// is the last verdict meanwhile (null before the first check ends): neither two keyed
+/// integrity requests nor anyone else's request waits for the hashing (issue 23: two checks
+/// stalled every request for 1-6 s).
+#[test]
+fn an_integrity_check_never_stalls_requests_and_answers_the_last_verdict() {
+    use sha2::Digest;
+    use std::time::{Duration, Instant};
+
+    let tree = tempfile::tempdir().unwrap();
+    let dataset = crate::support::dataset();
+    crate::support::write_tree(tree.path(), &dataset);
+    let site = tree.path().join("site");
+    let big: Vec<u8> = (0..32u32 << 20).map(|i| (i % 251) as u8).collect();
+    std::fs::write(site.join("big.bin"), &big).unwrap();
+    let sha: String = sha2::Sha256::digest(&big)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let files: Vec<Value> = (0..64)
+        .map(|_| serde_json::json!({"path": "big.bin", "sha256": sha}))
+        .collect();
+    let manifest = serde_json::json!({
+        "built_at": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        "dataset_version": dataset.fingerprint,
+        "files": files,
+    });
+    std::fs::write(
+        site.join(saferef_generator::build::site::MANIFEST),
+        manifest.to_string(),
+    )
+    .unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let key = crate::support::binary::create_key(state.path(), "enterprise");
+    let server = crate::support::binary::serve(&tree.path().join("data"), &site, state.path(), &[]);
+    let base = server.base.clone();
+
+    let timed = |url: String, key: Option<String>| {
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            let mut req = reqwest::blocking::Client::new().get(url);
+            if let Some(k) = key {
+                req = req.header("x-api-key", k);
+            }
+            let body: Value = req.send().unwrap().json().unwrap();
+            (started.elapsed(), body)
+        })
+    };
+    let integrity = format!("{base}/api/health?check=integrity");
+    let checks: Vec<_> = (0..2)
+        .map(|_| timed(integrity.clone(), Some(key.clone())))
+        .collect();
+    let others: Vec<_> = (0..4)
+        .map(|_| timed(format!("{base}/api/compound/hq-c-org-000145"), None))
+        .collect();
+    for (took, body) in checks.into_iter().chain(others).map(|t| t.join().unwrap()) {
+        assert!(took < Duration::from_secs(1), "{took:?}: {body}");
+    }
+    // The check started at load ends, and its verdict is then what everyone is told.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let verdict = loop {
+        let (_, body) = timed(integrity.clone(), None).join().unwrap();
+        let verdict = &body["integrity"]["site_matches_manifest"];
+        if !verdict.is_null() || Instant::now() > deadline {
+            break verdict.clone();
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(verdict, true);
+}

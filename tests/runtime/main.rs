@@ -18,6 +18,7 @@ mod health;
 mod hostile;
 mod keys;
 mod netlify_dev;
+mod protocol;
 mod schemathesis;
 mod static_tree;
 mod store_contract;

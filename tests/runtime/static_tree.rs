@@ -60,7 +60,11 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
     let state = tempfile::tempdir().unwrap();
     let key = enterprise_key(state.path());
     let server = serve(site.path(), state.path());
-    assert!(site.path().join("manifest.json").is_file());
+    assert!(
+        site.path()
+            .join(saferef_generator::build::site::MANIFEST)
+            .is_file()
+    );
     let dataset = snapshot::read(&site.path().join(snapshot::PATH)).unwrap();
     let blocks = header_blocks(site.path());
     let mut with_key = reqwest::header::HeaderMap::new();
@@ -177,6 +181,10 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
         ("/api/compound/not-an-id".to_string(), 400),
         ("/_data/dataset.json.zst".to_string(), 404),
         ("/manifest.json/../_data/dataset.json.zst".to_string(), 404),
+        // Build internals are not published (issue 23: 24 MB, read whole per request).
+        ("/manifest.json".to_string(), 404),
+        ("/_data/manifest.json".to_string(), 404),
+        ("/api/../_data/manifest.json".to_string(), 404),
     ] {
         let res = client.get(format!("{}{path}", server.base)).send().unwrap();
         assert_eq!(res.status(), status, "{path}");
@@ -217,7 +225,7 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
     drop(server);
 
     // A restart on the current tree serves it without rebuilding.
-    let manifest = site.path().join("manifest.json");
+    let manifest = site.path().join(saferef_generator::build::site::MANIFEST);
     let built = std::fs::metadata(&manifest).unwrap().modified().unwrap();
     let server = serve(site.path(), state.path());
     let res = client
@@ -231,4 +239,43 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
         std::fs::metadata(&manifest).unwrap().modified().unwrap(),
         built
     );
+}
+
+/// A large file of the tree is streamed (chunked, never held whole: 20 slow readers of the
+/// 24 MB manifest took the service from 171 to 597 MB, issue 23) with the ETag of its bytes,
+/// and the build's manifest is not published at all.
+#[test]
+fn a_large_file_is_streamed_with_its_etag_and_the_manifest_is_not_published() {
+    use sha2::Digest;
+    let tree = tempfile::tempdir().unwrap();
+    crate::support::write_tree(tree.path(), &crate::support::dataset());
+    let site = tree.path().join("site");
+    let big: Vec<u8> = (0..3u32 << 20).map(|i| b'a' + (i % 26) as u8).collect();
+    std::fs::create_dir_all(site.join("api/big")).unwrap();
+    std::fs::write(site.join("api/big/index.json"), &big).unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let server = binary::serve(&tree.path().join("data"), &site, state.path(), &[]);
+    let client = reqwest::blocking::Client::new();
+    let res = client
+        .get(format!("{}/api/big/index.json", server.base))
+        .send()
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["transfer-encoding"], "chunked");
+    let digest = sha2::Sha256::digest(&big);
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(res.headers()["etag"], format!("\"{hex}\"").as_str());
+    assert!(res.bytes().unwrap() == big);
+    assert!(
+        site.join(saferef_generator::build::site::MANIFEST)
+            .is_file()
+    );
+    for path in [
+        "/manifest.json",
+        "/_data/manifest.json",
+        "/api/../_data/manifest.json",
+    ] {
+        let res = client.get(format!("{}{path}", server.base)).send().unwrap();
+        assert_eq!(res.status(), 404, "{path}");
+    }
 }

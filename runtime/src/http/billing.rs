@@ -52,6 +52,21 @@ fn store_error(e: StoreError) -> ApiError {
 }
 
 /// POST /api/billing/webhook
+/// Whether the request carries a valid provider signature over its body: such a notification
+/// is the payment provider's, not public traffic, and no public quota counts it.
+pub fn signed(state: &AppState, req: &Request) -> bool {
+    let header = req
+        .headers
+        .get("x-provider-signature")
+        .and_then(|v| v.to_str().ok());
+    state
+        .service
+        .config
+        .payment_webhook_secret
+        .as_deref()
+        .is_some_and(|secret| verify(secret, header, &req.body, Utc::now().timestamp()).is_ok())
+}
+
 pub async fn webhook(state: &AppState, req: &Request) -> Result<Rendered, ApiError> {
     let Some(secret) = &state.service.config.payment_webhook_secret else {
         return Err(ApiError::unauthorized(

@@ -50,7 +50,7 @@ async fn render_one(
 ) -> Result<Rendered, ApiError> {
     let id = e.params.first().map(String::as_str).unwrap_or_default();
     match e.op {
-        Op::Health => health::health(state, req, q).await,
+        Op::Health => health::health(state, req, q, caller).await,
         Op::Freshness => crate::freshness::freshness(state).await,
         Op::KeyStatus => super::keys::status(state, caller).await,
         Op::KeyUsage => super::keys::usage(state, caller, q).await,

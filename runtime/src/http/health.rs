@@ -1,6 +1,7 @@
-//! `GET /api/health?check=integrity|monitor`: integrity verifies the served tree
-//! against its manifest (cached 60 s); monitor (admin token only) reports the store, uptime
-//! and memory.
+//! `GET /api/health?check=integrity|monitor`: integrity reports the last verdict on the
+//! served tree against its manifest (`integrity.rs`: checked off the async workers; only a
+//! keyed caller or an administrator starts a new check, at most once a minute); monitor
+//! (admin token only) reports the store, uptime and memory.
 
 use serde::Serialize;
 
@@ -9,6 +10,7 @@ use saferef_generator::render::{Cache, Rendered};
 
 use super::{Params, Request};
 use crate::AppState;
+use crate::caller::Caller;
 
 #[derive(Serialize)]
 struct Health<'a> {
@@ -42,7 +44,12 @@ struct Monitor {
     webhook_queue_depth: Option<usize>,
 }
 
-pub async fn health(state: &AppState, req: &Request, q: &Params) -> Result<Rendered, ApiError> {
+pub async fn health(
+    state: &AppState,
+    req: &Request,
+    q: &Params,
+    caller: &Caller,
+) -> Result<Rendered, ApiError> {
     let mut cache = None;
     let (integrity, monitor) = match q.get("check") {
         None => (None, None),
@@ -52,20 +59,17 @@ pub async fn health(state: &AppState, req: &Request, q: &Params) -> Result<Rende
                 Some(Integrity {
                     compounds: state.release.dataset.compounds.len(),
                     problems: state.release.dataset_problems,
-                    site_matches_manifest: state.release.site_integrity(),
+                    site_matches_manifest: state
+                        .release
+                        .integrity
+                        .as_ref()
+                        .and_then(|i| i.verdict(caller.tier.is_keyed() || is_admin(state, req))),
                 }),
                 None,
             )
         }
         Some("monitor") => {
-            let given = req.headers.get("authorization").map(|v| v.as_bytes());
-            let admin = match (state.service.admin_token.as_deref(), given) {
-                (Some(token), Some(given)) => {
-                    crate::accounts::same_secret(given, format!("Bearer {token}").as_bytes())
-                }
-                _ => false,
-            };
-            if !admin {
+            if !is_admin(state, req) {
                 return Err(ApiError::unauthorized(
                     "check=monitor is for administrators: send Authorization: Bearer <admin token>",
                 ));
@@ -104,6 +108,17 @@ pub async fn health(state: &AppState, req: &Request, q: &Params) -> Result<Rende
         monitor,
     };
     Ok(Rendered::json(200, &body, cache.unwrap_or(Cache::NoStore)))
+}
+
+/// Whether the request carries the admin token (`Authorization: Bearer <token>`).
+fn is_admin(state: &AppState, req: &Request) -> bool {
+    let given = req.headers.get("authorization").map(|v| v.as_bytes());
+    match (state.service.admin_token.as_deref(), given) {
+        (Some(token), Some(given)) => {
+            crate::accounts::same_secret(given, format!("Bearer {token}").as_bytes())
+        }
+        _ => false,
+    }
 }
 
 /// Resident set size from /proc (Linux); `None` elsewhere.

@@ -90,6 +90,15 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
     if let Some(refusal) = table::refuse(access, &caller) {
         return with_caller_headers(reply(refusal), &caller, None);
     }
+    // A signed payment-provider notification comes through shared addresses (the CDN, a
+    // balancer): counting it against a per-IP public quota would let anyone block billing.
+    if let Matched::Endpoint(e) = &matched
+        && e.op == saferef_generator::api::Op::BillingWebhook
+        && billing::signed(state, req)
+    {
+        let res = handlers::run(state, req, &caller, e.clone()).await;
+        return with_caller_headers(res, &caller, None);
+    }
     let now = Utc::now();
     let usage = match quota::admit(&state.service.store, &caller, cost, now).await {
         Ok(u) => u,
@@ -202,7 +211,11 @@ pub fn reply(r: impl Into<Rendered>) -> Response {
 /// A strong ETag from the body's SHA-256 (the same bytes from file or render, the same tag).
 pub fn etag(body: &[u8]) -> HeaderValue {
     use sha2::Digest;
-    let digest = sha2::Sha256::digest(body);
+    etag_of(&sha2::Sha256::digest(body))
+}
+
+/// The ETag of a body whose SHA-256 is `digest`.
+pub fn etag_of(digest: &[u8]) -> HeaderValue {
     let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
     HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex is a valid header value")
 }

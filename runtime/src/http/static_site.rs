@@ -6,7 +6,7 @@ use warp::http::StatusCode;
 use warp::http::header::{HeaderName, HeaderValue, LOCATION};
 use warp::reply::Response;
 
-use super::{Params, etag};
+use super::{Params, etag, etag_of};
 use crate::AppState;
 
 /// The tree's answer to a GET of `path` (already without `/v1`), or `None` for the runtime.
@@ -26,9 +26,15 @@ pub fn serve(state: &AppState, path: &str, query: &Params) -> Option<Response> {
             status,
             headers,
         } => {
-            let bytes = std::fs::read(site.root().join(&file)).ok()?;
-            let tag = etag(&bytes);
-            let mut res = Response::new(bytes.into());
+            let path = site.root().join(&file);
+            let size = std::fs::metadata(&path).ok()?.len();
+            let (mut res, tag) = if size > STREAMED_ABOVE {
+                streamed(&path)?
+            } else {
+                let bytes = std::fs::read(&path).ok()?;
+                let tag = etag(&bytes);
+                (Response::new(bytes.into()), tag)
+            };
             *res.status_mut() = StatusCode::from_u16(status).ok()?;
             let h = res.headers_mut();
             for (name, value) in headers {
@@ -41,4 +47,45 @@ pub fn serve(state: &AppState, path: &str, query: &Params) -> Option<Response> {
             Some(res)
         }
     }
+}
+
+/// Files larger than this are sent in chunks as the connection takes them, never held whole
+/// (slow readers of a large file would otherwise each pin a copy).
+const STREAMED_ABOVE: u64 = 1 << 20;
+/// The size of one chunk of a streamed file.
+const CHUNK: usize = 64 * 1024;
+
+/// A large file as a streamed body, with the same strong ETag a body read whole would get: the
+/// file is hashed chunk by chunk first, then read again as the client takes it.
+fn streamed(path: &std::path::Path) -> Option<(Response, HeaderValue)> {
+    use sha2::Digest;
+    use std::io::Read;
+    let mut hasher = sha2::Sha256::new();
+    let mut hashed = std::fs::File::open(path).ok()?;
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = hashed.read(&mut buf).ok()?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    let tag = etag_of(&hasher.finalize());
+    // Each chunk is read when the connection asks for the next (as the export streams), so a
+    // slow reader holds one chunk, not the file.
+    let mut file = std::fs::File::open(path).ok()?;
+    let chunks = std::iter::from_fn(move || {
+        let mut chunk = vec![0u8; CHUNK];
+        match file.read(&mut chunk) {
+            Ok(0) => None,
+            Ok(n) => {
+                chunk.truncate(n);
+                Some(Ok::<_, std::io::Error>(bytes::Bytes::from(chunk)))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    });
+    let res =
+        warp::reply::Reply::into_response(warp::reply::stream(futures_util::stream::iter(chunks)));
+    Some((res, tag))
 }

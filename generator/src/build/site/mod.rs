@@ -67,8 +67,12 @@ struct Manifest {
     files: Vec<ManifestFile>,
 }
 
-/// The manifest's name under the site root.
-pub const MANIFEST: &str = "manifest.json";
+/// The manifest's place under the site root: under `_data/`, which `_redirects` keeps from
+/// the public (it lists every file of the build, megabytes of build internals), beside the
+/// build state and the snapshot that the build and the runtime read.
+pub const MANIFEST: &str = "_data/manifest.json";
+/// Where builds before this one put the manifest.
+const FORMER_MANIFEST: &str = "manifest.json";
 
 /// Renders every route and writes the tree. Deterministic but for the manifest's `built_at`.
 ///
@@ -386,7 +390,11 @@ fn build_staged(
         }
         (None, None) => unreachable!("the rest is rendered whenever it is not reused"),
     };
-    let stale = stale(&previous, &fresh)?;
+    let mut stale = stale(&previous, &fresh)?;
+    // Earlier builds wrote the manifest at the root, where the CDN published it; it goes.
+    if opts.out.join(FORMER_MANIFEST).is_file() {
+        stale.push(FORMER_MANIFEST.to_string());
+    }
     let records = records(dataset, &parts, &rest)?;
     stage("routing files and snapshot", t);
 

@@ -6,7 +6,7 @@
 //!
 //! A small binary format ending in a SHA-256 of everything before it. A group's manifest
 //! entries are not repeated here: the state says where they are in the list of files that
-//! ends `manifest.json` (after its head, which holds the build time) and keeps that list's
+//! ends `_data/manifest.json` (after its head, which holds the build time) and keeps that list's
 //! length and SHA-256, so the two are written together (`encode`) and read together. A state
 //! that is missing, of another format, truncated or corrupted, or beside another list of
 //! files, reads as no state (everything is rendered).
@@ -45,7 +45,7 @@ pub struct Group<'a> {
     /// How many files, and their bytes.
     pub files: u64,
     pub size: u64,
-    /// The files as `manifest.json` lists them: JSON objects separated by commas.
+    /// The files as `_data/manifest.json` lists them: JSON objects separated by commas.
     pub manifest: Cow<'a, [u8]>,
     /// The routing entries (`netlify::routing_entries`), encoded; kept for compounds only,
     /// since the routing files are part of the rest.
