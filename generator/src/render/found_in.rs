@@ -11,6 +11,7 @@ use super::lists::{number_param, quoted, served};
 use super::{Cache, Rendered};
 use crate::model::Dataset;
 use crate::model::record::{CompoundRecord, FoundIn};
+use crate::render::error::ApiError;
 
 /// Served compounds per found-in category (a compound counts once per category).
 fn category_counts(dataset: &Dataset) -> BTreeMap<&str, usize> {
@@ -71,7 +72,7 @@ struct CompoundBody<'a> {
 pub fn compound(dataset: &Dataset, id: &str) -> Rendered {
     let record = match lookup(dataset, id) {
         Ok(r) => r,
-        Err(e) => return e,
+        Err(e) => return e.into(),
     };
     let mut categories: Vec<&str> = record
         .found_in
@@ -153,14 +154,11 @@ pub fn by_category(dataset: &Dataset, category: &str, limit: Option<&str>) -> Re
     };
     let counts = category_counts(dataset);
     let Some(&name) = counts.keys().find(|c| c.eq_ignore_ascii_case(category)) else {
-        return Rendered::error(
-            404,
-            format!(
-                "found-in category {} not found; known categories: {}",
-                quoted(category),
-                counts.keys().copied().collect::<Vec<_>>().join(", ")
-            ),
-        );
+        return Rendered::from(ApiError::not_found(format!(
+            "found-in category {} not found; known categories: {}",
+            quoted(category),
+            counts.keys().copied().collect::<Vec<_>>().join(", ")
+        )));
     };
     let results: Vec<Match<'_>> = served(dataset)
         .filter(|r| r.found_in.iter().any(|f| f.category == name))
