@@ -7,10 +7,12 @@ use std::sync::OnceLock;
 
 use saferef_generator::aggregate;
 
+use saferef_generator::api;
 use saferef_generator::load::load;
 use saferef_generator::model::Dataset;
 use saferef_generator::model::contexts::Context;
 use saferef_generator::render::compound::{self, View};
+use saferef_generator::render::{Rendered, dispatch};
 
 fn dataset() -> &'static Dataset {
     static DATA: OnceLock<Dataset> = OnceLock::new();
@@ -102,6 +104,13 @@ fn panel_tiers_across_all_contexts() {
     insta::assert_snapshot!(out);
 }
 
+/// The static answer to a GET of `url` (`/api/...?name=value&...`), through the catalogue and
+/// the one dispatch, as the build renders it.
+fn get(d: &Dataset, url: &str) -> Rendered {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    dispatch::get_static(d, path, &api::pairs(query), None)
+}
+
 #[test]
 fn full_responses() {
     let d = dataset();
@@ -111,35 +120,46 @@ fn full_responses() {
     };
     insta::assert_json_snapshot!(
         "benzene_human_adult",
-        json(compound::compound(d, &id("71-43-2"), None, None))
+        json(get(d, &format!("/api/compound/{}", id("71-43-2"))))
     );
     insta::assert_json_snapshot!(
         "xylitol_dog",
-        json(compound::compound(d, &id("87-99-0"), Some("dogs"), None))
+        json(get(
+            d,
+            &format!("/api/compound/{}?context=dogs", id("87-99-0"))
+        ))
     );
     insta::assert_json_snapshot!(
         "water_legacy",
-        json(compound::compound(d, &id("7732-18-5"), None, None))
+        json(get(d, &format!("/api/compound/{}", id("7732-18-5"))))
     );
     insta::assert_json_snapshot!(
         "pfoa_all_contexts",
-        json(compound::compound(d, &id("335-67-1"), None, Some("true")))
+        json(get(
+            d,
+            &format!("/api/compound/{}?all_contexts=true", id("335-67-1"))
+        ))
     );
     insta::assert_json_snapshot!(
         "bpa_alternatives_basic",
-        json(compound::alternatives(d, &id("80-05-7"), View::Public))
+        json(get(
+            d,
+            &format!("/api/compound/{}/alternatives", id("80-05-7"))
+        ))
     );
     insta::assert_json_snapshot!(
         "tce_alternatives_full",
-        json(compound::alternatives(d, &id("79-01-6"), View::Full))
+        json(compound::alternatives(
+            d,
+            compound::lookup(d, &id("79-01-6")).unwrap(),
+            View::Full
+        ))
     );
     insta::assert_json_snapshot!(
         "glyphosate_disagreement",
-        json(compound::compound(
+        json(get(
             d,
-            &id("1071-83-6"),
-            Some("human_adult"),
-            None
+            &format!("/api/compound/{}?context=human_adult", id("1071-83-6"))
         ))
     );
 }

@@ -10,6 +10,7 @@ use chrono::{Datelike, NaiveDate};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use saferef_generator::aggregate::graph::Graph;
+use saferef_generator::api::Op;
 use saferef_generator::load;
 use saferef_generator::model::Dataset;
 use saferef_generator::model::cas::{Cas, CasError, parse_cell};
@@ -17,11 +18,12 @@ use saferef_generator::model::contexts::{ContextError, is_context_name};
 use saferef_generator::model::ids::{CompoundId, CompoundKind};
 use saferef_generator::model::regulatory_status::parse_date;
 use saferef_generator::render::batch::{BatchCaller, batch_indexed};
-use saferef_generator::render::compound::{self, View};
+use saferef_generator::render::compound::View;
+use saferef_generator::render::dispatch::{self, Call, Indexes, Viewer};
 use saferef_generator::render::lists::RiskIndex;
 use saferef_generator::render::regulatory_status::{Query, regulatory_status};
 use saferef_generator::render::search::{SearchIndex, search};
-use saferef_generator::render::{Rendered, badge, entities, found_in, regulatory, relationships};
+use saferef_generator::render::{Rendered, entities, found_in, regulatory, relationships};
 use serde_json::Value;
 
 use crate::fuzzing::config;
@@ -385,15 +387,32 @@ proptest! {
         let c = corpus();
         let d = &c.dataset;
         let (ctx, x) = (context.as_deref(), extra.as_deref());
+        let ix = Indexes { graph: &c.graph, risk_index: &c.risk, search_index: &c.search };
+        let keyed = Viewer { keyed: true, batch_cap: 100 };
+        // The op's answer as the runtime dispatches it, to the named query values present.
+        let answer = |op: Op, query: &[(&str, Option<&str>)]| {
+            let query: Vec<(String, String)> = query
+                .iter()
+                .filter_map(|(n, v)| Some((n.to_string(), (*v)?.to_string())))
+                .collect();
+            let call = Call {
+                params: &[id.as_str()],
+                query: &query,
+                batch: None,
+                today: NaiveDate::default(),
+                assessed: None,
+            };
+            dispatch::render(d, ix, op, call, keyed).expect("a pure op")
+        };
         let answers = [
-            ("compound", compound::compound(d, &id, ctx, x)),
-            ("raw", compound::raw(d, &id)),
-            ("alternatives", compound::alternatives(d, &id, View::Full)),
-            ("by_cas", compound::by_cas(d, &id, x, ctx)),
+            ("compound", answer(Op::Compound, &[("context", ctx), ("all_contexts", x)])),
+            ("raw", answer(Op::CompoundRaw, &[])),
+            ("alternatives", answer(Op::Alternatives, &[])),
+            ("by_cas", answer(Op::CompoundByCas, &[("redirect", x), ("context", ctx)])),
             ("material", entities::material(d, &id)),
             ("product", entities::product(d, &id, View::Public)),
             ("product_raw", entities::product_raw(d, &id)),
-            ("badge", badge::badge(d, &id, ctx, x, x)),
+            ("badge", answer(Op::Badge, &[("context", ctx), ("style", x), ("label", x)])),
             ("relationships", relationships::relationships(&c.graph, &id, x)),
             ("graph", relationships::graph(&c.graph, &id, x, ctx)),
             ("regulatory", regulatory::compound(d, &id)),

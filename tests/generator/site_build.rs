@@ -82,7 +82,7 @@ fn the_tree_is_the_render_functions_applied_ahead_of_time() {
     assert_eq!(d.compounds.len(), 3);
     assert_eq!(first.files, 3 * (23 + 57) + 3 + 1 + 1 + 2 + 8 + 1 + 4 + 3);
     assert_eq!(first.written, first.files);
-    for r in routes(&d, &d.release_date()) {
+    for r in routes(&d) {
         let bytes = std::fs::read(out.path().join(&r.file)).unwrap();
         assert_eq!(bytes, r.rendered.body, "{}", r.file);
     }
@@ -111,10 +111,10 @@ fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
     let (_data, mut d) = dataset();
     let out = tempfile::tempdir().unwrap();
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
-    let before = routes(&d, &d.release_date());
+    let before = routes(&d);
     let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
     d.compounds.get_mut(&benzene).unwrap().name = "Benzene (renamed)".into();
-    let after = routes(&d, &d.release_date());
+    let after = routes(&d);
     let changed: Vec<&str> = before
         .iter()
         .zip(&after)
@@ -364,7 +364,7 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
     let out = tempfile::tempdir().unwrap();
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     let site = StaticSite::open(out.path()).unwrap();
-    let all = routes(&d, &d.release_date());
+    let all = routes(&d);
     for r in all
         .iter()
         .filter(|r| !["not_found", "badge_not_found"].contains(&r.pattern))
@@ -500,7 +500,10 @@ fn the_file_list_and_the_routing_files_are_as_reviewed() {
 fn the_openapi_document_is_as_reviewed() {
     let (d, problems) = load(&repo().join("data")).unwrap();
     assert!(problems.is_empty(), "{problems:?}");
-    let doc = saferef_generator::render::openapi::openapi(&d, None);
+    let doc = saferef_generator::render::openapi::openapi(
+        &d,
+        saferef_generator::render::openapi::Format::OpenApi,
+    );
     let json: serde_json::Value = serde_json::from_slice(&doc.body).unwrap();
     insta::assert_json_snapshot!("openapi", json);
 }

@@ -5,11 +5,12 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use saferef_generator::aggregate::{self, Assessment};
+use saferef_generator::api;
 use saferef_generator::load::load;
 use saferef_generator::model::Dataset;
 use saferef_generator::model::vocab::RiskLevel::{self, *};
 use saferef_generator::model::vocab::WatchClass;
-use saferef_generator::render::compound;
+use saferef_generator::render::dispatch;
 
 fn dataset() -> &'static Dataset {
     static DATA: OnceLock<Dataset> = OnceLock::new();
@@ -135,7 +136,11 @@ fn amiton_is_refused_as_schedule_1_agents_are() {
     let d = dataset();
     let amiton = d.by_cas("78-53-5").unwrap();
     assert_eq!(amiton.watch_class, WatchClass::CriticalThreat);
-    assert_eq!(compound::compound(d, &amiton.hq_id, None, None).status, 403);
+    let path = format!("/api/compound/{}", amiton.hq_id);
+    assert_eq!(
+        dispatch::get_static(d, &path, &api::pairs(""), None).status,
+        403
+    );
     assert_eq!(tier(&assessed("78-53-5"), "human_adult"), Some(Critical));
     // PFIB (Schedule 2A, a pulmonary agent) stays a watched precursor.
     assert_eq!(

@@ -256,7 +256,7 @@ fn url(route: &Route) -> String {
 fn sample(dataset: &Dataset) -> Vec<Route> {
     let mut seen: Vec<(&str, bool)> = Vec::new();
     let mut out = Vec::new();
-    for r in routes(dataset, &dataset.release_date()) {
+    for r in routes(dataset) {
         let kind = (r.pattern, r.rendered.status == 200);
         if ["not_found", "badge_not_found"].contains(&r.pattern) || seen.contains(&kind) {
             continue;

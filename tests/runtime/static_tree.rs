@@ -76,7 +76,7 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
         .unwrap();
 
     // Every route of every 25th compound, material and product, and every singleton route.
-    let sample: Vec<_> = routes(&dataset, &dataset.release_date())
+    let sample: Vec<_> = routes(&dataset)
         .into_iter()
         .enumerate()
         .filter(|(i, r)| i % 25 == 0 || !r.path.contains("/hq-") || r.path.contains("-000001"))

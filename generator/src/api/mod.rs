@@ -8,8 +8,10 @@
 //! cannot drift from what answers.
 
 mod endpoints;
+mod query;
 
 pub use endpoints::ENDPOINTS;
+pub use query::{Query, pairs};
 
 /// What an endpoint does: the key the runtime's handlers, the reference's example answers and
 /// the renderers dispatch on. Two endpoints share an op when one handler answers both methods

@@ -175,6 +175,13 @@ impl Contexts {
             .ok_or_else(|| ContextError::Unknown(quoted(requested), self.names()))
     }
 
+    /// Parses a requested name or alias into its context, once, at the edge. A context the
+    /// file describes but the rules do not know is unknown: the file is held to the enum.
+    pub fn parse(&self, requested: &str) -> Result<Context, ContextError> {
+        Context::from_name(&self.resolve(requested)?.name)
+            .ok_or_else(|| ContextError::Unknown(quoted(requested), self.names()))
+    }
+
     pub fn get(&self, name: &str) -> Option<&ContextInfo> {
         self.contexts.iter().find(|c| c.name == name)
     }
@@ -230,6 +237,7 @@ mod tests {
         let names: Vec<&str> = c.contexts.iter().map(|c| c.name.as_str()).collect();
         let known: Vec<&str> = Context::ALL.iter().map(|c| c.name()).collect();
         assert_eq!(names, known);
+        assert_eq!(Context::from_name(&c.default), Some(Context::HumanAdult));
         let mut all: Vec<&str> = c
             .contexts
             .iter()

@@ -5,9 +5,12 @@
 use askama::Template;
 
 use super::badge_metrics::WIDTHS;
+use super::error::ApiError;
 use super::{Cache, Rendered};
 use crate::aggregate::{Assessment, Schema, assess};
+use crate::api::Query;
 use crate::model::Dataset;
+use crate::model::contexts::Context;
 use crate::model::ids::CompoundId;
 use crate::model::vocab::{RiskLevel, WatchClass};
 
@@ -117,58 +120,71 @@ fn respond(status: u16, svg: String) -> Rendered {
     Rendered::bytes(status, svg.into_bytes(), "image/svg+xml", cache)
 }
 
-/// `GET /api/badge/{id}?context=&style=&label=` (raw query values). A malformed id, context or
-/// style is a 400 JSON error; an unknown compound is a 404 gray "not found" badge.
+/// A badge's path id, or the 400 JSON error (an unknown but well-formed id is a 404 badge).
+pub fn check_id(id: &str) -> Result<&str, ApiError> {
+    match CompoundId::parse(id) {
+        Some(_) => Ok(id),
+        None => Err(ApiError::bad_request(format!(
+            "malformed compound id {id:?}: expected hq-c-<org|ino|mix>-<6 digits>"
+        ))),
+    }
+}
+
+/// What `GET /api/badge/{id}` is asked for (`style`, `context`, `label`), parsed once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadgeQuery {
+    pub style: Style,
+    pub context: Context,
+    /// The left-hand text, cut to its longest.
+    pub label: String,
+}
+
+impl BadgeQuery {
+    pub fn parse(dataset: &Dataset, q: &dyn Query) -> Result<BadgeQuery, ApiError> {
+        let style = match q.get("style") {
+            None => Style::Flat,
+            Some(s) => Style::parse(s).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "unknown style {s:?}: use flat, flat-square or pill"
+                ))
+            })?,
+        };
+        let context = match q.get("context") {
+            None => Context::HumanAdult,
+            Some(c) => dataset
+                .contexts
+                .parse(c)
+                .map_err(|e| ApiError::bad_request(e.to_string()))?,
+        };
+        let label = q
+            .get("label")
+            .unwrap_or(DEFAULT_LABEL)
+            .chars()
+            .take(MAX_LABEL_CHARS)
+            .collect();
+        Ok(BadgeQuery {
+            style,
+            context,
+            label,
+        })
+    }
+}
+
+/// `GET /api/badge/{id}` of an id `check_id` accepted: an unknown compound is a 404 gray "not
+/// found" badge. `assessed` is the compound's assessment when the caller has made it already
+/// (the build draws 57 badges from one).
 pub fn badge(
     dataset: &Dataset,
     id: &str,
-    context: Option<&str>,
-    style: Option<&str>,
-    label: Option<&str>,
-) -> Rendered {
-    badge_assessed(dataset, id, context, style, label, None)
-}
-
-/// `badge` with the compound's assessment already made (the build draws 57 badges from one).
-pub fn badge_assessed(
-    dataset: &Dataset,
-    id: &str,
-    context: Option<&str>,
-    style: Option<&str>,
-    label: Option<&str>,
+    query: &BadgeQuery,
     assessed: Option<&Assessment>,
 ) -> Rendered {
-    if CompoundId::parse(id).is_none() {
-        return Rendered::error(
-            400,
-            format!("malformed compound id {id:?}: expected hq-c-<org|ino|mix>-<6 digits>"),
-        );
-    }
-    let style = match style.map(|s| Style::parse(s).ok_or(s)) {
-        None => Style::Flat,
-        Some(Ok(s)) => s,
-        Some(Err(s)) => {
-            return Rendered::error(
-                400,
-                format!("unknown style {s:?}: use flat, flat-square or pill"),
-            );
-        }
-    };
-    let context = match context.map(|c| dataset.contexts.resolve(c)) {
-        None => "human_adult",
-        Some(Ok(c)) => c.name.as_str(),
-        Some(Err(e)) => return Rendered::error(400, e.to_string()),
-    };
-    let label: String = label
-        .unwrap_or(DEFAULT_LABEL)
-        .chars()
-        .take(MAX_LABEL_CHARS)
-        .collect();
+    let (label, style, context) = (query.label.as_str(), query.style, query.context);
     let Some(record) = dataset.compounds.get(id) else {
-        return respond(404, svg(&label, "not found", GRAY, style));
+        return respond(404, svg(label, "not found", GRAY, style));
     };
     if record.watch_class == WatchClass::CriticalThreat {
-        return respond(403, svg(&label, "not available", GRAY, style));
+        return respond(403, svg(label, "not available", GRAY, style));
     }
     let owned;
     let a = match assessed {
@@ -179,19 +195,14 @@ pub fn badge_assessed(
         }
     };
     let result = (a.schema != Schema::V2Research)
-        .then(|| a.get(context))
+        .then(|| a.get(context.name()))
         .flatten();
     let mut r = match result {
         Some(c) => respond(
             200,
-            svg(
-                &label,
-                c.risk_level.words(),
-                tier_color(c.risk_level),
-                style,
-            ),
+            svg(label, c.risk_level.words(), tier_color(c.risk_level), style),
         ),
-        None => respond(200, svg(&label, "no data", GRAY, style)),
+        None => respond(200, svg(label, "no data", GRAY, style)),
     };
     if record.watch_class != WatchClass::None {
         r.cache = Cache::Private;

@@ -7,15 +7,17 @@ use std::collections::{BTreeMap, HashSet};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use super::compound::compound_assessed;
+use super::compound::{CompoundQuery, compound, lookup};
 use super::lists::{RiskIndex, quoted};
 use super::{Cache, Rendered};
 use crate::aggregate::{Assessment, EvidenceItem, Schema};
 use crate::model::Dataset;
 use crate::model::cas::Cas;
+use crate::model::contexts::Context;
 use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::{RiskLevel, WatchClass};
+use crate::render::error::ApiError;
 
 /// Who is asking, as the runtime authenticated them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,19 +46,17 @@ impl BatchRequest {
     /// The GET form, with a 400 for a missing `ids` or a `synthesize` other than true/false.
     pub fn from_query(q: &dyn super::dispatch::Query) -> Result<BatchRequest, Rendered> {
         let Some(ids) = q.get("ids") else {
-            return Err(Rendered::error(
-                400,
+            return Err(Rendered::from(ApiError::bad_request(
                 "ids is required: comma-separated compound ids or CAS numbers",
-            ));
+            )));
         };
         let synthesize = match q.get("synthesize") {
             None | Some("false") => false,
             Some("true") => true,
             Some(other) => {
-                return Err(Rendered::error(
-                    400,
-                    format!("synthesize accepts true or false, not {other:?}"),
-                ));
+                return Err(Rendered::from(ApiError::bad_request(format!(
+                    "synthesize accepts true or false, not {other:?}"
+                ))));
             }
         };
         Ok(BatchRequest {
@@ -224,7 +224,12 @@ fn answer<'d>(
         ));
     };
     let synthesis = ask.synthesize.then(|| {
-        let r = compound_assessed(dataset, &record.hq_id, Some(name), None, Some(a));
+        let query =
+            Context::from_name(result.context).map_or(CompoundQuery::Primary, CompoundQuery::In);
+        let r = match lookup(dataset, &record.hq_id) {
+            Ok(record) => compound(dataset, record, query, Some(a)),
+            Err(e) => e.into(),
+        };
         serde_json::from_slice(&r.body).expect("rendered bodies are JSON")
     });
     Item::Found(Box::new(Info {
@@ -274,20 +279,19 @@ fn detail_param(raw: Option<&str>) -> Result<bool, Rendered> {
     match raw {
         None | Some("summary") => Ok(false),
         Some("full") => Ok(true),
-        Some(other) => Err(Rendered::error(
-            400,
-            format!("detail must be summary or full, not {}", quoted(other)),
-        )),
+        Some(other) => Err(Rendered::from(ApiError::bad_request(format!(
+            "detail must be summary or full, not {}",
+            quoted(other)
+        )))),
     }
 }
 
 /// Checks the request as a whole: inputs, cap, options and the caller's rights.
 fn check(inputs: &[&str], synthesize: bool, caller: &BatchCaller) -> Result<(), Rendered> {
     if inputs.is_empty() {
-        return Err(Rendered::error(
-            400,
+        return Err(Rendered::from(ApiError::bad_request(
             "no compounds given: pass compound ids or CAS numbers (e.g. ids=hq-c-org-000001,80-05-7)",
-        ));
+        )));
     }
     if inputs.len() > caller.cap {
         let body = TooMany {
@@ -303,19 +307,15 @@ fn check(inputs: &[&str], synthesize: bool, caller: &BatchCaller) -> Result<(), 
         return Err(Rendered::json(400, &body, Cache::Private));
     }
     if synthesize && !caller.keyed {
-        return Err(Rendered::error(
-            401,
+        return Err(Rendered::from(ApiError::unauthorized(
             "synthesize=true requires a Developer tier key or higher (X-API-Key header or api_key parameter)",
-        ));
+        )));
     }
     if synthesize && inputs.len() > SYNTHESIZE_MAX {
-        return Err(Rendered::error(
-            400,
-            format!(
-                "too many compounds to synthesize: {} given, at most {SYNTHESIZE_MAX} per request",
-                inputs.len()
-            ),
-        ));
+        return Err(Rendered::from(ApiError::bad_request(format!(
+            "too many compounds to synthesize: {} given, at most {SYNTHESIZE_MAX} per request",
+            inputs.len()
+        ))));
     }
     Ok(())
 }
@@ -363,7 +363,7 @@ pub fn batch_indexed(
     let context = match context.map(|c| dataset.contexts.resolve(c)) {
         None => None,
         Some(Ok(c)) => Some(c.name.as_str()),
-        Some(Err(e)) => return Rendered::error(400, e.to_string()),
+        Some(Err(e)) => return Rendered::from(ApiError::bad_request(e.to_string())),
     };
     let ask = Ask {
         context,
@@ -407,8 +407,7 @@ mod tests {
 
     use super::*;
     use crate::aggregate;
-    use crate::render::compound;
-    use crate::render::test_data::dataset;
+    use crate::render::test_data::{dataset, get};
 
     const PUBLIC: BatchCaller = BatchCaller {
         cap: 10,
@@ -510,7 +509,7 @@ mod tests {
             .expect("some aggregated compound is assessed only outside adults");
         for r in [bpa(), no_adult] {
             let v = ok(&[r.hq_id.as_str()], None, None);
-            let single = json(&compound::compound(d, &r.hq_id, None, None));
+            let single = json(&get(&format!("/api/compound/{}", r.hq_id)));
             let item = &v["results"][&r.hq_id];
             assert_eq!(item["context"], single["context"]);
             assert_eq!(item["risk_level"], single["risk_level"]);
@@ -525,12 +524,10 @@ mod tests {
         assert_eq!(v["meta"]["context"], "human_pregnant");
         let item = &v["results"]["80-05-7"];
         assert_eq!(item["context"], "human_pregnant");
-        let single = json(&compound::compound(
-            d,
-            &bpa().hq_id,
-            Some("human_pregnant"),
-            None,
-        ));
+        let single = json(&get(&format!(
+            "/api/compound/{}?context=human_pregnant",
+            bpa().hq_id
+        )));
         assert_eq!(item["risk_level"], single["risk_level"]);
 
         let lacking = d
@@ -630,12 +627,10 @@ mod tests {
         assert_eq!(v["meta"]["credits"], 4);
         assert_eq!(v["meta"]["synthesize"], true);
         let synthesis = &v["results"]["80-05-7"]["synthesis"];
-        let single = json(&compound::compound(
-            dataset(),
-            &bpa().hq_id,
-            Some("human_child"),
-            None,
-        ));
+        let single = json(&get(&format!(
+            "/api/compound/{}?context=human_child",
+            bpa().hq_id
+        )));
         assert_eq!(*synthesis, single);
         assert!(synthesis["risk_profile"]["confidence"]["mean"].is_number());
         assert!(synthesis["evidence"].is_array());

@@ -9,6 +9,7 @@ use super::{Cache, Rendered};
 use crate::model::Dataset;
 use crate::model::changelog::{Entry, EventType};
 use crate::model::ids::CompoundId;
+use crate::render::error::ApiError;
 
 const DEFAULT_LIMIT: usize = 20;
 const MAX_LIMIT: usize = 100;
@@ -66,7 +67,7 @@ struct Filter<'q> {
 }
 
 fn parse<'q>(dataset: &Dataset, q: &'q dyn Query) -> Result<Filter<'q>, Rendered> {
-    let bad = |m: String| Rendered::error(400, m);
+    let bad = |m: String| Rendered::from(ApiError::bad_request(m));
     let since = q
         .get("since")
         .map(|s| {
@@ -98,7 +99,9 @@ fn parse<'q>(dataset: &Dataset, q: &'q dyn Query) -> Result<Filter<'q>, Rendered
                     .iter()
                     .any(|e| e.compound_id.as_deref() == Some(id)) =>
         {
-            return Err(Rendered::error(404, format!("compound {id} not found")));
+            return Err(Rendered::from(ApiError::not_found(format!(
+                "compound {id} not found"
+            ))));
         }
         Some(id) => Some(id),
     };

@@ -6,10 +6,13 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::error::ApiError;
 use super::{Cache, Rendered};
 use crate::aggregate::{self, Assessment, ContextResult, Disagreement, EvidenceItem, Schema};
+use crate::api::Query;
 use crate::model::Dataset;
 use crate::model::cas::Cas;
+use crate::model::contexts::Context;
 use crate::model::ids::CompoundId;
 use crate::model::record::{CompoundRecord, Listings, Safety};
 use crate::model::vocab::{RiskLevel, WatchClass};
@@ -133,27 +136,21 @@ struct Unavailable<'a> {
     available_contexts: Vec<&'static str>,
 }
 
-/// Finds a compound by a path id, or the 400/404/403 response.
-pub(crate) fn lookup<'d>(dataset: &'d Dataset, id: &str) -> Result<&'d CompoundRecord, Rendered> {
+/// Finds a compound by a path id, or the 400/404/403 error.
+pub fn lookup<'d>(dataset: &'d Dataset, id: &str) -> Result<&'d CompoundRecord, ApiError> {
     if CompoundId::parse(id).is_none() {
-        return Err(Rendered::error(
-            400,
-            format!(
-                "malformed compound id {id:?}: expected hq-c-<org|ino|mix>-<6 digits>, e.g. hq-c-org-000001"
-            ),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "malformed compound id {id:?}: expected hq-c-<org|ino|mix>-<6 digits>, e.g. hq-c-org-000001"
+        )));
     }
     let record = dataset
         .compounds
         .get(id)
-        .ok_or_else(|| Rendered::error(404, format!("compound {id} not found")))?;
+        .ok_or_else(|| ApiError::not_found(format!("compound {id} not found")))?;
     if record.watch_class == WatchClass::CriticalThreat {
-        return Err(Rendered::error(
-            403,
-            format!(
-                "compound {id} is on the critical-threat watch list (e.g. Chemical Weapons Convention Schedule 1); its record is not served"
-            ),
-        ));
+        return Err(ApiError::forbidden(format!(
+            "compound {id} is on the critical-threat watch list (e.g. Chemical Weapons Convention Schedule 1); its record is not served"
+        )));
     }
     Ok(record)
 }
@@ -180,47 +177,59 @@ fn profile(a: &Assessment, context: Option<&ContextResult>) -> RiskProfile {
     }
 }
 
-/// `GET /api/compound/{id}` with optional `context` and `all_contexts` (raw query values).
-pub fn compound(
-    dataset: &Dataset,
-    id: &str,
-    context: Option<&str>,
-    all_contexts: Option<&str>,
-) -> Rendered {
-    compound_assessed(dataset, id, context, all_contexts, None)
+/// What `GET /api/compound/{id}` is asked for (`context`, `all_contexts`), parsed once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompoundQuery {
+    /// Neither: the compound's primary context.
+    Primary,
+    /// `context=` (an alias resolved).
+    In(Context),
+    /// `all_contexts=true`.
+    All,
 }
 
-/// `compound` with the record's assessment already made (the build renders 21 responses of
-/// each compound from one assessment).
-pub fn compound_assessed(
+impl CompoundQuery {
+    pub fn parse(dataset: &Dataset, q: &dyn Query) -> Result<CompoundQuery, ApiError> {
+        let all = match q.get("all_contexts") {
+            None => false,
+            Some("true") => true,
+            Some(other) => {
+                return Err(ApiError::bad_request(format!(
+                    "all_contexts accepts only true, not {other:?}"
+                )));
+            }
+        };
+        let context = q
+            .get("context")
+            .map(|c| dataset.contexts.parse(c))
+            .transpose()
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        match (all, context) {
+            (true, Some(_)) => Err(ApiError::bad_request(
+                "use either context or all_contexts=true, not both",
+            )),
+            (true, None) => Ok(CompoundQuery::All),
+            (false, Some(c)) => Ok(CompoundQuery::In(c)),
+            (false, None) => Ok(CompoundQuery::Primary),
+        }
+    }
+
+    fn context(self) -> Option<Context> {
+        match self {
+            CompoundQuery::In(c) => Some(c),
+            CompoundQuery::Primary | CompoundQuery::All => None,
+        }
+    }
+}
+
+/// `GET /api/compound/{id}` of a record `lookup` found; `assessed` is its assessment when the
+/// caller has made it already (the build renders 21 responses of each compound from one).
+pub fn compound(
     dataset: &Dataset,
-    id: &str,
-    context: Option<&str>,
-    all_contexts: Option<&str>,
+    record: &CompoundRecord,
+    query: CompoundQuery,
     assessed: Option<&Assessment>,
 ) -> Rendered {
-    let record = match lookup(dataset, id) {
-        Ok(r) => r,
-        Err(e) => return e,
-    };
-    let all = match all_contexts {
-        None => false,
-        Some("true") => true,
-        Some(other) => {
-            return Rendered::error(
-                400,
-                format!("all_contexts accepts only true, not {other:?}"),
-            );
-        }
-    };
-    let requested = match context.map(|c| dataset.contexts.resolve(c)) {
-        None => None,
-        Some(Ok(c)) => Some(c),
-        Some(Err(e)) => return Rendered::error(400, e.to_string()),
-    };
-    if all && requested.is_some() {
-        return Rendered::error(400, "use either context or all_contexts=true, not both");
-    }
     let owned;
     let a = match assessed {
         Some(a) => a,
@@ -260,12 +269,12 @@ pub fn compound_assessed(
             available_contexts: a.available(),
             safety: &record.safety,
             regulatory_listings: &record.regulatory.listings,
-            risk_profile: profile(a, requested.and_then(|c| a.get(&c.name))),
+            risk_profile: profile(a, query.context().and_then(|c| a.get(c.name()))),
             _links: links(&record.hq_id),
         };
         return Rendered::json(200, &body, cache).keyed(&record.hq_id);
     }
-    if all {
+    if query == CompoundQuery::All {
         let body = AllContexts {
             hq_id: &record.hq_id,
             name: &record.name,
@@ -295,7 +304,7 @@ pub fn compound_assessed(
         };
         return Rendered::json(200, &body, cache).keyed(&record.hq_id);
     }
-    let name = requested.map_or(primary, |c| c.name.as_str());
+    let name = query.context().map_or(primary, Context::name);
     let Some(result) = a.get(name) else {
         return unavailable(format!(
             "{} has no evidence for context {name}; available contexts: {}",
@@ -330,11 +339,8 @@ pub fn compound_assessed(
 }
 
 /// `GET /api/compound/{id}/raw`: the stored record, overlays applied.
-pub fn raw(dataset: &Dataset, id: &str) -> Rendered {
-    match lookup(dataset, id) {
-        Ok(r) => Rendered::json(200, r, cache_for(r)).keyed(&r.hq_id),
-        Err(e) => e,
-    }
+pub fn raw(record: &CompoundRecord) -> Rendered {
+    Rendered::json(200, record, cache_for(record)).keyed(&record.hq_id)
 }
 
 #[derive(Serialize)]
@@ -364,11 +370,7 @@ struct AlternativesBody<'a> {
 }
 
 /// `GET /api/compound/{id}/alternatives`: basic list for everyone, full data for Developer+.
-pub fn alternatives(dataset: &Dataset, id: &str, view: View) -> Rendered {
-    let record = match lookup(dataset, id) {
-        Ok(r) => r,
-        Err(e) => return e,
-    };
+pub fn alternatives(dataset: &Dataset, record: &CompoundRecord, view: View) -> Rendered {
     let full = view == View::Full;
     let items: Vec<AlternativeItem<'_>> = record
         .alternatives
@@ -427,51 +429,56 @@ struct CasBody<'a> {
     compound_url: String,
 }
 
+/// A CAS path segment, or the 400.
+pub fn parse_cas(raw: &str) -> Result<Cas, ApiError> {
+    Cas::parse(raw).map_err(|e| ApiError::bad_request(format!("malformed CAS number: {e}")))
+}
+
+/// What `GET /api/compound/cas/{cas}` is asked for (`redirect`, `context`), parsed once.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CasQuery {
+    pub redirect: bool,
+    pub context: Option<Context>,
+}
+
+impl CasQuery {
+    pub fn parse(dataset: &Dataset, q: &dyn Query) -> Result<CasQuery, ApiError> {
+        let redirect = match q.get("redirect") {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(other) => {
+                return Err(ApiError::bad_request(format!(
+                    "redirect accepts true or false, not {other:?}"
+                )));
+            }
+        };
+        let context = q
+            .get("context")
+            .map(|c| dataset.contexts.parse(c))
+            .transpose()
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        Ok(CasQuery { redirect, context })
+    }
+}
+
 /// `GET /api/compound/cas/{cas}?redirect=&context=`.
-pub fn by_cas(
-    dataset: &Dataset,
-    cas: &str,
-    redirect: Option<&str>,
-    context: Option<&str>,
-) -> Rendered {
-    let cas = match Cas::parse(cas) {
-        Ok(c) => c,
-        Err(e) => return Rendered::error(400, format!("malformed CAS number: {e}")),
+pub fn by_cas(dataset: &Dataset, cas: &Cas, query: CasQuery) -> Result<Rendered, ApiError> {
+    let Some(id) = dataset.ids.get(cas).map(ToString::to_string) else {
+        return Err(ApiError::not_found(format!("no compound with CAS {cas}")));
     };
-    let redirect = match redirect {
-        None | Some("false") => false,
-        Some("true") => true,
-        Some(other) => {
-            return Rendered::error(
-                400,
-                format!("redirect accepts true or false, not {other:?}"),
-            );
-        }
-    };
-    let context = match context.map(|c| dataset.contexts.resolve(c)) {
-        None => None,
-        Some(Ok(c)) => Some(c.name.as_str()),
-        Some(Err(e)) => return Rendered::error(400, e.to_string()),
-    };
-    let Some(id) = dataset.ids.get(&cas).map(ToString::to_string) else {
-        return Rendered::error(404, format!("no compound with CAS {cas}"));
-    };
-    let record = match lookup(dataset, &id) {
-        Ok(r) => r,
-        Err(e) => return e,
-    };
-    let target = match context {
+    let record = lookup(dataset, &id)?;
+    let target = match query.context {
         Some(c) => format!("/api/compound/{id}?context={c}"),
         None => format!("/api/compound/{id}"),
     };
-    if redirect {
+    if query.redirect {
         let mut r = Rendered::json(
             302,
             &serde_json::json!({"location": target}),
             cache_for(record),
         );
         r.location = Some(target);
-        return r.keyed(&record.hq_id);
+        return Ok(r.keyed(&record.hq_id));
     }
     let body = CasBody {
         hq_id: &record.hq_id,
@@ -487,5 +494,5 @@ pub fn by_cas(
         pubchem_cid: record.crossrefs.pubchem_cid,
         compound_url: target,
     };
-    Rendered::json(200, &body, cache_for(record)).keyed(&record.hq_id)
+    Ok(Rendered::json(200, &body, cache_for(record)).keyed(&record.hq_id))
 }

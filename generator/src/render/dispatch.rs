@@ -6,29 +6,19 @@
 
 use chrono::NaiveDate;
 
-use super::compound::{self, View};
+use super::compound::{self, CasQuery, CompoundQuery, View};
+use super::error::ApiError;
 use super::lists::{self, RiskIndex};
 use super::search::{self, SearchIndex};
 use super::{
     Rendered, badge, batch, compare, contexts, documents, entities, found_in, fragrance, pages,
     regulatory, regulatory_status, relationships,
 };
+use crate::aggregate::Assessment;
 use crate::aggregate::graph::Graph;
 use crate::api::Op;
+pub use crate::api::Query;
 use crate::model::Dataset;
-
-/// A request's query parameters by name.
-pub trait Query {
-    fn get(&self, name: &str) -> Option<&str>;
-}
-
-impl Query for Vec<(String, String)> {
-    fn get(&self, name: &str) -> Option<&str> {
-        self.iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
 
 /// The indexes the keyed list, search and graph responses are rendered from (the runtime's
 /// release holds them; the static build builds them once).
@@ -57,13 +47,15 @@ impl Viewer {
 }
 
 /// One request to an op: its path parameters in template order, its query, a POSTed batch
-/// body already read, and the day that counts as today.
+/// body already read, the day that counts as today, and the compound's assessment when the
+/// caller has made it already (the build renders a compound's 78 files from one).
 #[derive(Clone, Copy)]
 pub struct Call<'a> {
     pub params: &'a [&'a str],
     pub query: &'a dyn Query,
     pub batch: Option<&'a batch::BatchRequest>,
     pub today: NaiveDate,
+    pub assessed: Option<&'a Assessment>,
 }
 
 impl std::fmt::Debug for Call<'_> {
@@ -84,28 +76,123 @@ pub fn render(
     call: Call<'_>,
     viewer: Viewer,
 ) -> Option<Rendered> {
-    let q = |name: &'static str| call.query.get(name);
-    let p = |i: usize| call.params.get(i).copied().unwrap_or_default();
     let view = if viewer.keyed {
         View::Full
     } else {
         View::Public
     };
-    Some(match op {
+    let answer = match from_dataset(d, op, call.params, call.query, call.assessed, view) {
+        Ok(None) => from_indexes(d, ix, op, call, viewer),
+        other => other,
+    };
+    answer.unwrap_or_else(|e| Some(e.into()))
+}
+
+/// The public answer of `op` when it is a function of the dataset and the URL alone (no
+/// indexes, no day, no caller): what a static file can hold. The route table renders every
+/// file of the tree through this.
+pub fn render_static(
+    d: &Dataset,
+    op: Op,
+    params: &[&str],
+    query: &dyn Query,
+    assessed: Option<&Assessment>,
+) -> Option<Rendered> {
+    from_dataset(d, op, params, query, assessed, View::Public).unwrap_or_else(|e| Some(e.into()))
+}
+
+/// `render_static` of a GET of `path` (`/api/...`), routed by the catalogue as the runtime
+/// routes it; a path no GET endpoint answers with a static answer is the 404.
+pub fn get_static(
+    d: &Dataset,
+    path: &str,
+    query: &dyn Query,
+    assessed: Option<&Assessment>,
+) -> Rendered {
+    let segments: Vec<&str> = path
+        .strip_prefix("/api")
+        .unwrap_or(path)
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    crate::api::resolve(&segments)
+        .into_iter()
+        .find(|(e, _)| e.method == "GET")
+        .and_then(|(e, params)| render_static(d, e.op, &params, query, assessed))
+        .unwrap_or_else(super::not_found)
+}
+
+/// The ops a function of the dataset and the URL answers. Each parses its path and then its
+/// typed query, in that order, so a request with both wrong gets the path's error.
+fn from_dataset(
+    d: &Dataset,
+    op: Op,
+    params: &[&str],
+    q: &dyn Query,
+    assessed: Option<&Assessment>,
+    view: View,
+) -> Result<Option<Rendered>, ApiError> {
+    let p = |i: usize| params.get(i).copied().unwrap_or_default();
+    let raw = |name: &'static str| q.get(name);
+    Ok(Some(match op {
         Op::Root => super::root::root(d, &d.release_date()),
-        Op::OpenApi => super::openapi::openapi(d, q("format")),
-        Op::ReleaseNotes => documents::release_notes(d, q("format")),
-        Op::Disclaimer => documents::document(d, "disclaimer", q("format")),
-        Op::Terms => documents::document(d, "terms", q("format")),
-        Op::Privacy => documents::document(d, "privacy", q("format")),
-        Op::Compound => compound::compound(d, p(0), q("context"), q("all_contexts")),
-        Op::CompoundRaw => compound::raw(d, p(0)),
-        Op::Alternatives => compound::alternatives(d, p(0), view),
-        Op::CompoundByCas => compound::by_cas(d, p(0), q("redirect"), q("context")),
+        Op::OpenApi => super::openapi::openapi(d, super::openapi::Format::parse(q)?),
+        Op::ReleaseNotes => documents::release_notes(d, documents::Format::parse(q)?),
+        Op::Disclaimer => documents::document(d, "disclaimer", documents::Format::parse(q)?),
+        Op::Terms => documents::document(d, "terms", documents::Format::parse(q)?),
+        Op::Privacy => documents::document(d, "privacy", documents::Format::parse(q)?),
+        Op::Compound => {
+            let record = compound::lookup(d, p(0))?;
+            compound::compound(d, record, CompoundQuery::parse(d, q)?, assessed)
+        }
+        Op::CompoundRaw => compound::raw(compound::lookup(d, p(0))?),
+        Op::Alternatives => compound::alternatives(d, compound::lookup(d, p(0))?, view),
+        Op::CompoundByCas => {
+            let cas = compound::parse_cas(p(0))?;
+            compound::by_cas(d, &cas, CasQuery::parse(d, q)?)?
+        }
         Op::Material => entities::material(d, p(0)),
         Op::Product => entities::product(d, p(0), view),
         Op::ProductRaw => entities::product_raw(d, p(0)),
-        Op::Badge => badge::badge(d, p(0), q("context"), q("style"), q("label")),
+        Op::Badge => {
+            let id = badge::check_id(p(0))?;
+            badge::badge(d, id, &badge::BadgeQuery::parse(d, q)?, assessed)
+        }
+        Op::Contexts => contexts::contexts(d),
+        Op::Materials => lists::materials(d, raw("page"), raw("limit"), raw("search")),
+        Op::Regulatory => regulatory::compound(d, p(0)),
+        Op::RegulatoryAgencies => regulatory::agencies(d),
+        Op::RegulatoryByAgency => regulatory::by_agency(d, p(0), raw("limit")),
+        Op::FoundIn => found_in::compound(d, p(0)),
+        Op::FoundInCategories => found_in::categories(d),
+        Op::FoundInByCategory => found_in::by_category(d, p(0), raw("limit")),
+        Op::Fragrance => {
+            fragrance::list(&d.fragrance, d, raw("limit"), raw("offset"), raw("class"))
+        }
+        Op::FragranceClasses => fragrance::classes(&d.fragrance),
+        Op::FragranceSearch => {
+            fragrance::search(&d.fragrance, d, raw("q"), raw("limit"), raw("offset"))
+        }
+        Op::Playground => pages::playground::playground(d),
+        Op::Examples => pages::examples::examples(d),
+        Op::Dashboard => pages::dashboard::dashboard(),
+        Op::Compliance => pages::compliance::compliance(d),
+        Op::Changelog => super::changelog::changelog(d, q),
+        _ => return Ok(None),
+    }))
+}
+
+/// The ops answered from the indexes, the day or the caller; `None` for the runtime's own.
+fn from_indexes(
+    d: &Dataset,
+    ix: Indexes<'_>,
+    op: Op,
+    call: Call<'_>,
+    viewer: Viewer,
+) -> Result<Option<Rendered>, ApiError> {
+    let q = |name: &'static str| call.query.get(name);
+    let p = |i: usize| call.params.get(i).copied().unwrap_or_default();
+    Ok(Some(match op {
         Op::Relationships => relationships::relationships(ix.graph, p(0), q("rel_type")),
         Op::RelationshipGraph => relationships::graph(ix.graph, p(0), q("depth"), q("rel_type")),
         Op::RelationshipStats => relationships::stats(ix.graph, &d.release_date()),
@@ -159,7 +246,7 @@ pub fn render(
                 Some(body) => body.clone(),
                 None => match batch::BatchRequest::from_query(call.query) {
                     Ok(r) => r,
-                    Err(e) => return Some(e),
+                    Err(e) => return Ok(Some(e)),
                 },
             };
             batch::batch_indexed(
@@ -175,8 +262,6 @@ pub fn render(
                 },
             )
         }
-        Op::Contexts => contexts::contexts(d),
-        Op::Materials => lists::materials(d, q("page"), q("limit"), q("search")),
         Op::Products => lists::products(
             d,
             ix.risk_index,
@@ -189,9 +274,6 @@ pub fn render(
                 category_filter: q("category_filter"),
             },
         ),
-        Op::Regulatory => regulatory::compound(d, p(0)),
-        Op::RegulatoryAgencies => regulatory::agencies(d),
-        Op::RegulatoryByAgency => regulatory::by_agency(d, p(0), q("limit")),
         Op::RegulatoryStatus => regulatory_status::regulatory_status(
             &d.regulatory_status,
             &regulatory_status::Query {
@@ -204,17 +286,7 @@ pub fn render(
             },
             call.today,
         ),
-        Op::FoundIn => found_in::compound(d, p(0)),
-        Op::FoundInCategories => found_in::categories(d),
-        Op::FoundInByCategory => found_in::by_category(d, p(0), q("limit")),
-        Op::Fragrance => fragrance::list(&d.fragrance, d, q("limit"), q("offset"), q("class")),
-        Op::FragranceClasses => fragrance::classes(&d.fragrance),
-        Op::FragranceSearch => fragrance::search(&d.fragrance, d, q("q"), q("limit"), q("offset")),
-        Op::Playground => pages::playground::playground(d),
-        Op::Examples => pages::examples::examples(d),
-        Op::Dashboard => pages::dashboard::dashboard(),
-        Op::Compliance => pages::compliance::compliance(d),
-        Op::Changelog => super::changelog::changelog(d, call.query),
+        // The runtime's own.
         Op::Health
         | Op::Freshness
         | Op::Export
@@ -232,6 +304,37 @@ pub fn render(
         | Op::Webhooks
         | Op::WebhookDelete
         | Op::WebhookTest
-        | Op::Docs => return None,
-    })
+        | Op::Docs => return Ok(None),
+        // Answered by `from_dataset`.
+        Op::Root
+        | Op::OpenApi
+        | Op::ReleaseNotes
+        | Op::Disclaimer
+        | Op::Terms
+        | Op::Privacy
+        | Op::Compound
+        | Op::CompoundRaw
+        | Op::Alternatives
+        | Op::CompoundByCas
+        | Op::Material
+        | Op::Product
+        | Op::ProductRaw
+        | Op::Badge
+        | Op::Contexts
+        | Op::Materials
+        | Op::Regulatory
+        | Op::RegulatoryAgencies
+        | Op::RegulatoryByAgency
+        | Op::FoundIn
+        | Op::FoundInCategories
+        | Op::FoundInByCategory
+        | Op::Fragrance
+        | Op::FragranceClasses
+        | Op::FragranceSearch
+        | Op::Playground
+        | Op::Examples
+        | Op::Dashboard
+        | Op::Compliance
+        | Op::Changelog => return Ok(None),
+    }))
 }

@@ -5,7 +5,9 @@
 use minijinja::{Environment, context};
 use serde::Serialize;
 
+use super::error::ApiError;
 use super::{Cache, Rendered};
+use crate::api::Query;
 use crate::model::Dataset;
 use crate::model::documents::MarkdownFile;
 
@@ -47,30 +49,29 @@ struct ReleaseNotesJson<'a> {
     versions: Vec<Version<'a>>,
 }
 
-enum Format {
+/// A document's `format`: no format for HTML, `json` for the JSON form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
     Html,
     Json,
 }
 
-fn format(requested: Option<&str>) -> Result<Format, Rendered> {
-    match requested {
-        None => Ok(Format::Html),
-        Some("json") => Ok(Format::Json),
-        Some(other) => Err(Rendered::error(
-            400,
-            format!("format accepts only json (or no format for HTML), not {other:?}"),
-        )),
+impl Format {
+    pub fn parse(q: &dyn Query) -> Result<Format, ApiError> {
+        match q.get("format") {
+            None => Ok(Format::Html),
+            Some("json") => Ok(Format::Json),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "format accepts only json (or no format for HTML), not {other:?}"
+            ))),
+        }
     }
 }
 
 /// `GET /api/{disclaimer|terms|privacy}?format=json`.
-pub fn document(dataset: &Dataset, name: &str, requested: Option<&str>) -> Rendered {
-    let format = match format(requested) {
-        Ok(f) => f,
-        Err(e) => return e,
-    };
+pub fn document(dataset: &Dataset, name: &str, format: Format) -> Rendered {
     let Some(doc) = dataset.documents.get(name) else {
-        return Rendered::error(404, format!("no document named {name:?}"));
+        return ApiError::not_found(format!("no document named {name:?}")).into();
     };
     let field = |k: &str| doc.front.get(k).map(String::as_str).unwrap_or_default();
     let canonical_url = format!("/api/{name}");
@@ -105,11 +106,7 @@ pub fn document(dataset: &Dataset, name: &str, requested: Option<&str>) -> Rende
 }
 
 /// `GET /api/release-notes?format=json`: versions newest first.
-pub fn release_notes(dataset: &Dataset, requested: Option<&str>) -> Rendered {
-    let format = match format(requested) {
-        Ok(f) => f,
-        Err(e) => return e,
-    };
+pub fn release_notes(dataset: &Dataset, format: Format) -> Rendered {
     match format {
         Format::Json => {
             let versions: Vec<Version<'_>> = dataset
@@ -200,6 +197,6 @@ fn html(dataset: &Dataset, ctx: minijinja::Value) -> Rendered {
             Cache::Reference,
         ),
         // `check` renders every page, so a broken template never reaches a build.
-        Err(e) => Rendered::error(500, format!("document template: {e:#}")),
+        Err(e) => ApiError::internal(format!("document template: {e:#}")).into(),
     }
 }

@@ -12,6 +12,7 @@ use crate::model::material::{
     Statement,
 };
 use crate::model::record::SourceRef;
+use crate::render::error::ApiError;
 
 /// A component with its compound id resolved.
 #[derive(Serialize)]
@@ -92,10 +93,9 @@ fn check_id(id: &str, letter: char, what: &str) -> Result<(), Rendered> {
     if ok {
         Ok(())
     } else {
-        Err(Rendered::error(
-            400,
-            format!("malformed {what} id {id:?}: expected hq-{letter}-<3 letters>-<6 digits>"),
-        ))
+        Err(Rendered::from(ApiError::bad_request(format!(
+            "malformed {what} id {id:?}: expected hq-{letter}-<3 letters>-<6 digits>"
+        ))))
     }
 }
 
@@ -105,7 +105,7 @@ pub fn material(dataset: &Dataset, id: &str) -> Rendered {
         return e;
     }
     let Some(m) = dataset.materials.get(id) else {
-        return Rendered::error(404, format!("material {id} not found"));
+        return Rendered::from(ApiError::not_found(format!("material {id} not found")));
     };
     let body = MaterialOut {
         id: &m.id,
@@ -200,7 +200,7 @@ pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
         return e;
     }
     let Some(p) = dataset.products.get(id) else {
-        return Rendered::error(404, format!("product {id} not found"));
+        return Rendered::from(ApiError::not_found(format!("product {id} not found")));
     };
     let (synthesis, traces) = synthesis::synthesize(dataset, p);
     let body = ProductOut {
@@ -240,6 +240,6 @@ pub fn product_raw(dataset: &Dataset, id: &str) -> Rendered {
     }
     match dataset.products.get(id) {
         Some(p) => Rendered::json(200, p, Cache::PublicCompound).keyed(&p.id),
-        None => Rendered::error(404, format!("product {id} not found")),
+        None => Rendered::from(ApiError::not_found(format!("product {id} not found"))),
     }
 }

@@ -16,7 +16,8 @@
 //! - **422**: the entity exists but cannot be answered as asked (no evidence in the context).
 //! - **429**: a quota or rate is spent; the message says when it resets.
 //! - **503**: something the answer needs (the store, the mail relay, the payment provider) is
-//!   down: retry. No other 5xx is ever answered on purpose.
+//!   down: retry. No other 5xx is ever answered on purpose: **500** (`internal`) marks a
+//!   defect only, a template that fails or a dataset `check` would have refused.
 //!
 //! Handlers return `Result<Rendered, ApiError>` and use `?`; the constructors below are the
 //! only way an error answer is made.
@@ -76,6 +77,11 @@ impl ApiError {
 
     pub fn unavailable(message: impl Into<String>) -> ApiError {
         ApiError::new(503, message)
+    }
+
+    /// A defect, never an answer on purpose (see the policy above).
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(500, message)
     }
 }
 

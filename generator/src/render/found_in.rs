@@ -13,6 +13,7 @@ use super::{Cache, Rendered};
 use crate::model::Dataset;
 use crate::model::exposure::{self, Derived, Via};
 use crate::model::record::{CompoundRecord, FoundIn};
+use crate::render::error::ApiError;
 
 /// A compound's found-in categories, table-sourced and derived, each once.
 fn categories_of<'a>(r: &'a CompoundRecord, derived: &'a [Derived<'_>]) -> BTreeSet<&'a str> {
@@ -125,7 +126,7 @@ struct CompoundBody<'a> {
 pub fn compound(dataset: &Dataset, id: &str) -> Rendered {
     let record = match lookup(dataset, id) {
         Ok(r) => r,
-        Err(e) => return e,
+        Err(e) => return e.into(),
     };
     let all = exposure::derived(dataset);
     let derived = all
@@ -208,18 +209,15 @@ pub fn by_category(dataset: &Dataset, category: &str, limit: Option<&str>) -> Re
     };
     let (counts, per) = category_counts(dataset);
     let Some(name) = counts.keys().find(|c| c.eq_ignore_ascii_case(category)) else {
-        return Rendered::error(
-            404,
-            format!(
-                "found-in category {} not found; known categories: {}",
-                quoted(category),
-                counts
-                    .keys()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        );
+        return Rendered::from(ApiError::not_found(format!(
+            "found-in category {} not found; known categories: {}",
+            quoted(category),
+            counts
+                .keys()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
     };
     let results: Vec<Match<'_>> = per
         .iter()

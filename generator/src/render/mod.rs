@@ -32,10 +32,10 @@ use serde::Serialize;
 /// The body of a request no endpoint or entity answers (the runtime's 404 and the static
 /// tree's `api/404.json`).
 pub fn not_found() -> Rendered {
-    Rendered::error(
-        404,
+    error::ApiError::not_found(
         "not found: no endpoint or entity at this address (GET /api lists the endpoints)",
     )
+    .into()
 }
 
 /// `Vary` of public compound responses: the key and the marketplace subscription.
@@ -116,8 +116,9 @@ impl Rendered {
         }
     }
 
-    /// The JSON error body (`render::error` has the policy), never publicly cached.
-    pub fn error(status: u16, message: impl Into<String>) -> Rendered {
+    /// The JSON error body, never publicly cached. Only `render::error` makes one, from an
+    /// `ApiError`, so every error answer follows its policy.
+    fn error(status: u16, message: impl Into<String>) -> Rendered {
         #[derive(Serialize)]
         struct Body {
             error: String,

@@ -5,8 +5,9 @@
 
 use serde_json::{Map, Value, json};
 
+use super::error::ApiError;
 use super::{Cache, Rendered};
-use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind, Param};
+use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind, Param, Query};
 use crate::model::Dataset;
 
 /// The description document's own version.
@@ -519,29 +520,42 @@ fn postman() -> Value {
 }
 
 /// `GET /api/openapi?format=`: only `postman` changes the answer; other values are a 400.
-pub fn openapi(dataset: &Dataset, format: Option<&str>) -> Rendered {
-    match format {
-        None => Rendered::json(200, &document(dataset), Cache::Reference),
-        Some("postman") => Rendered::json(200, &postman(), Cache::Reference),
-        Some(other) => Rendered::error(
-            400,
-            format!(
+/// `GET /api/openapi`'s `format`: the document, or `postman` for the collection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    OpenApi,
+    Postman,
+}
+
+impl Format {
+    pub fn parse(q: &dyn Query) -> Result<Format, ApiError> {
+        match q.get("format") {
+            None => Ok(Format::OpenApi),
+            Some("postman") => Ok(Format::Postman),
+            Some(other) => Err(ApiError::bad_request(format!(
                 "format accepts only postman, not {}",
                 super::lists::quoted(other)
-            ),
-        ),
+            ))),
+        }
+    }
+}
+
+pub fn openapi(dataset: &Dataset, format: Format) -> Rendered {
+    match format {
+        Format::OpenApi => Rendered::json(200, &document(dataset), Cache::Reference),
+        Format::Postman => Rendered::json(200, &postman(), Cache::Reference),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::test_data::dataset;
+    use crate::render::test_data::{dataset, get};
 
     #[test]
     fn the_document_covers_every_catalogued_endpoint() {
         let d = dataset();
-        let doc: Value = serde_json::from_slice(&openapi(d, None).body).unwrap();
+        let doc: Value = serde_json::from_slice(&openapi(d, Format::OpenApi).body).unwrap();
         assert_eq!(doc["openapi"], "3.1.0");
         assert_eq!(doc["info"]["version"], "2.1.0");
         for e in ENDPOINTS {
@@ -569,12 +583,12 @@ mod tests {
     #[test]
     fn the_postman_collection_starts_with_a_call_that_needs_no_key() {
         let d = dataset();
-        let pm: Value = serde_json::from_slice(&openapi(d, Some("postman")).body).unwrap();
+        let pm: Value = serde_json::from_slice(&openapi(d, Format::Postman).body).unwrap();
         assert_eq!(
             pm["item"][0]["request"]["url"],
             "{{base_url}}/api/compound/cas/71-43-2?context=human_child"
         );
         assert!(pm["item"][0]["request"].get("header").is_none());
-        assert_eq!(openapi(d, Some("yaml")).status, 400);
+        assert_eq!(get("/api/openapi?format=yaml").status, 400);
     }
 }

@@ -11,6 +11,7 @@ use super::lists::{number_param, quoted, served};
 use super::{Cache, Rendered};
 use crate::model::record::{Classification, Listings};
 use crate::model::{Agency, Dataset};
+use crate::render::error::ApiError;
 
 /// The agency a path or query value names: its name, id or one of its attribution strings,
 /// case-insensitive and ignoring surrounding spaces.
@@ -87,7 +88,7 @@ struct CompoundBody<'a> {
 pub fn compound(dataset: &Dataset, id: &str) -> Rendered {
     let record = match lookup(dataset, id) {
         Ok(r) => r,
-        Err(e) => return e,
+        Err(e) => return e.into(),
     };
     let list = &record.regulatory.classifications;
     let mut by_agency = BTreeMap::new();
@@ -197,14 +198,11 @@ pub fn by_agency(dataset: &Dataset, agency: &str, limit: Option<&str>) -> Render
         Err(e) => return e.into(),
     };
     let Some(found) = find_agency(dataset, agency) else {
-        return Rendered::error(
-            404,
-            format!(
-                "agency {} not found; known agencies: {}",
-                quoted(agency),
-                agency_names(dataset)
-            ),
-        );
+        return Rendered::from(ApiError::not_found(format!(
+            "agency {} not found; known agencies: {}",
+            quoted(agency),
+            agency_names(dataset)
+        )));
     };
     let matches: Vec<Match<'_>> = served(dataset)
         .flat_map(|r| {

@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::{Cache, Rendered};
 use crate::aggregate::graph::{Graph, NodeType, Stats, Traversal};
+use crate::render::error::ApiError;
 
 /// `^hq-[cmp](-[a-z]{3})?-[0-9]{4,6}$`.
 pub fn is_entity_id(id: &str) -> bool {
@@ -35,23 +36,21 @@ fn rel_type(value: Option<&str>) -> Result<Option<NodeType>, Rendered> {
         Some("compound") => Ok(Some(NodeType::Compound)),
         Some("material") => Ok(Some(NodeType::Material)),
         Some("product") => Ok(Some(NodeType::Product)),
-        Some(other) => Err(Rendered::error(
-            400,
-            format!("rel_type must be compound, material or product, not {other:?}"),
-        )),
+        Some(other) => Err(Rendered::from(ApiError::bad_request(format!(
+            "rel_type must be compound, material or product, not {other:?}"
+        )))),
     }
 }
 
 fn start<'g>(graph: &'g Graph, id: &str) -> Result<(&'g str, NodeType), Rendered> {
     if !is_entity_id(id) {
-        return Err(Rendered::error(
-            400,
-            format!("malformed entity id {id:?}: expected a compound, material or product id"),
-        ));
+        return Err(Rendered::from(ApiError::bad_request(format!(
+            "malformed entity id {id:?}: expected a compound, material or product id"
+        ))));
     }
     graph
         .node(id)
-        .ok_or_else(|| Rendered::error(404, format!("{id} not found")))
+        .ok_or_else(|| Rendered::from(ApiError::not_found(format!("{id} not found"))))
 }
 
 #[derive(Serialize)]
@@ -142,7 +141,11 @@ pub fn graph(graph: &Graph, id: &str, depth: Option<&str>, rel: Option<&str>) ->
     let depth = match depth.map(str::parse::<u8>) {
         None => 1,
         Some(Ok(d @ 1..=3)) => d,
-        Some(_) => return Rendered::error(400, "depth must be an integer from 1 to 3"),
+        Some(_) => {
+            return Rendered::from(ApiError::bad_request(
+                "depth must be an integer from 1 to 3",
+            ));
+        }
     };
     let only = match rel_type(rel) {
         Ok(t) => t,

@@ -4,6 +4,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::lists::RiskIndex;
+use super::{Rendered, dispatch};
+use crate::api;
 use crate::load::load;
 use crate::model::Dataset;
 
@@ -19,4 +21,11 @@ pub(crate) fn dataset() -> &'static Dataset {
 pub(crate) fn risk_index() -> &'static RiskIndex {
     static INDEX: OnceLock<RiskIndex> = OnceLock::new();
     INDEX.get_or_init(|| RiskIndex::build(dataset()))
+}
+
+/// The static answer to a GET of `url` (`/api/...?name=value&...`, values not encoded) from the
+/// committed dataset, through the catalogue and the one dispatch.
+pub(crate) fn get(url: &str) -> Rendered {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    dispatch::get_static(dataset(), path, &api::pairs(query), None)
 }

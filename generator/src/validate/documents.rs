@@ -38,7 +38,7 @@ pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
                 "not a YYYY-MM-DD date",
             ));
         }
-        if documents::document(dataset, name, None).status != 200 {
+        if documents::document(dataset, name, documents::Format::Html).status != 200 {
             problems.push(Problem::new(
                 "templates/document.html.j2",
                 "",

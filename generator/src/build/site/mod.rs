@@ -230,6 +230,9 @@ fn record_file<'a>(dataset: &'a Dataset, id: &str) -> Option<(&'a str, &'a Hash)
     Some((file, dataset.digests.get(id)?))
 }
 
+/// The build, stage by stage, into `staged`: hash the inputs against the previous build
+/// (`Plan`), render the compounds that changed beside the rest, write the routing files and
+/// the snapshot, write the manifest and the build state, and move it all into place.
 fn build_staged(
     dataset: &Dataset,
     opts: &BuildOptions,
@@ -237,173 +240,65 @@ fn build_staged(
     staged: Staged,
 ) -> Result<BuildReport, Failure> {
     let started = Instant::now();
-    let stage = |what: &str, since: Instant| {
-        eprintln!("build: {what} in {:.2}s", since.elapsed().as_secs_f64());
-    };
     let t = Instant::now();
-    let parts = crate::load::snapshot::parts_with(dataset, |id| last.record_of(dataset, id))?;
-    let global = key(&[
-        GENERATOR_IDENTITY.as_bytes(),
-        opts.runtime_origin.as_deref().unwrap_or("").as_bytes(),
-        &[u8::from(opts.runtime_origin.is_some())],
-        &parts.shared,
-    ]);
-    let keys: Vec<Hash> = parts
-        .compounds
-        .par_iter()
-        .map(|(id, json)| key(&[&global, id.as_bytes(), json]))
-        .collect();
-    let mut rest_inputs: Vec<&[u8]> = vec![parts.fingerprint.as_bytes()];
-    rest_inputs.extend(keys.iter().map(|k| k.as_slice()));
-    let rest_key = key(&rest_inputs);
-    let decoded = last
-        .state
-        .as_ref()
-        .and_then(|(body, manifest)| state::decode_verified(body, manifest));
-    let mut previous = match decoded {
-        Some(s) => Previous::State(Box::new(s)),
-        None => Previous::Manifest(read_manifest_hashes(&opts.out)),
-    };
-    // Without an identity nothing can be keyed; `--full` trusts nothing it did not render.
-    let reuse = !opts.full;
-    let mut groups: Vec<Option<Group<'_>>> = parts
-        .compounds
-        .iter()
-        .zip(&keys)
-        .map(|((id, _), k)| match &mut previous {
-            Previous::State(s) if reuse && s.compounds.get(id).is_some_and(|g| g.key == *k) => {
-                s.compounds.remove(id)
-            }
-            _ => None,
-        })
-        .collect();
-    let rest_reused = match &mut previous {
-        Previous::State(s) if reuse && s.rest.key == rest_key => {
-            Some((std::mem::take(&mut s.rest), s.redirect_rules))
-        }
-        _ => None,
-    };
-    let todo: Vec<usize> = (0..keys.len()).filter(|&i| groups[i].is_none()).collect();
+    let mut plan = Plan::new(dataset, opts, last)?;
     stage(
         &format!(
             "hashed inputs ({} of {} compounds to render)",
-            todo.len(),
-            keys.len()
+            plan.todo.len(),
+            plan.keys.len()
         ),
         t,
     );
 
     let t = Instant::now();
-    let known = |group: Option<&Group<'_>>| -> anyhow::Result<Known<'_>> {
-        Ok(match &previous {
-            _ if opts.full => Known::Nothing,
-            Previous::State(_) => match group {
-                Some(g) => Known::Files(g.file_entries()?),
-                None => Known::Nothing,
-            },
-            Previous::Manifest(m) => Known::Manifest(m),
-        })
-    };
-    let previous_group = |id: &str| match &previous {
-        Previous::State(s) => s.compounds.get(id),
-        Previous::Manifest(_) => None,
-    };
-    let progress = progress_bar(todo.len() as u64);
+    let progress = progress_bar(plan.todo.len() as u64);
     let (rendered, rest_parts) = rayon::join(
-        || {
-            todo.par_iter()
-                .progress_with(progress.clone())
-                .map(|&i| {
-                    let id = &parts.compounds[i].0;
-                    let routes = routes::compound_group(dataset, id);
-                    let entries = netlify::routing_entries(&routes)?;
-                    let files = routes.into_iter().map(|r| (r.file, r.rendered.body));
-                    let (files, written) =
-                        write_files(&staged, files, &known(previous_group(id))?)?;
-                    let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
-                    Ok((i, Group::new(keys[i], &files, &entries), written, paths))
-                })
-                .collect::<anyhow::Result<Vec<_>>>()
-        },
-        || {
-            if rest_reused.is_some() {
-                return Ok(None);
-            }
-            let (routes, snapshot) = rayon::join(
-                || routes::rest_routes(dataset, &dataset.release_date()),
-                || crate::load::snapshot::encode_parts(&parts),
-            );
-            Ok::<_, anyhow::Error>(Some((routes, snapshot?)))
-        },
+        || render_compounds(dataset, &plan, &staged, &progress),
+        || render_rest(dataset, &plan),
     );
     progress.finish_and_clear();
     let mut written = 0;
     let mut fresh: HashSet<String> = HashSet::new();
+    let mut groups = std::mem::take(&mut plan.reused);
     for (i, group, w, paths) in rendered? {
         written += w;
         fresh.extend(paths);
         groups[i] = Some(group);
     }
     let groups: Vec<Group<'_>> = groups.into_iter().flatten().collect();
-    stage(&format!("rendered {} compounds", todo.len()), t);
+    stage(&format!("rendered {} compounds", plan.todo.len()), t);
 
     let t = Instant::now();
-    let (rest, redirect_rules) = match (rest_reused, rest_parts?) {
+    let (rest, redirect_rules) = match (plan.rest_reused.take(), rest_parts?) {
         (Some(rest), _) => rest,
         (None, Some((routes, snapshot))) => {
-            let entries = netlify::routing_entries(&routes)?;
-            let decoded = groups
-                .iter()
-                .map(Group::route_entries)
-                .collect::<anyhow::Result<Vec<_>>>()?;
-            // Route order: every compound's own routes, then the CAS lookups, then the rest.
-            let mut all: Vec<RouteMeta> = Vec::new();
-            for cas in [false, true] {
-                all.extend(
-                    decoded
-                        .iter()
-                        .flatten()
-                        .filter(|r| (r.pattern == routes::CAS_PATTERN) == cas)
-                        .cloned(),
-                );
-            }
-            all.extend(entries);
-            let (redirects, rules) =
-                netlify::redirects(&all, dataset, opts.runtime_origin.as_deref());
-            let headers = netlify::headers(&all);
-            let files = routes
-                .into_iter()
-                .map(|r| (r.file, r.rendered.body))
-                .chain([
-                    ("_redirects".to_string(), redirects.into_bytes()),
-                    ("_headers".to_string(), headers.into_bytes()),
-                    (crate::load::snapshot::PATH.to_string(), snapshot),
-                ]);
-            let known = match &previous {
-                Previous::State(s) => known(Some(&s.rest))?,
-                Previous::Manifest(_) => known(None)?,
-            };
-            let (files, w) = write_files(&staged, files, &known)?;
+            let (rest, rules, w, paths) =
+                write_rest(dataset, opts, &plan, &staged, &groups, (routes, snapshot))?;
             written += w;
-            fresh.extend(files.iter().map(|f| f.path.clone()));
-            (Group::new(rest_key, &files, &[]), rules)
+            fresh.extend(paths);
+            (rest, rules)
         }
         (None, None) => unreachable!("the rest is rendered whenever it is not reused"),
     };
-    let mut stale = stale(&previous, &fresh)?;
+    let mut stale = stale(&plan.previous, &fresh)?;
     // Earlier builds wrote the manifest at the root, where the CDN published it; it goes.
     if opts.out.join(FORMER_MANIFEST).is_file() {
         stale.push(FORMER_MANIFEST.to_string());
     }
-    let records = records(dataset, &parts, &rest)?;
+    let records = records(dataset, &plan.parts, &rest)?;
     stage("routing files and snapshot", t);
 
     let t = Instant::now();
-    let all = || groups.iter().chain([&rest]);
-    let files: u64 = all().map(|g| g.files).sum();
-    let bytes: u64 = all().map(|g| g.size).sum();
+    let totals = groups
+        .iter()
+        .chain([&rest])
+        .fold((0, 0), |(files, bytes), g| {
+            (files + g.files, bytes + g.size)
+        });
     let state = State {
-        compounds: parts
+        compounds: plan
+            .parts
             .compounds
             .iter()
             .map(|(id, _)| id.clone())
@@ -413,18 +308,7 @@ fn build_staged(
         redirect_rules,
         records,
     };
-    // The manifest: every file with its hash and size, compound by compound in id order, then
-    // the rest; joined from the groups' entries, most of them the previous manifest's bytes.
-    let mut head = serde_json::to_vec(&serde_json::json!({
-        "dataset_version": dataset.fingerprint,
-        "built_at": opts.built_at,
-    }))
-    .map_err(anyhow::Error::from)?;
-    head.pop();
-    head.extend_from_slice(b",\"files\":[");
-    let (manifest, state_file) = state::encode(&state, &head);
-    staged.write_new(MANIFEST, &manifest)?;
-    staged.write(state::PATH, &state_file)?;
+    write_manifest(dataset, opts, &staged, &state)?;
     stage("manifest and build state", t);
 
     let t = Instant::now();
@@ -435,6 +319,7 @@ fn build_staged(
         &format!("moved {written} files into place, removed {removed}"),
         t,
     );
+    let (files, bytes) = totals;
     let report = BuildReport {
         files: files as usize,
         written,
@@ -445,6 +330,233 @@ fn build_staged(
     };
     print_summary(&opts.out, &report, started);
     Ok(report)
+}
+
+/// How long a stage of the build took, on stderr.
+fn stage(what: &str, since: Instant) {
+    eprintln!("build: {what} in {:.2}s", since.elapsed().as_secs_f64());
+}
+
+/// What a build starts from: its inputs hashed, and what the previous build holds that is
+/// still right for them.
+struct Plan<'a> {
+    parts: crate::load::snapshot::Parts<'a>,
+    /// Each compound's key: the hash of its record and of everything shared.
+    keys: Vec<Hash>,
+    /// The key of the rest: every compound key and the dataset's fingerprint.
+    rest_key: Hash,
+    previous: Previous<'a>,
+    /// By compound, its previous group when its key is unchanged: those are not rendered.
+    reused: Vec<Option<Group<'a>>>,
+    /// The previous rest and its redirect rule count, when the rest key is unchanged.
+    rest_reused: Option<(Group<'a>, usize)>,
+    /// The compounds to render, by index.
+    todo: Vec<usize>,
+    /// `--full`: trust nothing the build did not render.
+    full: bool,
+}
+
+impl<'a> Plan<'a> {
+    fn new(
+        dataset: &'a Dataset,
+        opts: &BuildOptions,
+        last: &'a LastBuild,
+    ) -> anyhow::Result<Plan<'a>> {
+        let parts = crate::load::snapshot::parts_with(dataset, |id| last.record_of(dataset, id))?;
+        let global = key(&[
+            GENERATOR_IDENTITY.as_bytes(),
+            opts.runtime_origin.as_deref().unwrap_or("").as_bytes(),
+            &[u8::from(opts.runtime_origin.is_some())],
+            &parts.shared,
+        ]);
+        let keys: Vec<Hash> = parts
+            .compounds
+            .par_iter()
+            .map(|(id, json)| key(&[&global, id.as_bytes(), json]))
+            .collect();
+        let mut rest_inputs: Vec<&[u8]> = vec![parts.fingerprint.as_bytes()];
+        rest_inputs.extend(keys.iter().map(|k| k.as_slice()));
+        let rest_key = key(&rest_inputs);
+        let decoded = last
+            .state
+            .as_ref()
+            .and_then(|(body, manifest)| state::decode_verified(body, manifest));
+        let mut previous = match decoded {
+            Some(s) => Previous::State(Box::new(s)),
+            None => Previous::Manifest(read_manifest_hashes(&opts.out)),
+        };
+        // Without an identity nothing can be keyed; `--full` trusts nothing it did not render.
+        let reuse = !opts.full;
+        let reused: Vec<Option<Group<'_>>> = parts
+            .compounds
+            .iter()
+            .zip(&keys)
+            .map(|((id, _), k)| match &mut previous {
+                Previous::State(s) if reuse && s.compounds.get(id).is_some_and(|g| g.key == *k) => {
+                    s.compounds.remove(id)
+                }
+                _ => None,
+            })
+            .collect();
+        let rest_reused = match &mut previous {
+            Previous::State(s) if reuse && s.rest.key == rest_key => {
+                Some((std::mem::take(&mut s.rest), s.redirect_rules))
+            }
+            _ => None,
+        };
+        let todo: Vec<usize> = (0..keys.len()).filter(|&i| reused[i].is_none()).collect();
+        Ok(Plan {
+            parts,
+            keys,
+            rest_key,
+            previous,
+            reused,
+            rest_reused,
+            todo,
+            full: opts.full,
+        })
+    }
+
+    /// The previous hashes of `group`'s files (a compound's, or the rest's), where they can be
+    /// trusted: a file whose hash is known and unchanged is not written again.
+    fn known(&self, group: Option<&Group<'_>>) -> anyhow::Result<Known<'_>> {
+        Ok(match &self.previous {
+            _ if self.full => Known::Nothing,
+            Previous::State(_) => match group {
+                Some(g) => Known::Files(g.file_entries()?),
+                None => Known::Nothing,
+            },
+            Previous::Manifest(m) => Known::Manifest(m),
+        })
+    }
+
+    /// A compound's group in the previous build, when it is rendered again.
+    fn previous_group(&self, id: &str) -> Option<&Group<'a>> {
+        match &self.previous {
+            Previous::State(s) => s.compounds.get(id),
+            Previous::Manifest(_) => None,
+        }
+    }
+}
+
+/// A rendered compound: its index, its new group, how many files were written, their paths.
+type RenderedGroup = (usize, Group<'static>, usize, Vec<String>);
+
+/// Renders and stages the routes of every compound the plan names, in parallel.
+fn render_compounds(
+    dataset: &Dataset,
+    plan: &Plan<'_>,
+    staged: &Staged,
+    progress: &ProgressBar,
+) -> anyhow::Result<Vec<RenderedGroup>> {
+    plan.todo
+        .par_iter()
+        .progress_with(progress.clone())
+        .map(|&i| {
+            let id = &plan.parts.compounds[i].0;
+            let routes = routes::compound_group(dataset, id);
+            let entries = netlify::routing_entries(&routes)?;
+            let files = routes.into_iter().map(|r| (r.file, r.rendered.body));
+            let (files, written) =
+                write_files(staged, files, &plan.known(plan.previous_group(id))?)?;
+            let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+            Ok((
+                i,
+                Group::new(plan.keys[i], &files, &entries),
+                written,
+                paths,
+            ))
+        })
+        .collect()
+}
+
+/// The rest's routes and the dataset snapshot, unless the previous build's rest is reused.
+fn render_rest(
+    dataset: &Dataset,
+    plan: &Plan<'_>,
+) -> anyhow::Result<Option<(Vec<routes::Route>, Vec<u8>)>> {
+    if plan.rest_reused.is_some() {
+        return Ok(None);
+    }
+    let (routes, snapshot) = rayon::join(
+        || routes::rest_routes(dataset),
+        || crate::load::snapshot::encode_parts(&plan.parts),
+    );
+    Ok(Some((routes, snapshot?)))
+}
+
+/// Stages the rest: its routes, `_redirects` and `_headers` (from every route, compounds'
+/// first), and the snapshot. Its group, its redirect rule count, how many files were written
+/// and their paths.
+fn write_rest(
+    dataset: &Dataset,
+    opts: &BuildOptions,
+    plan: &Plan<'_>,
+    staged: &Staged,
+    groups: &[Group<'_>],
+    (routes, snapshot): (Vec<routes::Route>, Vec<u8>),
+) -> anyhow::Result<(Group<'static>, usize, usize, Vec<String>)> {
+    let entries = netlify::routing_entries(&routes)?;
+    let decoded = groups
+        .iter()
+        .map(Group::route_entries)
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    // Route order: every compound's own routes, then the CAS lookups, then the rest.
+    let mut all: Vec<RouteMeta> = Vec::new();
+    for cas in [false, true] {
+        all.extend(
+            decoded
+                .iter()
+                .flatten()
+                .filter(|r| (r.pattern == routes::CAS_PATTERN) == cas)
+                .cloned(),
+        );
+    }
+    all.extend(entries);
+    let (redirects, rules) = netlify::redirects(&all, dataset, opts.runtime_origin.as_deref());
+    let headers = netlify::headers(&all);
+    let files = routes
+        .into_iter()
+        .map(|r| (r.file, r.rendered.body))
+        .chain([
+            ("_redirects".to_string(), redirects.into_bytes()),
+            ("_headers".to_string(), headers.into_bytes()),
+            (crate::load::snapshot::PATH.to_string(), snapshot),
+        ]);
+    let known = match &plan.previous {
+        Previous::State(s) => plan.known(Some(&s.rest))?,
+        Previous::Manifest(_) => plan.known(None)?,
+    };
+    let (files, written) = write_files(staged, files, &known)?;
+    let paths = files.iter().map(|f| f.path.clone()).collect();
+    Ok((
+        Group::new(plan.rest_key, &files, &[]),
+        rules,
+        written,
+        paths,
+    ))
+}
+
+/// Stages the manifest (every file with its hash and size, compound by compound in id order,
+/// then the rest; joined from the groups' entries, most of them the previous manifest's bytes)
+/// and the build state.
+fn write_manifest(
+    dataset: &Dataset,
+    opts: &BuildOptions,
+    staged: &Staged,
+    state: &State<'_>,
+) -> Result<(), Failure> {
+    let mut head = serde_json::to_vec(&serde_json::json!({
+        "dataset_version": dataset.fingerprint,
+        "built_at": opts.built_at,
+    }))
+    .map_err(anyhow::Error::from)?;
+    head.pop();
+    head.extend_from_slice(b",\"files\":[");
+    let (manifest, state_file) = state::encode(state, &head);
+    staged.write_new(MANIFEST, &manifest)?;
+    staged.write(state::PATH, &state_file)?;
+    Ok(())
 }
 
 /// Where each compound file's record is in the snapshot of the tree (`rest` lists its hash).

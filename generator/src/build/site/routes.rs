@@ -4,12 +4,13 @@
 
 use rayon::prelude::*;
 
+use crate::aggregate::Assessment;
+use crate::api;
 use crate::model::Dataset;
 use crate::model::contexts::Context;
-use crate::render::badge::{self, Style};
-use crate::render::compound::{self, View};
-use crate::render::documents::{self, DOCUMENTS};
-use crate::render::{Cache, Rendered, entities, openapi, pages, root};
+use crate::render::badge::Style;
+use crate::render::documents::DOCUMENTS;
+use crate::render::{Cache, Rendered, dispatch, not_found};
 
 /// One public URL and its precomputed response.
 #[derive(Debug, Clone)]
@@ -189,13 +190,22 @@ pub const PATTERNS: &[(&str, &str, Option<&str>, &str)] = &[
     ),
 ];
 
+/// The route of a public URL: its response is what the one dispatch answers for `path` and
+/// `query` (space-separated pairs, as `_redirects` writes them), as the runtime would.
 fn route(
+    dataset: &Dataset,
     pattern: &'static str,
     path: String,
     query: Option<String>,
     file: String,
-    rendered: Rendered,
+    assessed: Option<&Assessment>,
 ) -> Route {
+    let rendered = get(
+        dataset,
+        &path,
+        query.as_deref().unwrap_or_default(),
+        assessed,
+    );
     Route {
         pattern,
         path,
@@ -205,9 +215,15 @@ fn route(
     }
 }
 
+/// A GET of `path?query` (space-separated pairs) through the catalogue and the one dispatch.
+fn get(dataset: &Dataset, path: &str, query: &str, assessed: Option<&Assessment>) -> Rendered {
+    let query = api::pairs(&query.replace(' ', "&"));
+    dispatch::get_static(dataset, path, &query, assessed)
+}
+
 /// Every public route of the dataset, rendered in parallel, in a stable order: each
 /// compound's routes, the CAS lookups, then `rest_routes`.
-pub fn routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
+pub fn routes(dataset: &Dataset) -> Vec<Route> {
     let ids: Vec<&String> = dataset.compounds.keys().collect();
     let groups: Vec<Vec<Route>> = ids
         .par_iter()
@@ -218,7 +234,7 @@ pub fn routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
         .flatten()
         .partition(|r| r.pattern != CAS_PATTERN);
     out.extend(cas);
-    out.extend(rest_routes(dataset, built_at));
+    out.extend(rest_routes(dataset));
     out
 }
 
@@ -231,30 +247,40 @@ pub fn compound_group(dataset: &Dataset, id: &str) -> Vec<Route> {
     let mut out = compound_routes(dataset, id);
     if let Some(r) = dataset.compounds.get(id) {
         out.push(route(
+            dataset,
             CAS_PATTERN,
             format!("/api/compound/cas/{}", r.cas),
             None,
             format!("api/compound/cas/{}.json", r.cas),
-            compound::by_cas(dataset, &r.cas, None, None),
+            None,
         ));
     }
     out
 }
 
 /// The routes that are not a compound's: materials, products, root, documents, fallbacks.
-pub fn rest_routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
+pub fn rest_routes(dataset: &Dataset) -> Vec<Route> {
+    let plain = |pattern: &'static str, path: &str, query: Option<&str>, file: &str| {
+        route(
+            dataset,
+            pattern,
+            path.to_string(),
+            query.map(str::to_string),
+            file.to_string(),
+            None,
+        )
+    };
     let mut out = Vec::new();
     let materials: Vec<&String> = dataset.materials.keys().collect();
     out.extend(
         materials
             .par_iter()
             .map(|id| {
-                route(
+                plain(
                     "material",
-                    format!("/api/material/{id}"),
+                    &format!("/api/material/{id}"),
                     None,
-                    format!("api/material/{id}.json"),
-                    entities::material(dataset, id),
+                    &format!("api/material/{id}.json"),
                 )
             })
             .collect::<Vec<_>>(),
@@ -265,121 +291,96 @@ pub fn rest_routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
             .par_iter()
             .flat_map_iter(|id| {
                 [
-                    route(
+                    plain(
                         "product",
-                        format!("/api/product/{id}"),
+                        &format!("/api/product/{id}"),
                         None,
-                        format!("api/product/{id}.json"),
-                        entities::product(dataset, id, View::Public),
+                        &format!("api/product/{id}.json"),
                     ),
-                    route(
+                    plain(
                         "product_raw",
-                        format!("/api/product/{id}/raw"),
+                        &format!("/api/product/{id}/raw"),
                         None,
-                        format!("api/product/{id}/raw.json"),
-                        entities::product_raw(dataset, id),
+                        &format!("api/product/{id}/raw.json"),
                     ),
                 ]
             })
             .collect::<Vec<_>>(),
     );
-    out.push(route(
-        "root",
-        "/api".into(),
-        None,
-        "api/index.json".into(),
-        root::root(dataset, built_at),
-    ));
-    out.push(route(
+    out.push(plain("root", "/api", None, "api/index.json"));
+    out.push(plain(
         "openapi",
-        "/api/openapi".into(),
+        "/api/openapi",
         None,
-        "api/openapi/index.json".into(),
-        openapi::openapi(dataset, None),
+        "api/openapi/index.json",
     ));
-    out.push(route(
+    out.push(plain(
         "openapi_postman",
-        "/api/openapi".into(),
-        Some("format=postman".into()),
-        "api/openapi/postman.json".into(),
-        openapi::openapi(dataset, Some("postman")),
+        "/api/openapi",
+        Some("format=postman"),
+        "api/openapi/postman.json",
     ));
     // The developer pages that are a function of the dataset alone (the docs page, with its
     // response excerpts, is rendered once by the runtime instead: it needs the indexes).
-    out.push(route(
-        "playground",
-        "/api/playground".into(),
-        None,
-        "api/playground/index.html".into(),
-        pages::playground::playground(dataset),
-    ));
-    out.push(route(
-        "dashboard",
-        "/api/dashboard".into(),
-        None,
-        "api/dashboard/index.html".into(),
-        pages::dashboard::dashboard(),
-    ));
-    out.push(route(
-        "compliance",
-        "/api/compliance".into(),
-        None,
-        "api/compliance/index.html".into(),
-        pages::compliance::compliance(dataset),
-    ));
-    out.push(route(
-        "examples",
-        "/api/examples".into(),
-        None,
-        "api/examples/index.json".into(),
-        pages::examples::examples(dataset),
-    ));
-    for name in DOCUMENTS {
-        out.push(route(
-            "document_json",
-            format!("/api/{name}"),
-            Some("format=json".into()),
-            format!("api/{name}/index.json"),
-            documents::document(dataset, name, Some("json")),
-        ));
-        out.push(route(
-            "document",
-            format!("/api/{name}"),
+    for page in ["playground", "dashboard", "compliance"] {
+        out.push(plain(
+            page,
+            &format!("/api/{page}"),
             None,
-            format!("api/{name}/index.html"),
-            documents::document(dataset, name, None),
+            &format!("api/{page}/index.html"),
         ));
     }
-    out.push(route(
-        "release_notes_json",
-        "/api/release-notes".into(),
-        Some("format=json".into()),
-        "api/release-notes/index.json".into(),
-        documents::release_notes(dataset, Some("json")),
-    ));
-    out.push(route(
-        "release_notes",
-        "/api/release-notes".into(),
+    out.push(plain(
+        "examples",
+        "/api/examples",
         None,
-        "api/release-notes/index.html".into(),
-        documents::release_notes(dataset, None),
+        "api/examples/index.json",
+    ));
+    for name in DOCUMENTS {
+        out.push(plain(
+            "document_json",
+            &format!("/api/{name}"),
+            Some("format=json"),
+            &format!("api/{name}/index.json"),
+        ));
+        out.push(plain(
+            "document",
+            &format!("/api/{name}"),
+            None,
+            &format!("api/{name}/index.html"),
+        ));
+    }
+    out.push(plain(
+        "release_notes_json",
+        "/api/release-notes",
+        Some("format=json"),
+        "api/release-notes/index.json",
+    ));
+    out.push(plain(
+        "release_notes",
+        "/api/release-notes",
+        None,
+        "api/release-notes/index.html",
     ));
     // The static 404 body of a tree served without a runtime (the runtime's own, byte for byte).
-    out.push(route(
-        "not_found",
-        "/api/404.json".into(),
-        None,
-        "api/404.json".into(),
-        crate::render::not_found(),
-    ));
-    // The gray badge a CDN can serve for ids it does not know.
-    out.push(route(
-        "badge_not_found",
-        "/api/badge/not-found".into(),
-        None,
-        "api/badge/not-found.svg".into(),
-        badge::badge(dataset, "hq-c-org-000000", None, None, None),
-    ));
+    out.push(Route {
+        pattern: "not_found",
+        path: "/api/404.json".into(),
+        query: None,
+        file: "api/404.json".into(),
+        rendered: not_found(),
+    });
+    // The gray badge a CDN can serve for ids it does not know: the answer for a well-formed
+    // id no compound has.
+    out.push(Route {
+        rendered: get(dataset, "/api/badge/hq-c-org-000000", "", None),
+        ..plain(
+            "badge_not_found",
+            "/api/badge/not-found",
+            None,
+            "api/badge/not-found.svg",
+        )
+    });
     out
 }
 
@@ -388,52 +389,44 @@ fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
     let a = assessed.as_ref();
     let base = format!("/api/compound/{id}");
     let dir = format!("api/compound/{id}");
+    let compound = |pattern: &'static str, path: String, query: Option<String>, file: String| {
+        route(dataset, pattern, path, query, file, a)
+    };
     let mut out = vec![
-        route(
-            "compound",
-            base.clone(),
-            None,
-            format!("{dir}.json"),
-            compound::compound_assessed(dataset, id, None, None, a),
-        ),
-        route(
+        compound("compound", base.clone(), None, format!("{dir}.json")),
+        compound(
             "compound_all",
             base.clone(),
             Some("all_contexts=true".into()),
             format!("{dir}/all_contexts.json"),
-            compound::compound_assessed(dataset, id, None, Some("true"), a),
         ),
-        route(
+        compound(
             "compound_raw",
             format!("{base}/raw"),
             None,
             format!("{dir}/raw.json"),
-            compound::raw(dataset, id),
         ),
-        route(
+        compound(
             "compound_alternatives",
             format!("{base}/alternatives"),
             None,
             format!("{dir}/alternatives.json"),
-            compound::alternatives(dataset, id, View::Public),
         ),
     ];
     for context in Context::ALL.map(Context::name) {
-        for style in Style::ALL {
-            out.push(route(
+        for style in Style::ALL.map(Style::name) {
+            out.push(compound(
                 "badge_context_style",
                 format!("/api/badge/{id}"),
-                Some(format!("context={context} style={}", style.name())),
-                format!("api/badge/{id}/{context}/{}.svg", style.name()),
-                badge::badge_assessed(dataset, id, Some(context), Some(style.name()), None, a),
+                Some(format!("context={context} style={style}")),
+                format!("api/badge/{id}/{context}/{style}.svg"),
             ));
         }
-        out.push(route(
+        out.push(compound(
             "compound_context",
             base.clone(),
             Some(format!("context={context}")),
             format!("{dir}/context/{context}.json"),
-            compound::compound_assessed(dataset, id, Some(context), None, a),
         ));
     }
     out

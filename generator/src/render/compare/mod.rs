@@ -19,6 +19,7 @@ mod tests;
 use serde::Serialize;
 
 use crate::model::Dataset;
+use crate::render::error::ApiError;
 use crate::render::lists::RiskIndex;
 use crate::render::{Cache, Rendered};
 use matrix::across_contexts;
@@ -79,16 +80,14 @@ fn respond(
     several: Option<&str>,
 ) -> Result<Rendered, Rendered> {
     let Some(ids) = ids else {
-        return Err(Rendered::error(
-            400,
+        return Err(Rendered::from(ApiError::bad_request(
             "ids is required: 2 to 5 comma-separated compound ids or CAS numbers",
-        ));
+        )));
     };
     if context.is_some() && several.is_some() {
-        return Err(Rendered::error(
-            400,
+        return Err(Rendered::from(ApiError::bad_request(
             "use either context (one context) or contexts (2 to 5), not both",
-        ));
+        )));
     }
     if let Some(raw) = several {
         let names = contexts(dataset, raw)?;
@@ -109,7 +108,7 @@ fn respond(
         Some(c) => dataset
             .contexts
             .resolve(c)
-            .map_err(|e| Rendered::error(400, e.to_string()))?
+            .map_err(|e| Rendered::from(ApiError::bad_request(e.to_string())))?
             .name
             .as_str(),
     };

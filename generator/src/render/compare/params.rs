@@ -9,6 +9,7 @@ use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::WatchClass;
 use crate::render::Rendered;
+use crate::render::error::ApiError;
 use crate::render::lists::RiskIndex;
 
 /// A user-supplied value in a message: quoted, and cut short if it is long.
@@ -29,32 +30,25 @@ fn resolve<'d>(dataset: &'d Dataset, input: &str) -> Result<&'d CompoundRecord, 
         match dataset.ids.get(&cas) {
             Some(id) => id.to_string(),
             None => {
-                return Err(Rendered::error(
-                    404,
-                    format!("compound not found: no compound with CAS {input}"),
-                ));
+                return Err(Rendered::from(ApiError::not_found(format!(
+                    "compound not found: no compound with CAS {input}"
+                ))));
             }
         }
     } else {
-        return Err(Rendered::error(
-            400,
-            format!(
-                "malformed compound {}: expected a compound id (hq-c-org-000001) or a CAS number with a valid check digit (80-05-7)",
-                shown(input)
-            ),
-        ));
+        return Err(Rendered::from(ApiError::bad_request(format!(
+            "malformed compound {}: expected a compound id (hq-c-org-000001) or a CAS number with a valid check digit (80-05-7)",
+            shown(input)
+        ))));
     };
     let record = dataset
         .compounds
         .get(&id)
-        .ok_or_else(|| Rendered::error(404, format!("compound not found: {id}")))?;
+        .ok_or_else(|| Rendered::from(ApiError::not_found(format!("compound not found: {id}"))))?;
     if record.watch_class == WatchClass::CriticalThreat {
-        return Err(Rendered::error(
-            403,
-            format!(
-                "compound {id} is on the critical-threat watch list (e.g. Chemical Weapons Convention Schedule 1); it is not compared"
-            ),
-        ));
+        return Err(Rendered::from(ApiError::forbidden(format!(
+            "compound {id} is on the critical-threat watch list (e.g. Chemical Weapons Convention Schedule 1); it is not compared"
+        ))));
     }
     Ok(record)
 }
@@ -75,12 +69,9 @@ fn distinct_items<'a>(raw: &'a str, what: &str) -> Result<Vec<&'a str>, Rendered
 }
 
 fn count_error(what: &str, got: &str) -> Rendered {
-    Rendered::error(
-        400,
-        format!(
-            "compare takes 2 to 5 distinct {what} (comma-separated; duplicates are removed), not {got}"
-        ),
-    )
+    Rendered::from(ApiError::bad_request(format!(
+        "compare takes 2 to 5 distinct {what} (comma-separated; duplicates are removed), not {got}"
+    )))
 }
 
 pub(super) fn compounds<'d>(
@@ -118,7 +109,7 @@ pub(super) fn contexts<'d>(dataset: &'d Dataset, raw: &str) -> Result<Vec<&'d st
         let c = dataset
             .contexts
             .resolve(item)
-            .map_err(|e| Rendered::error(400, e.to_string()))?;
+            .map_err(|e| Rendered::from(ApiError::bad_request(e.to_string())))?;
         // An alias and its context name are one context.
         if !names.contains(&c.name.as_str()) {
             names.push(&c.name);

@@ -15,6 +15,7 @@ use std::ops::Range;
 use crate::model::Dataset;
 use crate::model::quoted;
 use crate::render::Rendered;
+use crate::render::error::ApiError;
 use crate::render::lists::{RiskIndex, select};
 
 pub use mask::SENTINEL;
@@ -85,24 +86,20 @@ impl Export {
     pub fn plan(dataset: &Dataset, index: &RiskIndex, q: &ExportQuery) -> Result<Export, Rendered> {
         let kind = match q.kind {
             None => {
-                return Err(Rendered::error(
-                    400,
+                return Err(Rendered::from(ApiError::bad_request(
                     "type is required: compounds, materials or products",
-                ));
+                )));
             }
             Some(raw) => match Kind::NAMES.iter().position(|k| k.eq_ignore_ascii_case(raw)) {
                 Some(0) => Kind::Compounds,
                 Some(1) => Kind::Materials,
                 Some(_) => Kind::Products,
                 None => {
-                    return Err(Rendered::error(
-                        400,
-                        format!(
-                            "unknown type {}; valid values: {}",
-                            quoted(raw),
-                            Kind::NAMES.join(", ")
-                        ),
-                    ));
+                    return Err(Rendered::from(ApiError::bad_request(format!(
+                        "unknown type {}; valid values: {}",
+                        quoted(raw),
+                        Kind::NAMES.join(", ")
+                    ))));
                 }
             },
         };
@@ -111,17 +108,16 @@ impl Export {
             Some(f) if f.eq_ignore_ascii_case("json") => Format::Json,
             Some(f) if f.eq_ignore_ascii_case("csv") => Format::Csv,
             Some(f) => {
-                return Err(Rendered::error(
-                    400,
-                    format!("unknown format {}; valid values: json, csv", quoted(f)),
-                ));
+                return Err(Rendered::from(ApiError::bad_request(format!(
+                    "unknown format {}; valid values: json, csv",
+                    quoted(f)
+                ))));
             }
         };
         let only_compounds = |name: &str, given: Option<&str>| match given {
-            Some(_) => Err(Rendered::error(
-                400,
-                format!("{name} applies to type=compounds only"),
-            )),
+            Some(_) => Err(Rendered::from(ApiError::bad_request(format!(
+                "{name} applies to type=compounds only"
+            )))),
             None => Ok(()),
         };
         let ids = match kind {
@@ -133,10 +129,9 @@ impl Export {
             Kind::Materials => {
                 only_compounds("context", q.context)?;
                 if q.risk.is_some() {
-                    return Err(Rendered::error(
-                        400,
+                    return Err(Rendered::from(ApiError::bad_request(
                         "risk applies to type=compounds and type=products only",
-                    ));
+                    )));
                 }
                 select::material_ids(dataset, q.search)?
             }
@@ -147,10 +142,9 @@ impl Export {
             .and_then(|d| d.front.get("envelope_notice"))
         else {
             // `check` requires it (validate_documents), so only an unchecked dataset lacks it.
-            return Err(Rendered::error(
-                500,
-                "the dataset's disclaimer has no envelope_notice",
-            ));
+            return Err(
+                ApiError::internal("the dataset's disclaimer has no envelope_notice").into(),
+            );
         };
         Ok(Export {
             kind,

@@ -21,6 +21,7 @@ use crate::model::fragrance::{
 };
 use crate::model::record::{CompoundRecord, SourceRef};
 use crate::model::vocab::RiskLevel;
+use crate::render::error::ApiError;
 
 /// Default and largest page size (and 8).
 const DEFAULT_LIMIT: usize = 20;
@@ -62,26 +63,20 @@ impl Page {
             Some(raw) => match raw.parse::<usize>() {
                 Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
                 _ => {
-                    return Err(Rendered::error(
-                        400,
-                        format!(
-                            "limit must be a whole number from 1 to {MAX_LIMIT}, not {}",
-                            quoted(raw)
-                        ),
-                    ));
+                    return Err(Rendered::from(ApiError::bad_request(format!(
+                        "limit must be a whole number from 1 to {MAX_LIMIT}, not {}",
+                        quoted(raw)
+                    ))));
                 }
             },
         };
         let offset = match offset {
             None => 0,
             Some(raw) => raw.parse::<usize>().map_err(|_| {
-                Rendered::error(
-                    400,
-                    format!(
-                        "offset must be a whole number of at least 0, not {}",
-                        quoted(raw)
-                    ),
-                )
+                Rendered::from(ApiError::bad_request(format!(
+                    "offset must be a whole number of at least 0, not {}",
+                    quoted(raw)
+                )))
             })?,
         };
         Ok(Page { limit, offset })
@@ -304,15 +299,12 @@ fn class_param<'a>(f: &'a Fragrance, raw: &str) -> Result<&'a ClassDef, Rendered
             .collect::<Vec<_>>()
             .join(", ")
     };
-    Err(Rendered::error(
-        400,
-        format!(
-            "class must be an odour family ({}) or a chemical class ({}), not {} (GET /api/fragrance/classes describes them)",
-            ids(ClassFamily::Odour),
-            ids(ClassFamily::Chemical),
-            quoted(raw)
-        ),
-    ))
+    Err(Rendered::from(ApiError::bad_request(format!(
+        "class must be an odour family ({}) or a chemical class ({}), not {} (GET /api/fragrance/classes describes them)",
+        ids(ClassFamily::Odour),
+        ids(ClassFamily::Chemical),
+        quoted(raw)
+    ))))
 }
 
 fn has_class(entry: &Ingredient, id: &str) -> bool {
@@ -534,17 +526,16 @@ pub fn search(
     offset: Option<&str>,
 ) -> Rendered {
     let Some(raw) = q else {
-        return Rendered::error(400, "q is required: a name, synonym, CAS number or class");
+        return Rendered::from(ApiError::bad_request(
+            "q is required: a name, synonym, CAS number or class",
+        ));
     };
     let query = raw.trim();
     if !(MIN_QUERY..=MAX_QUERY).contains(&query.chars().count()) {
-        return Rendered::error(
-            400,
-            format!(
-                "q must be {MIN_QUERY} to {MAX_QUERY} characters once trimmed, not {}",
-                quoted(raw)
-            ),
-        );
+        return Rendered::from(ApiError::bad_request(format!(
+            "q must be {MIN_QUERY} to {MAX_QUERY} characters once trimmed, not {}",
+            quoted(raw)
+        )));
     }
     let page = match Page::parse(limit, offset) {
         Ok(p) => p,

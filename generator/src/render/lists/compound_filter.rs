@@ -6,9 +6,11 @@ use std::ops::RangeInclusive;
 use super::params::quoted;
 use super::risk_index::Entry;
 use crate::aggregate::signals::Hazard;
+use crate::model::contexts::Context;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::{self, RiskLevel};
 use crate::render::Rendered;
+use crate::render::error::ApiError;
 
 /// The named hazard classes `hazard` accepts and the signals each stands for.
 pub const HAZARD_CLASSES: &[(&str, &[Hazard])] = &[
@@ -92,15 +94,12 @@ impl HazardQuery {
             return Ok(HazardQuery::Use(class));
         }
         let classes: Vec<&str> = HAZARD_CLASSES.iter().map(|(n, _)| *n).collect();
-        Err(Rendered::error(
-            400,
-            format!(
-                "unknown hazard {}; valid values: a hazard class ({}), a GHS hazard statement code (e.g. H350, H360FD, EUH059) or a use class ({})",
-                quoted(raw),
-                classes.join(", "),
-                vocab::USE_CLASSES.join(", ")
-            ),
-        ))
+        Err(Rendered::from(ApiError::bad_request(format!(
+            "unknown hazard {}; valid values: a hazard class ({}), a GHS hazard statement code (e.g. H350, H360FD, EUH059) or a use class ({})",
+            quoted(raw),
+            classes.join(", "),
+            vocab::USE_CLASSES.join(", ")
+        ))))
     }
 
     /// The value as applied.
@@ -171,15 +170,12 @@ impl CategoryQuery {
         {
             return Ok(CategoryQuery::Use(c));
         }
-        Err(Rendered::error(
-            400,
-            format!(
-                "unknown category_filter {}; valid values: a category ({}) or a use class ({})",
-                quoted(raw),
-                vocab::CATEGORIES.join(", "),
-                vocab::USE_CLASSES.join(", ")
-            ),
-        ))
+        Err(Rendered::from(ApiError::bad_request(format!(
+            "unknown category_filter {}; valid values: a category ({}) or a use class ({})",
+            quoted(raw),
+            vocab::CATEGORIES.join(", "),
+            vocab::USE_CLASSES.join(", ")
+        ))))
     }
 
     fn matches(self, record: &CompoundRecord) -> bool {
@@ -216,7 +212,7 @@ pub(super) struct CompoundFilter {
     pub(super) cas: Option<String>,
     pub(super) cas_prefix: Option<String>,
     /// The tier and the context it is read in.
-    pub(super) risk: Option<(RiskLevel, String)>,
+    pub(super) risk: Option<(RiskLevel, Context)>,
     pub(super) hazard: Option<HazardQuery>,
     pub(super) kind: Option<&'static str>,
     pub(super) category: Option<CategoryQuery>,
@@ -238,7 +234,7 @@ impl CompoundFilter {
             && self
                 .risk
                 .as_ref()
-                .is_none_or(|(r, ctx)| entry.tiers.get(ctx.as_str()) == Some(r))
+                .is_none_or(|(r, ctx)| entry.tiers.get(ctx.name()) == Some(r))
             && self
                 .hazard
                 .as_ref()

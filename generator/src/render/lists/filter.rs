@@ -11,6 +11,7 @@ use super::params::{Pagination, Paging, context_param, quoted, risk_param, vocab
 use super::risk_index::RiskIndex;
 use crate::model::Dataset;
 use crate::model::vocab::{self, RiskLevel};
+use crate::render::error::ApiError;
 use crate::render::regulatory;
 use crate::render::{Cache, Rendered};
 
@@ -38,10 +39,10 @@ pub struct FilterQuery<'a> {
 fn year_param(name: &str, raw: Option<&str>) -> Result<Option<i32>, Rendered> {
     raw.map(|y| match y.parse::<i32>() {
         Ok(n) if (1000..=9999).contains(&n) => Ok(n),
-        _ => Err(Rendered::error(
-            400,
-            format!("{name} must be a four-digit year, not {}", quoted(y)),
-        )),
+        _ => Err(Rendered::from(ApiError::bad_request(format!(
+            "{name} must be a four-digit year, not {}",
+            quoted(y)
+        )))),
     })
     .transpose()
 }
@@ -51,13 +52,10 @@ fn cas_prefix_param(raw: &str) -> Result<String, Rendered> {
     if ok {
         Ok(raw.to_string())
     } else {
-        Err(Rendered::error(
-            400,
-            format!(
-                "cas_prefix must be the start of a CAS number (digits and hyphens, e.g. 80-05), not {}",
-                quoted(raw)
-            ),
-        ))
+        Err(Rendered::from(ApiError::bad_request(format!(
+            "cas_prefix must be the start of a CAS number (digits and hyphens, e.g. 80-05), not {}",
+            quoted(raw)
+        ))))
     }
 }
 
@@ -71,14 +69,11 @@ fn exposure_param(dataset: &Dataset, raw: &str) -> Result<String, Rendered> {
         .find(|k| k.eq_ignore_ascii_case(raw))
         .map(|k| k.to_string())
         .ok_or_else(|| {
-            Rendered::error(
-                400,
-                format!(
-                    "unknown exposure {}; valid values (found-in categories): {}",
-                    quoted(raw),
-                    known.into_iter().collect::<Vec<_>>().join(", ")
-                ),
-            )
+            Rendered::from(ApiError::bad_request(format!(
+                "unknown exposure {}; valid values (found-in categories): {}",
+                quoted(raw),
+                known.into_iter().collect::<Vec<_>>().join(", ")
+            )))
         })
 }
 
@@ -86,14 +81,11 @@ fn agency_param(dataset: &Dataset, raw: &str) -> Result<String, Rendered> {
     regulatory::find_agency(dataset, raw)
         .map(|a| a.name.clone())
         .ok_or_else(|| {
-            Rendered::error(
-                400,
-                format!(
-                    "unknown agency {}; valid values: {}",
-                    quoted(raw),
-                    regulatory::agency_names(dataset)
-                ),
-            )
+            Rendered::from(ApiError::bad_request(format!(
+                "unknown agency {}; valid values: {}",
+                quoted(raw),
+                regulatory::agency_names(dataset)
+            )))
         })
 }
 
@@ -103,15 +95,13 @@ impl FilterQuery<'_> {
         let min = year_param("year_min", self.year_min)?;
         let max = year_param("year_max", self.year_max)?;
         match (year, min, max) {
-            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => Err(Rendered::error(
-                400,
-                "year cannot be combined with year_min or year_max",
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => Err(Rendered::from(
+                ApiError::bad_request("year cannot be combined with year_min or year_max"),
             )),
             (Some(y), None, None) => Ok(Some(y..=y)),
-            (None, Some(lo), Some(hi)) if lo > hi => Err(Rendered::error(
-                400,
+            (None, Some(lo), Some(hi)) if lo > hi => Err(Rendered::from(ApiError::bad_request(
                 format!("year_min {lo} is after year_max {hi}"),
-            )),
+            ))),
             (None, None, None) => Ok(None),
             (None, lo, hi) => Ok(Some(lo.unwrap_or(i32::MIN)..=hi.unwrap_or(i32::MAX))),
         }
@@ -178,7 +168,7 @@ fn applied(f: &CompoundFilter) -> Applied<'_> {
     let bound = |y: i32| (y != i32::MIN && y != i32::MAX).then_some(y);
     Applied {
         risk: f.risk.as_ref().map(|(r, _)| *r),
-        context: f.risk.as_ref().map(|(_, c)| c.as_str()),
+        context: f.risk.as_ref().map(|(_, c)| c.name()),
         kind: f.kind,
         agency: f.classification.as_ref().and_then(|c| c.agency.as_deref()),
         hazard: f.hazard.as_ref().map(HazardQuery::name),

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::model::Dataset;
 use crate::model::cas::{Cas, CasError};
+use crate::model::contexts::Context;
 use crate::model::vocab::RiskLevel;
 use crate::render::Rendered;
 use crate::render::error::ApiError;
@@ -90,13 +91,10 @@ pub(super) fn search_param(raw: Option<&str>) -> Result<Option<String>, Rendered
     let text = raw.trim();
     let chars = text.chars().count();
     if !(2..=MAX_SEARCH).contains(&chars) {
-        return Err(Rendered::error(
-            400,
-            format!(
-                "search must be 2 to {MAX_SEARCH} characters, not {}",
-                quoted(raw)
-            ),
-        ));
+        return Err(Rendered::from(ApiError::bad_request(format!(
+            "search must be 2 to {MAX_SEARCH} characters, not {}",
+            quoted(raw)
+        ))));
     }
     Ok(Some(text.to_lowercase()))
 }
@@ -119,14 +117,11 @@ pub(super) fn vocab_param(
         .find(|v| v.eq_ignore_ascii_case(raw))
         .copied()
         .ok_or_else(|| {
-            Rendered::error(
-                400,
-                format!(
-                    "unknown {name} {}; valid values: {}",
-                    quoted(raw),
-                    valid.join(", ")
-                ),
-            )
+            Rendered::from(ApiError::bad_request(format!(
+                "unknown {name} {}; valid values: {}",
+                quoted(raw),
+                valid.join(", ")
+            )))
         })
 }
 
@@ -135,41 +130,36 @@ pub(super) fn risk_param(raw: &str) -> Result<RiskLevel, Rendered> {
         .into_iter()
         .find(|r| r.as_str().eq_ignore_ascii_case(raw))
         .ok_or_else(|| {
-            Rendered::error(
-                400,
-                format!(
-                    "unknown risk {}; valid values: {}",
-                    quoted(raw),
-                    RiskLevel::ALL.map(RiskLevel::as_str).join(", ")
-                ),
-            )
+            Rendered::from(ApiError::bad_request(format!(
+                "unknown risk {}; valid values: {}",
+                quoted(raw),
+                RiskLevel::ALL.map(RiskLevel::as_str).join(", ")
+            )))
         })
 }
 
-/// The context `risk` is read in: the requested one (aliases resolve) or the default.
-pub(super) fn context_param(dataset: &Dataset, raw: Option<&str>) -> Result<String, Rendered> {
+/// The context `risk` is read in: the requested one (aliases resolve) or the default of
+/// `data/contexts.json`, which names one of the contexts the enum holds (a test in
+/// `model::contexts` keeps the file and the enum equal).
+pub(super) fn context_param(dataset: &Dataset, raw: Option<&str>) -> Result<Context, Rendered> {
     match raw {
-        None => Ok(dataset.contexts.default.clone()),
+        None => Ok(Context::from_name(&dataset.contexts.default).unwrap_or(Context::HumanAdult)),
         Some(c) => dataset
             .contexts
-            .resolve(c)
-            .map(|c| c.name.clone())
-            .map_err(|e| Rendered::error(400, e.to_string())),
+            .parse(c)
+            .map_err(|e| Rendered::from(ApiError::bad_request(e.to_string()))),
     }
 }
 
 pub(super) fn cas_param(raw: &str) -> Result<String, Rendered> {
     match Cas::parse(raw) {
         Ok(c) => Ok(c.as_str().to_string()),
-        Err(e @ CasError::CheckDigit { .. }) => {
-            Err(Rendered::error(400, format!("malformed CAS number: {e}")))
-        }
-        Err(CasError::Shape(_)) => Err(Rendered::error(
-            400,
-            format!(
-                "malformed CAS number {}: expected digits-dd-d, e.g. 80-05-7",
-                quoted(raw)
-            ),
-        )),
+        Err(e @ CasError::CheckDigit { .. }) => Err(Rendered::from(ApiError::bad_request(
+            format!("malformed CAS number: {e}"),
+        ))),
+        Err(CasError::Shape(_)) => Err(Rendered::from(ApiError::bad_request(format!(
+            "malformed CAS number {}: expected digits-dd-d, e.g. 80-05-7",
+            quoted(raw)
+        )))),
     }
 }

@@ -10,6 +10,7 @@ use crate::aggregate::synthesis::ProductRisk;
 use crate::model::Dataset;
 use crate::model::material::Product;
 use crate::model::vocab;
+use crate::render::error::ApiError;
 use crate::render::{Cache, Rendered};
 
 /// Raw query values of `GET /api/products`.
@@ -41,14 +42,11 @@ fn product_risk_param(raw: &str) -> Result<ProductRisk, Rendered> {
         .find(|r| r.as_str().eq_ignore_ascii_case(raw))
         .ok_or_else(|| {
             let valid: Vec<&str> = ProductRisk::ALL.iter().rev().map(|r| r.as_str()).collect();
-            Rendered::error(
-                400,
-                format!(
-                    "unknown risk {}; valid values: {}",
-                    quoted(raw),
-                    valid.join(", ")
-                ),
-            )
+            Rendered::from(ApiError::bad_request(format!(
+                "unknown risk {}; valid values: {}",
+                quoted(raw),
+                valid.join(", ")
+            )))
         })
 }
 
@@ -63,14 +61,11 @@ fn product_category_param(dataset: &Dataset, raw: &str) -> Result<String, Render
         .find(|k| k.eq_ignore_ascii_case(raw))
         .map(|k| k.to_string())
         .ok_or_else(|| {
-            Rendered::error(
-                400,
-                format!(
-                    "unknown category_filter {}; valid values: {}",
-                    quoted(raw),
-                    known.into_iter().collect::<Vec<_>>().join(", ")
-                ),
-            )
+            Rendered::from(ApiError::bad_request(format!(
+                "unknown category_filter {}; valid values: {}",
+                quoted(raw),
+                known.into_iter().collect::<Vec<_>>().join(", ")
+            )))
         })
 }
 

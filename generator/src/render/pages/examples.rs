@@ -209,7 +209,7 @@ pub fn examples(d: &Dataset) -> Rendered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::test_data::dataset;
+    use crate::render::test_data::{dataset, get};
 
     #[test]
     fn every_public_example_answers_from_the_dataset() {
@@ -217,10 +217,13 @@ mod tests {
         let list = list(d);
         assert!(list.len() >= 12);
         let s = Samples::pick(d).unwrap();
-        let r = crate::render::compound::by_cas(d, &s.cas, None, None);
+        let r = get(&format!("/api/compound/cas/{}", s.cas));
         assert_eq!(r.status, 200);
-        let a = crate::render::compound::compound(d, &s.compound_id, None, None);
-        let b = crate::render::compound::compound(d, &s.compound_id, Some(&s.other_context), None);
+        let a = get(&format!("/api/compound/{}", s.compound_id));
+        let b = get(&format!(
+            "/api/compound/{}?context={}",
+            s.compound_id, s.other_context
+        ));
         assert_eq!((a.status, b.status), (200, 200));
         let tier = |r: &Rendered| {
             serde_json::from_slice::<serde_json::Value>(&r.body).unwrap()["risk_level"].clone()

@@ -15,6 +15,7 @@ mod samples;
 use askama::Template;
 use serde::Serialize;
 
+use super::error::ApiError;
 use super::{Cache, Rendered};
 
 /// A page as a response: reference data, cacheable like the documents.
@@ -27,7 +28,7 @@ fn page(template: &impl Template) -> Rendered {
             Cache::Reference,
         ),
         // The templates are compiled in, so this only happens if a value cannot be formatted.
-        Err(e) => Rendered::error(500, format!("page template: {e}")),
+        Err(e) => ApiError::internal(format!("page template: {e}")).into(),
     }
 }
 

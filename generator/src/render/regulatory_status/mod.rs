@@ -11,6 +11,7 @@ use crate::model::regulatory_status::governance::{self, Change, Coverage};
 use crate::model::regulatory_status::{
     Cell, JURISDICTIONS, LoadedFile, RegulatoryStatus, Value, parse_date,
 };
+use crate::render::error::ApiError;
 
 /// The query parameters, as sent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -123,7 +124,7 @@ fn date_param(name: &str, raw: &str) -> Result<NaiveDate, Rendered> {
 }
 
 fn bad(message: String) -> Rendered {
-    Rendered::error(400, message)
+    Rendered::from(ApiError::bad_request(message))
 }
 
 #[derive(Serialize)]

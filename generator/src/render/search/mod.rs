@@ -21,6 +21,7 @@ pub use index::SearchIndex;
 
 use crate::model::Dataset;
 use crate::model::aliases::normalize as alias_key;
+use crate::render::error::ApiError;
 use crate::render::{Cache, Rendered};
 use index::{EntityType, fold};
 use matching::Scored;
@@ -74,10 +75,9 @@ fn bounded(
             } else {
                 format!("from {} to {}", range.start(), range.end())
             };
-            Rendered::error(
-                400,
-                format!("{name} must be an integer {bounds} (default {default})"),
-            )
+            Rendered::from(ApiError::bad_request(format!(
+                "{name} must be an integer {bounds} (default {default})"
+            )))
         })
 }
 
@@ -91,10 +91,14 @@ pub fn search(
     kind: Option<&str>,
 ) -> Rendered {
     let Some(q) = q.map(str::trim) else {
-        return Rendered::error(400, "q is required: at least 2 characters to search for");
+        return Rendered::from(ApiError::bad_request(
+            "q is required: at least 2 characters to search for",
+        ));
     };
     if q.chars().count() < 2 {
-        return Rendered::error(400, "q must be at least 2 characters long");
+        return Rendered::from(ApiError::bad_request(
+            "q must be at least 2 characters long",
+        ));
     }
     let limit = match bounded(limit, "limit", 20, 1..=100) {
         Ok(n) => n,
@@ -110,7 +114,9 @@ pub fn search(
         Some("product") => Some(EntityType::Product),
         Some("material") => Some(EntityType::Material),
         Some(_) => {
-            return Rendered::error(400, "type must be compound, product or material");
+            return Rendered::from(ApiError::bad_request(
+                "type must be compound, product or material",
+            ));
         }
     };
     let mut found = index.matches(&fold(q), only);
