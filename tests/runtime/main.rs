@@ -17,6 +17,7 @@ mod fuzzing;
 mod health;
 mod hostile;
 mod keys;
+mod local_mode;
 mod netlify_dev;
 mod schemathesis;
 mod static_tree;

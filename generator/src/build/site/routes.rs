@@ -53,6 +53,11 @@ pub struct RouteMeta {
     pub surrogate_key: Option<String>,
 }
 
+/// The JSON error a preview (a tree built without a runtime origin) answers, with 503, for
+/// every request only the runtime can answer; `cdn.rs` recognises it by this file.
+pub const RUNTIME_REQUIRED: &str = "api/runtime-required.json";
+const RUNTIME_REQUIRED_MESSAGE: &str = "this is a static preview built without a runtime origin (saferef-generate build --runtime-origin): it holds only the precomputed answers (canonical context names, the badge styles, all_contexts=true, format=json), and this request needs the runtime (an alias or other parameter value, a badge label, a search, a keyed endpoint or an id the tree does not hold)";
+
 /// URL patterns as `_redirects` writes them: (name, path, query, file). `:id` and `:cas`
 /// are the entity placeholders; `{context}`, `{style}` and `{document}` are expanded to every
 /// value the spec enumerates (named, not placeholders, so aliases and unknown values fall
@@ -371,6 +376,14 @@ pub fn rest_routes(dataset: &Dataset, built_at: &str) -> Vec<Route> {
         None,
         "api/404.json".into(),
         crate::render::not_found(),
+    ));
+    // What a tree built without a runtime origin answers where only the runtime could.
+    out.push(route(
+        "runtime_required",
+        format!("/{RUNTIME_REQUIRED}"),
+        None,
+        RUNTIME_REQUIRED.into(),
+        Rendered::error(503, RUNTIME_REQUIRED_MESSAGE),
     ));
     // The gray badge a CDN can serve for ids it does not know.
     out.push(route(
