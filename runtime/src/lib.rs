@@ -12,6 +12,7 @@ pub mod freshness;
 pub mod http;
 pub mod jobs;
 pub mod keys;
+pub mod local_key;
 pub mod mail;
 pub mod quota;
 pub mod releases;

@@ -7,6 +7,7 @@ mod browser_pages;
 mod catalogue;
 mod changelog;
 mod compound;
+mod defaults;
 mod entities;
 mod export;
 mod faults;
