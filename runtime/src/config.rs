@@ -43,9 +43,11 @@ pub struct Config {
     pub trusted_proxy_header: Option<String>,
     /// `SAFEREF_ENV=production`: strict mode (see `check`).
     pub production: bool,
-    /// `SAFEREF_SECRET_KEY`: encrypts webhook signing secrets at rest.
+    /// `SAFEREF_SECRET_KEY`: encrypts webhook signing secrets at rest. Outside production,
+    /// when unset, `main` takes the state directory's key (`local_key`).
     pub secret_key: Option<SecretKey>,
-    /// `SAFEREF_WEBHOOK_ALLOW_LOOPBACK=1`: tests only; webhook URLs on loopback over http.
+    /// `SAFEREF_WEBHOOK_ALLOW_LOOPBACK=1` (any `parse_bool` spelling): tests only; webhook
+    /// URLs on loopback over http.
     pub webhook_allow_loopback: bool,
     /// `SAFEREF_WEBHOOK_RETRY_DELAYS` (milliseconds, comma-separated): tests only; replaces
     /// the webhook retry schedule (30 s .. 6 h) so retries happen within a test.
@@ -127,6 +129,19 @@ impl Config {
     }
 }
 
+/// Parses a boolean setting in any of the usual spellings, case-insensitive: `1`/`0`,
+/// `true`/`false`, `yes`/`no`, `on`/`off` (README, "Flags and environment"); anything else
+/// is refused at start.
+pub fn parse_bool(text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(format!(
+            "{text:?} is not a boolean: use 1/0, true/false, yes/no or on/off"
+        )),
+    }
+}
+
 /// Parses `SAFEREF_WEBHOOK_RETRY_DELAYS`: `3000,60000` (milliseconds, one per retry).
 pub fn parse_retry_delays(text: &str) -> Result<Vec<std::time::Duration>, String> {
     let delays = text
@@ -174,6 +189,24 @@ mod tests {
         c.webhook_allow_loopback = false;
         assert!(c.check().is_empty());
         assert!(!format!("{c:?}").contains('7'), "no secret in Debug");
+    }
+
+    #[test]
+    fn booleans_take_the_usual_spellings_and_nothing_else() {
+        for yes in ["1", "true", "TRUE", "Yes", "on", "ON", " true "] {
+            assert_eq!(parse_bool(yes), Ok(true), "{yes:?}");
+        }
+        for no in ["0", "false", "False", "no", "NO", "off", "Off"] {
+            assert_eq!(parse_bool(no), Ok(false), "{no:?}");
+        }
+        for bad in ["", "2", "y", "enable", "truee", "nope"] {
+            assert!(
+                parse_bool(bad)
+                    .unwrap_err()
+                    .contains("1/0, true/false, yes/no or on/off"),
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]

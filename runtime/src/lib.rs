@@ -13,6 +13,7 @@ pub mod http;
 pub mod integrity;
 pub mod jobs;
 pub mod keys;
+pub mod local_key;
 pub mod mail;
 pub mod quota;
 pub mod releases;

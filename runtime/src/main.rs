@@ -44,9 +44,23 @@ fn main() -> ExitCode {
 
 async fn run(settings: Settings) -> anyhow::Result<()> {
     let started = Instant::now();
-    let config = settings
+    let mut config = settings
         .config()
         .map_err(|problems| anyhow::anyhow!("refusing to start:\n  {}", problems.join("\n  ")))?;
+    if config.secret_key.is_none() {
+        // Not production (`check` refused that): the key of the state directory.
+        let (key, created) = saferef_runtime::local_key::load_or_create(&settings.state)?;
+        if created {
+            tracing::warn!(
+                "SAFEREF_SECRET_KEY is unset: created a secret key in {} (owner-only); it is reused on later starts, and instances sharing a Redis store need one SAFEREF_SECRET_KEY instead",
+                settings
+                    .state
+                    .join(saferef_runtime::local_key::FILE)
+                    .display()
+            );
+        }
+        config.secret_key = Some(key);
+    }
     let store = Store::open(settings.redis_url.as_deref(), &settings.state).await?;
     let (data, site) = (settings.data.clone(), settings.site.clone());
     let loaded =

@@ -46,9 +46,10 @@ pub struct Settings {
     /// Base64 of 32 bytes: encrypts webhook signing secrets at rest.
     #[arg(long, env = "SAFEREF_SECRET_KEY", hide_env_values = true)]
     pub secret_key: Option<String>,
-    /// Tests only: allow webhook URLs on loopback over http.
-    #[arg(long, env = "SAFEREF_WEBHOOK_ALLOW_LOOPBACK", default_value_t = false)]
-    pub webhook_allow_loopback: bool,
+    /// Tests only: allow webhook URLs on loopback over http (1/0, true/false, yes/no, on/off).
+    #[arg(long, env = "SAFEREF_WEBHOOK_ALLOW_LOOPBACK", default_value = "false",
+          num_args = 0..=1, default_missing_value = "true")]
+    pub webhook_allow_loopback: String,
     /// Tests only: webhook retry delays in milliseconds, comma-separated (e.g. `3000`).
     #[arg(long, env = "SAFEREF_WEBHOOK_RETRY_DELAYS")]
     pub webhook_retry_delays: Option<String>,
@@ -110,6 +111,11 @@ impl Settings {
                 .map_err(|e| problems.push(e))
                 .ok()
         });
+        let webhook_allow_loopback = crate::config::parse_bool(&self.webhook_allow_loopback)
+            .unwrap_or_else(|e| {
+                problems.push(format!("SAFEREF_WEBHOOK_ALLOW_LOOPBACK: {e}"));
+                false
+            });
         let production = match self.environment.as_str() {
             "production" => true,
             "development" | "test" => false,
@@ -125,7 +131,7 @@ impl Settings {
             trusted_proxy_header: self.trusted_proxy_header.clone(),
             production,
             secret_key,
-            webhook_allow_loopback: self.webhook_allow_loopback,
+            webhook_allow_loopback,
             webhook_retry_delays,
             webhook_lease: Some(std::time::Duration::from_secs(self.webhook_lease_secs)),
             state_dir: self.state.clone(),

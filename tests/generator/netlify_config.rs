@@ -202,7 +202,7 @@ fn netlify_reads_the_routing_files_and_netlify_toml_as_we_mean_them() {
         )
     );
     // Other values of an enumerated parameter and custom badge labels: proxied to the runtime.
-    let label = find(rules, "/api/badge/:id", json!({ "label": ":value" }));
+    let label = find(rules, "/api/badge/:id", json!({ "label": ":label" }));
     assert_eq!(
         (&label["to"], &label["status"], &label["proxy"]),
         (
@@ -211,7 +211,7 @@ fn netlify_reads_the_routing_files_and_netlify_toml_as_we_mean_them() {
             &json!(true)
         )
     );
-    let alias = find(rules, "/api/compound/:id", json!({ "context": ":value" }));
+    let alias = find(rules, "/api/compound/:id", json!({ "context": ":context" }));
     assert_eq!(alias["to"], format!("{ORIGIN}/api/compound/:id"));
     assert!(position(dog) < position(alias));
     // Build data is never served, whatever file is there; the runtime takes the rest, files

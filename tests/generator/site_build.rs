@@ -77,10 +77,14 @@ fn the_tree_is_the_render_functions_applied_ahead_of_time() {
     // Formaldehyde, benzene and BPA (the listed agents of the fixture tables) x (default, all
     // contexts, raw, alternatives, 19 contexts, 19 x 3 badges) + 3 CAS lookups + root + the
     // not-found badge + the OpenAPI document and its Postman form + 3 documents and the
-    // release notes, each in HTML and JSON + the static 404 + the playground, dashboard,
-    // compliance and examples pages + _redirects + _headers + the dataset snapshot.
+    // release notes, each in HTML and JSON + the static 404 + the preview's runtime-required
+    // error + the playground, dashboard, compliance and examples pages + _redirects +
+    // _headers + the dataset snapshot.
     assert_eq!(d.compounds.len(), 3);
-    assert_eq!(first.files, 3 * (23 + 57) + 3 + 1 + 1 + 2 + 8 + 1 + 4 + 3);
+    assert_eq!(
+        first.files,
+        3 * (23 + 57) + 3 + 1 + 1 + 2 + 8 + 1 + 1 + 4 + 3
+    );
     assert_eq!(first.written, first.files);
     for r in routes(&d) {
         let bytes = std::fs::read(out.path().join(&r.file)).unwrap();
@@ -367,7 +371,7 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
     let all = routes(&d);
     for r in all
         .iter()
-        .filter(|r| !["not_found", "badge_not_found"].contains(&r.pattern))
+        .filter(|r| !["not_found", "badge_not_found", "runtime_required"].contains(&r.pattern))
     {
         let query: Vec<(String, String)> = r
             .query
@@ -458,7 +462,7 @@ fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
             .ends_with("/api/* https://runtime.example/api/:splat 200")
     );
     let label = redirects
-        .find("/api/badge/:id label=:value https://runtime.example/api/badge/:id 200")
+        .find("/api/badge/:id label=:label https://runtime.example/api/badge/:id 200")
         .unwrap();
     assert!(label < redirects.find("/api/badge/:id context=").unwrap());
     let headers = std::fs::read_to_string(out.path().join("_headers")).unwrap();
@@ -469,7 +473,8 @@ fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
         "/api/compound/{benzene}\n  Cache-Control: public, max-age=3600, s-maxage=3600, stale-while-revalidate=7200\n  Vary: X-API-Key, X-Marketplace-Subscription\n"
     )));
 
-    // Without a runtime, a preview: statuses kept, a static 404 at the end.
+    // Without a runtime, a preview: statuses kept; what only the runtime answers is the
+    // preview's JSON error, never a default file with a 200.
     let preview = tempfile::tempdir().unwrap();
     let mut o = opts(preview.path(), "2026-11-21T10:00:00Z");
     o.runtime_origin = None;
@@ -478,8 +483,99 @@ fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
     assert!(redirects.contains(&format!(
         "/api/compound/{benzene} context=pollinator /api/compound/{benzene}/context/pollinator.json 422"
     )));
-    assert!(redirects.trim_end().ends_with("/api/* /api/404.json 404"));
+    assert!(
+        redirects
+            .trim_end()
+            .ends_with("/api/* /api/runtime-required.json 503")
+    );
     assert!(!redirects.contains("https://"));
+    let error: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(preview.path().join("api/runtime-required.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        error["error"].as_str().unwrap().contains("runtime origin"),
+        "{error}"
+    );
+    let deployed = StaticSite::open(out.path()).unwrap();
+    let preview = StaticSite::open(preview.path()).unwrap();
+    let needs_runtime = Resolution::NeedsRuntime {
+        file: "api/runtime-required.json".into(),
+        status: 503,
+    };
+    let q = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let compound = format!("/api/compound/{benzene}");
+    let badge = format!("/api/badge/{benzene}");
+    let cas = "/api/compound/cas/71-43-2";
+    for (path, query) in [
+        (compound.as_str(), q(&[("context", "kids")])),
+        (compound.as_str(), q(&[("context", "children")])),
+        (compound.as_str(), q(&[("context", "human_chlid")])),
+        (compound.as_str(), q(&[("context", "horse")])),
+        (compound.as_str(), q(&[("all_contexts", "false")])),
+        (
+            compound.as_str(),
+            q(&[("context", "human_adult"), ("all_contexts", "true")]),
+        ),
+        (badge.as_str(), q(&[("label", "Benzene")])),
+        (badge.as_str(), q(&[("style", "for-the-badge")])),
+        (badge.as_str(), q(&[("context", "children")])),
+        (
+            badge.as_str(),
+            q(&[("context", "dog"), ("style", "plastic")]),
+        ),
+        (badge.as_str(), q(&[("context", "kids"), ("style", "pill")])),
+        (cas, q(&[("context", "dog")])),
+        (cas, q(&[("redirect", "yes")])),
+        ("/api/openapi", q(&[("format", "yaml")])),
+        ("/api/search", q(&[("q", "benzene")])),
+    ] {
+        assert_eq!(
+            preview.resolve(path, &query),
+            needs_runtime,
+            "{path} {query:?}"
+        );
+        assert_eq!(
+            deployed.resolve(path, &query),
+            Resolution::Runtime,
+            "{path} {query:?}"
+        );
+    }
+    // The precomputed values still come from files, in both.
+    for site in [&preview, &deployed] {
+        for (path, query, file) in [
+            (
+                compound.as_str(),
+                q(&[("context", "human_child")]),
+                format!("api/compound/{benzene}/context/human_child.json"),
+            ),
+            (
+                badge.as_str(),
+                q(&[("context", "dog"), ("style", "pill")]),
+                format!("api/badge/{benzene}/dog/pill.svg"),
+            ),
+            (
+                badge.as_str(),
+                q(&[("style", "pill")]),
+                format!("api/badge/{benzene}/human_adult/pill.svg"),
+            ),
+            (
+                compound.as_str(),
+                vec![],
+                format!("api/compound/{benzene}.json"),
+            ),
+        ] {
+            let Resolution::File { file: got, .. } = site.resolve(path, &query) else {
+                panic!("{path} {query:?}: not a file")
+            };
+            assert_eq!(got, file);
+        }
+    }
 }
 
 #[test]

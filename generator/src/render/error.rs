@@ -16,8 +16,10 @@
 //! - **422**: the entity exists but cannot be answered as asked (no evidence in the context).
 //! - **429**: a quota or rate is spent; the message says when it resets.
 //! - **503**: something the answer needs (the store, the mail relay, the payment provider) is
-//!   down: retry. No other 5xx is ever answered on purpose: **500** (`internal`) marks a
-//!   defect only, a template that fails or a dataset `check` would have refused.
+//!   down: retry; a preview tree built without a runtime origin answers it where only the
+//!   runtime could (`api/runtime-required.json`). No other 5xx is ever answered on purpose:
+//!   **500** (`internal`) marks a defect only, a template that fails or a dataset `check`
+//!   would have refused.
 //!
 //! Handlers return `Result<Rendered, ApiError>` and use `?`; the constructors below are the
 //! only way an error answer is made.

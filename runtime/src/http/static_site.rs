@@ -13,7 +13,8 @@ use crate::AppState;
 pub fn serve(state: &AppState, path: &str, query: &Params) -> Option<Response> {
     let site = state.release.site.as_ref()?;
     match site.resolve(path, &query.pairs()) {
-        Resolution::Runtime => None,
+        // The tree of a preview says where only the runtime answers: here, this is it.
+        Resolution::Runtime | Resolution::NeedsRuntime { .. } => None,
         Resolution::Redirect { status, location } => {
             let mut res = Response::new(Vec::new().into());
             *res.status_mut() = StatusCode::from_u16(status).ok()?;

@@ -10,10 +10,14 @@
 //! ", "; Content-Type comes from the served file's extension. One assumption Netlify does
 //! not document: a 200 rewrite whose target file does not exist does not match, so an
 //! unknown id falls through to the runtime (which answers 400 or 404). Rules with an error
-//! status are left to the runtime too: it renders the same bytes with private headers.
+//! status are left to the runtime too: it renders the same bytes with private headers. A
+//! rule to the preview's `runtime-required` error (a tree built without a runtime origin) is
+//! `NeedsRuntime`: what only the runtime can answer.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+use super::routes::RUNTIME_REQUIRED;
 
 /// What the CDN does with a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +32,10 @@ pub enum Resolution {
     Redirect { status: u16, location: String },
     /// Not in the tree: the runtime answers.
     Runtime,
+    /// Only the runtime can answer, and the tree was built without a runtime origin (a
+    /// preview): the CDN serves this JSON error with this status (503), never a default file.
+    /// A runtime serving the tree itself answers instead.
+    NeedsRuntime { file: String, status: u16 },
 }
 
 #[derive(Debug, Clone)]
@@ -151,6 +159,12 @@ impl StaticSite {
                 continue;
             }
             let target = substitute(&rule.to, &bound);
+            if target.trim_start_matches('/') == RUNTIME_REQUIRED {
+                return Resolution::NeedsRuntime {
+                    file: RUNTIME_REQUIRED.to_string(),
+                    status: rule.status,
+                };
+            }
             // A proxy, or an error status: the runtime answers (errors carry its private
             // cache headers, which the CDN's path-matched headers could not).
             if target.starts_with("http://") || target.starts_with("https://") || rule.status >= 400
@@ -474,6 +488,26 @@ mod tests {
                 ("x-one".into(), "1, 2".into()),
                 ("surrogate-key".into(), "k".into()),
             ]
+        );
+    }
+
+    #[test]
+    fn a_rule_to_the_runtime_required_error_needs_the_runtime_and_serves_no_default() {
+        let (_d, s) = site(
+            "/a/:id x=1 /a/:id/one.json 200!\n/a/:id x=:x /api/runtime-required.json 503!\n/a/:id /a/:id.json 200\n",
+            "",
+            &["a/k/one.json", "a/k.json", "api/runtime-required.json"],
+        );
+        assert_eq!(
+            s.resolve("/a/k", &q(&[("x", "2")])),
+            Resolution::NeedsRuntime {
+                file: "api/runtime-required.json".into(),
+                status: 503
+            }
+        );
+        assert_eq!(
+            file_of(s.resolve("/a/k", &q(&[("x", "1")]))),
+            Some(("a/k/one.json".into(), 200))
         );
     }
 

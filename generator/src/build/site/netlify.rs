@@ -18,7 +18,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::routes::{PATTERNS, Route, RouteMeta};
+use super::routes::{PATTERNS, RUNTIME_REQUIRED, Route, RouteMeta};
 use crate::model::Dataset;
 use crate::model::contexts::Context;
 use crate::model::vocab::WatchClass;
@@ -29,8 +29,11 @@ use crate::render::{Cache, Rendered};
 /// A pattern's query (if any) and file, for one path.
 type Variant<'a> = (Option<&'a str>, &'a str);
 
+/// A route path's query (if any) and file, the patterns' placeholders filled in.
+type Filled = (Option<String>, String);
+
 /// Files that are bodies for the CDN's own fallbacks, not answers to their paths.
-const FALLBACK_BODIES: [&str; 2] = ["not_found", "badge_not_found"];
+const FALLBACK_BODIES: [&str; 3] = ["not_found", "badge_not_found", "runtime_required"];
 
 /// What `redirects` and `headers` need of a group of routes: every response that is not 200,
 /// and the first 200 of each path. Fails if two 200 variants of a path disagree on headers
@@ -126,9 +129,20 @@ pub fn redirects(
             format!("/api/compound/cas/{cas} redirect=true /api/compound/{id} 302!"),
         );
     }
-    out.push_str(
-        "\n# Precomputed responses; other values of their parameters go to the runtime.\n",
-    );
+    out.push_str(match origin {
+        Some(_) => {
+            "\n# Precomputed responses; any other query the endpoint reads goes to the runtime.\n"
+        }
+        None => {
+            "\n# Precomputed responses; any other query the endpoint reads needs the runtime.\n"
+        }
+    });
+    // Where only the runtime can answer: proxied to it, or in a preview the JSON error saying
+    // so (never the default file, which would be another answer with a 200).
+    let runtime = |path: &str| match origin {
+        Some(o) => format!("{o}{path} 200!"),
+        None => format!("/{RUNTIME_REQUIRED} 503!"),
+    };
     let mut by_path: Vec<(&str, Vec<Variant<'_>>)> = Vec::new();
     for (_, path, query, file) in PATTERNS {
         match by_path.iter_mut().find(|(p, _)| p == path) {
@@ -136,33 +150,19 @@ pub fn redirects(
             None => by_path.push((path, vec![(*query, file)])),
         }
     }
-    for (path, variants) in by_path {
-        let mut params: Vec<String> = Vec::new();
-        if let Some(o) = origin {
-            for p in extra_params(path) {
-                rule(&mut out, format!("{path} {p}=:value {o}{path} 200!"));
+    for (pattern, variants) in by_path {
+        let mut expanded: Vec<(String, Vec<Filled>)> = Vec::new();
+        for (query, file) in &variants {
+            for (path, q, f) in expand(pattern, *query, file) {
+                match expanded.iter_mut().find(|(p, _)| *p == path) {
+                    Some((_, v)) => v.push((q, f)),
+                    None => expanded.push((path, vec![(q, f)])),
+                }
             }
         }
-        for (query, file) in &variants {
-            for (path, q, f) in expand(path, *query, file) {
-                match q {
-                    Some(q) => {
-                        for p in q.split(' ').filter_map(|c| c.split_once('=')).map(|c| c.0) {
-                            if !params.iter().any(|x| x == p) {
-                                params.push(p.to_string());
-                            }
-                        }
-                        rule(&mut out, format!("{path} {q} {f} 200!"));
-                    }
-                    None => {
-                        if let Some(o) = origin {
-                            for p in &params {
-                                rule(&mut out, format!("{path} {p}=:value {o}{path} 200!"));
-                            }
-                        }
-                        rule(&mut out, format!("{path} {f} 200"));
-                    }
-                }
+        for (path, variants) in expanded {
+            for line in precomputed(&path, &variants, &runtime(&path)) {
+                rule(&mut out, line);
             }
         }
     }
@@ -172,23 +172,99 @@ pub fn redirects(
             rule(&mut out, format!("/api/* {o}/api/:splat 200"));
         }
         None => {
-            out.push_str("\n# No runtime origin was given (--runtime-origin): a static 404.\n");
-            rule(&mut out, "/api/* /api/404.json 404".into());
+            out.push_str(
+                "\n# Everything else needs the runtime, and no runtime origin was given (--runtime-origin).\n",
+            );
+            rule(&mut out, format!("/api/* /{RUNTIME_REQUIRED} 503"));
         }
     }
     (out, rules)
 }
 
-/// Parameters only the runtime answers, whatever else the query holds: a badge's label, and
-/// a key on the responses whose Developer+ form has more (full alternatives, compound traces).
-/// A key sent in the `X-API-Key` header cannot be routed on by the CDN: those callers use the
-/// runtime's origin directly.
-fn extra_params(path: &str) -> &'static [&'static str] {
-    match path {
-        "/api/badge/:id" => &["label"],
-        "/api/compound/:id/alternatives" | "/api/product/:id" => &["api_key"],
-        _ => &[],
+/// The rules of one request path: each precomputed variant's file, answered only when the
+/// query holds exactly that variant's parameters of those the endpoint reads; any other value
+/// or combination goes to `runtime` (a rule target). Netlify matches a rule when its query
+/// conditions are present, whatever else the query holds, so every other parameter the
+/// endpoint reads is sent to the runtime first: those no variant names before all variants,
+/// the others before the first variant without them (variants with more conditions come
+/// first). The endpoint's parameters are the catalogue's (the OpenAPI's), plus `api_key` where
+/// a keyed caller gets more than the file (a key in the `X-API-Key` header cannot be routed
+/// on by the CDN: those callers use the runtime's origin directly).
+fn precomputed(path: &str, variants: &[Filled], runtime: &str) -> Vec<String> {
+    let conditions = |q: &Option<String>| -> Vec<(String, String)> {
+        q.iter()
+            .flat_map(|q| q.split(' '))
+            .filter_map(|c| c.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let named: Vec<String> = variants
+        .iter()
+        .flat_map(|(q, _)| conditions(q))
+        .map(|(k, _)| k)
+        .fold(Vec::new(), |mut acc, k| {
+            if !acc.contains(&k) {
+                acc.push(k);
+            }
+            acc
+        });
+    let any = |names: &[&str]| -> String {
+        names
+            .iter()
+            .map(|n| format!("{n}=:{n}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out = Vec::new();
+    for p in endpoint_params(path) {
+        if !named.iter().any(|n| n == p) {
+            out.push(format!("{path} {} {runtime}", any(&[p])));
+        }
     }
+    let mut guarded: Vec<Vec<String>> = Vec::new();
+    for (q, file) in variants {
+        let own = conditions(q);
+        let own_names: Vec<&str> = own.iter().map(|(k, _)| k.as_str()).collect();
+        for other in named.iter().filter(|n| !own_names.contains(&n.as_str())) {
+            let mut names = own_names.clone();
+            names.push(other);
+            let mut set: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            set.sort_unstable();
+            if !guarded.contains(&set) {
+                out.push(format!("{path} {} {runtime}", any(&names)));
+                guarded.push(set);
+            }
+        }
+        match q {
+            Some(q) => out.push(format!("{path} {q} {file} 200!")),
+            None => out.push(format!("{path} {file} 200")),
+        }
+    }
+    out
+}
+
+/// The query parameters the endpoint at a route path reads (`:name` segments are the
+/// catalogue's `{name}`), with `api_key` where its keyed form has more.
+fn endpoint_params(path: &str) -> Vec<&'static str> {
+    let segments: Vec<&str> = path
+        .trim_start_matches("/api")
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    let found = crate::api::resolve(&segments);
+    let Some((endpoint, _)) = found.iter().find(|(e, _)| e.method == "GET") else {
+        return Vec::new();
+    };
+    let mut params: Vec<&'static str> = endpoint
+        .params
+        .iter()
+        .filter(|p| p.location == crate::api::In::Query)
+        .map(|p| p.name)
+        .collect();
+    if endpoint.keyed_form {
+        params.push("api_key");
+    }
+    params
 }
 
 /// Expands `{context}`, `{style}` and `{document}` in a pattern into every named value.

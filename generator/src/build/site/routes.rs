@@ -10,6 +10,7 @@ use crate::model::Dataset;
 use crate::model::contexts::Context;
 use crate::render::badge::Style;
 use crate::render::documents::DOCUMENTS;
+use crate::render::error::ApiError;
 use crate::render::{Cache, Rendered, dispatch, not_found};
 
 /// One public URL and its precomputed response.
@@ -53,6 +54,11 @@ pub struct RouteMeta {
     pub cache: Cache,
     pub surrogate_key: Option<String>,
 }
+
+/// The JSON error a preview (a tree built without a runtime origin) answers, with 503, for
+/// every request only the runtime can answer; `cdn.rs` recognises it by this file.
+pub const RUNTIME_REQUIRED: &str = "api/runtime-required.json";
+const RUNTIME_REQUIRED_MESSAGE: &str = "this is a static preview built without a runtime origin (saferef-generate build --runtime-origin): it holds only the precomputed answers (canonical context names, the badge styles, all_contexts=true, format=json), and this request needs the runtime (an alias or other parameter value, a badge label, a search, a keyed endpoint or an id the tree does not hold)";
 
 /// URL patterns as `_redirects` writes them: (name, path, query, file). `:id` and `:cas`
 /// are the entity placeholders; `{context}`, `{style}` and `{document}` are expanded to every
@@ -369,6 +375,16 @@ pub fn rest_routes(dataset: &Dataset) -> Vec<Route> {
         query: None,
         file: "api/404.json".into(),
         rendered: not_found(),
+    });
+    // What a tree built without a runtime origin answers where only the runtime could.
+    out.push(Route {
+        rendered: ApiError::unavailable(RUNTIME_REQUIRED_MESSAGE).into(),
+        ..plain(
+            "runtime_required",
+            &format!("/{RUNTIME_REQUIRED}"),
+            None,
+            RUNTIME_REQUIRED,
+        )
     });
     // The gray badge a CDN can serve for ids it does not know: the answer for a well-formed
     // id no compound has.
