@@ -70,6 +70,56 @@ pub struct Config {
     pub payment_api_key: Option<String>,
     /// `SAFEREF_PAYMENT_PRICES` (`price_id=tier,...`): which provider price buys which tier.
     pub payment_prices: Vec<(String, Tier)>,
+    /// `SAFEREF_CORS_ORIGINS`: which pages on other origins may read the runtime's answers.
+    pub cors_origins: CorsOrigins,
+}
+
+/// The origins whose pages may read the runtime's answers (`http::cors`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum CorsOrigins {
+    /// `*`, the default: every origin. Keys travel in a header a page sets itself, never in a
+    /// cookie, so no request carries credentials a browser would add on its own.
+    #[default]
+    Any,
+    /// Exactly these origins (`scheme://host[:port]`, lower case).
+    Listed(Vec<String>),
+}
+
+impl CorsOrigins {
+    /// Parses `SAFEREF_CORS_ORIGINS`: `*`, or origins separated by commas.
+    pub fn parse(text: &str) -> Result<CorsOrigins, String> {
+        if text.trim() == "*" {
+            return Ok(CorsOrigins::Any);
+        }
+        let origins = text
+            .split(',')
+            .map(str::trim)
+            .filter(|o| !o.is_empty())
+            .map(|o| {
+                let (scheme, host) = o.split_once("://").unwrap_or_default();
+                let plain = |c: char| c.is_ascii_alphanumeric() || "-.:[]".contains(c);
+                if !matches!(scheme, "http" | "https") || host.is_empty() || !host.chars().all(plain)
+                {
+                    return Err(format!(
+                        "SAFEREF_CORS_ORIGINS: {o:?} is not an origin like https://shop.example (scheme and host, no path), and `*` stands alone"
+                    ));
+                }
+                Ok(o.to_ascii_lowercase())
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if origins.is_empty() {
+            return Err("SAFEREF_CORS_ORIGINS is empty: give `*` or a list of origins".into());
+        }
+        Ok(CorsOrigins::Listed(origins))
+    }
+
+    /// Whether a page of `origin` (a request's `Origin` header) may read the answer.
+    pub fn allows(&self, origin: &str) -> bool {
+        match self {
+            CorsOrigins::Any => true,
+            CorsOrigins::Listed(list) => list.iter().any(|o| o.eq_ignore_ascii_case(origin)),
+        }
+    }
 }
 
 impl std::fmt::Debug for Config {
@@ -90,6 +140,7 @@ impl std::fmt::Debug for Config {
             .field("payment_api_url", &self.payment_api_url)
             .field("payment_api_key", &set(&self.payment_api_key))
             .field("payment_prices", &self.payment_prices)
+            .field("cors_origins", &self.cors_origins)
             .finish()
     }
 }
@@ -223,6 +274,20 @@ mod tests {
         assert_eq!(prices[1], ("price_b".to_string(), Tier::Pro));
         assert!(parse_prices("price_a=gold").is_err());
         assert!(parse_prices("price_a").is_err());
+        assert_eq!(CorsOrigins::parse(" * ").unwrap(), CorsOrigins::Any);
+        let listed = CorsOrigins::parse("https://Shop.example, http://127.0.0.1:8000").unwrap();
+        assert!(listed.allows("https://shop.example"));
+        assert!(listed.allows("http://127.0.0.1:8000"));
+        assert!(!listed.allows("http://127.0.0.1:8001"));
+        assert!(!listed.allows("null"));
+        for bad in [
+            "",
+            "shop.example",
+            "https://shop.example/",
+            "*, https://a.example",
+        ] {
+            assert!(CorsOrigins::parse(bad).is_err(), "{bad:?}");
+        }
         let delays = parse_retry_delays("3000, 50").unwrap();
         assert_eq!(delays[1], std::time::Duration::from_millis(50));
         assert!(parse_retry_delays("3s").is_err());

@@ -81,6 +81,10 @@ pub struct Settings {
     /// Which provider price buys which tier: `price_id=developer,price_id=pro`.
     #[arg(long, env = "SAFEREF_PAYMENT_PRICES", default_value = "")]
     pub payment_prices: String,
+    /// Origins whose pages may read the runtime's answers: `*` (any, the default) or a
+    /// comma-separated list such as `https://shop.example,https://app.example`.
+    #[arg(long, env = "SAFEREF_CORS_ORIGINS", default_value = "*")]
+    pub cors_origins: String,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -116,6 +120,11 @@ impl Settings {
                 problems.push(format!("SAFEREF_WEBHOOK_ALLOW_LOOPBACK: {e}"));
                 false
             });
+        let cors_origins =
+            crate::config::CorsOrigins::parse(&self.cors_origins).unwrap_or_else(|e| {
+                problems.push(e);
+                crate::config::CorsOrigins::Any
+            });
         let production = match self.environment.as_str() {
             "production" => true,
             "development" | "test" => false,
@@ -141,6 +150,7 @@ impl Settings {
             payment_api_url: self.payment_api_url.clone(),
             payment_api_key: self.payment_api_key.clone(),
             payment_prices,
+            cors_origins,
         };
         problems.extend(config.check());
         if problems.is_empty() {

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use saferef_generator::build::site::cdn::{Resolution, StaticSite};
 use saferef_generator::build::site::routes::routes;
 use saferef_generator::build::site::{
-    BuildOptions, BuildReport, LastBuild, MANIFEST, build, build_after, header_lines, state,
+    BuildOptions, BuildReport, LastBuild, MANIFEST, build, build_after, cors_lines, header_lines,
+    state,
 };
 use saferef_generator::ingest::{IngestOptions, run};
 use saferef_generator::load::{load, load_with};
@@ -396,6 +397,11 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
         assert_eq!((file.as_str(), status), (r.file.as_str(), 200));
         let mut expected: Vec<(String, String)> =
             vec![("content-type".into(), r.rendered.content_type.to_string())];
+        expected.extend(
+            cors_lines()
+                .into_iter()
+                .map(|(n, v)| (n.to_ascii_lowercase(), v.to_string())),
+        );
         expected.extend(
             header_lines(&r.rendered)
                 .into_iter()

@@ -3,10 +3,12 @@
 //! One binary, one module per concern; shared helpers in `tests/support`.
 
 mod accounts;
+mod browser_cors;
 mod browser_pages;
 mod catalogue;
 mod changelog;
 mod compound;
+mod cors;
 mod defaults;
 mod entities;
 mod export;

@@ -21,7 +21,8 @@ fn serve(site: &Path, state: &Path) -> Server {
     binary::serve(&data_dir(), site, state, &[("SAFEREF_COMMIT", "abc123")])
 }
 
-/// `_headers` as exact paths -> headers (the build writes one block per path).
+/// `_headers` as paths -> headers (the build writes one block per path, after the `/*`
+/// block of CORS headers every path gets).
 fn header_blocks(site: &Path) -> BTreeMap<String, Vec<(String, String)>> {
     let text = std::fs::read_to_string(site.join("_headers")).unwrap();
     let mut blocks: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
@@ -37,7 +38,10 @@ fn header_blocks(site: &Path) -> BTreeMap<String, Vec<(String, String)>> {
                 .unwrap()
                 .push((name.to_ascii_lowercase(), value.to_string()));
         } else {
-            assert!(!line.contains('*'), "a pattern block: {line}");
+            assert!(
+                line == "/*" || !line.contains('*'),
+                "a pattern block: {line}"
+            );
             current = line.to_string();
             blocks.insert(current.clone(), Vec::new());
         }
@@ -67,6 +71,16 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
     );
     let dataset = snapshot::read(&site.path().join(snapshot::PATH)).unwrap();
     let blocks = header_blocks(site.path());
+    assert_eq!(
+        blocks["/*"],
+        [
+            ("access-control-allow-origin".to_string(), "*".to_string()),
+            (
+                "access-control-expose-headers".to_string(),
+                saferef_generator::build::site::CORS_EXPOSE_HEADERS.to_string()
+            ),
+        ]
+    );
     let mut with_key = reqwest::header::HeaderMap::new();
     with_key.insert("x-api-key", key.parse().unwrap());
     let client = reqwest::blocking::Client::builder()
@@ -110,7 +124,7 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
             r.file
         );
         assert_eq!(headers["content-type"], content_type(&r.file), "{path}");
-        for (name, value) in &blocks[&r.path] {
+        for (name, value) in blocks["/*"].iter().chain(&blocks[&r.path]) {
             assert_eq!(
                 headers[name.as_str()],
                 value.as_str(),

@@ -451,7 +451,7 @@ fn document(dataset: &Dataset) -> Value {
         "info": {
             "title": "saferef",
             "version": DOCUMENT_VERSION,
-            "description": "Chemical and product safety reference. Reference data, not professional advice. Every path is also served under /api/v1/.",
+            "description": "Chemical and product safety reference. Reference data, not professional advice. Every path is also served under /api/v1/. Pages on other origins may call every endpoint (CORS): responses carry Access-Control-Allow-Origin and expose ETag and the rate-limit headers, and OPTIONS answers the preflight a browser sends before a request with X-API-Key or a JSON body (the docs page, Browser access).",
             "x-api-schema-version": API_SCHEMA_VERSION,
             "x-service-version": crate::SERVICE_VERSION,
         },

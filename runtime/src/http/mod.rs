@@ -1,13 +1,15 @@
 //! The request path, written once: parse the request, serve the static tree when it answers,
 //! resolve the caller, match the endpoint (404 and 405 here), check its access, count the
-//! quota, run the handler, and add the rate-limit, cache and ETag headers. Every endpoint
-//! answers under both `/api/...` and `/api/v1/...`.
+//! quota, run the handler, and add the rate-limit, cache and ETag headers; `cors.rs` answers
+//! `OPTIONS` and adds the CORS headers to every answer. Every endpoint answers under both
+//! `/api/...` and `/api/v1/...`.
 //!
 //! Routing is a `match` over path segments (`table.rs`) rather than a tree of warp filters,
 //! so that authentication and quota counting happen exactly once per request.
 
 mod accounts;
 mod billing;
+mod cors;
 mod export;
 mod handlers;
 mod health;
@@ -46,24 +48,31 @@ pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30)
 /// The whole service as one warp filter, answering from the release `live` holds when each
 /// request arrives.
 pub fn all(live: Arc<Live>) -> BoxedFilter<(Response,)> {
-    request::filter()
-        .and_then(move |req: Result<Request, ApiError>| {
-            let state = live.current();
-            async move {
-                let res = match req {
-                    Ok(req) => handle(&state, req).await,
-                    Err(e) => reply(e),
-                };
-                Ok::<_, std::convert::Infallible>(res)
-            }
-        })
+    cors::origin()
+        .and(request::filter())
+        .and_then(
+            move |origin: Option<HeaderValue>, req: Result<Request, ApiError>| {
+                let state = live.current();
+                async move {
+                    let res = match req {
+                        Ok(req) => handle(&state, req).await,
+                        Err(e) => reply(e),
+                    };
+                    let origins = &state.service.config.cors_origins;
+                    Ok::<_, std::convert::Infallible>(cors::allow(origins, origin.as_ref(), res))
+                }
+            },
+        )
         .boxed()
 }
 
 async fn handle(state: &Arc<AppState>, req: Request) -> Response {
     let started = std::time::Instant::now();
     let id = request::next_id();
-    let response = respond(state, &req).await;
+    let response = match cors::preflight(&req) {
+        Some(preflight) => preflight,
+        None => respond(state, &req).await,
+    };
     let response = not_modified(&req, response);
     tracing::info!(
         request_id = id,

@@ -36,14 +36,7 @@ pub enum Matched {
 /// Routes a request: the static tree first for GET/HEAD (but not for a Developer+ caller of an
 /// endpoint whose keyed form has more), then the catalogue.
 pub fn route(state: &AppState, req: &Request, caller: &Caller) -> Matched {
-    let under_api =
-        req.path.starts_with("/api") && (req.path.len() == 4 || req.path[4..].starts_with('/'));
-    let segs: Vec<&str> = req.segments.iter().map(String::as_str).collect();
-    let found = if under_api {
-        api::resolve(&segs)
-    } else {
-        Vec::new()
-    };
+    let found = catalogued(req);
     let read = matches!(req.method, Method::GET | Method::HEAD);
     let keyed_form = found.iter().any(|(e, _)| e.keyed_form);
     if read
@@ -70,6 +63,23 @@ pub fn route(state: &AppState, req: &Request, caller: &Caller) -> Matched {
         access: endpoint.access,
         cost: endpoint.cost,
     })
+}
+
+/// The methods the catalogue declares at the request's path (none when it names no endpoint).
+pub fn methods(req: &Request) -> Vec<&'static str> {
+    catalogued(req).iter().map(|(e, _)| e.method).collect()
+}
+
+/// The catalogued endpoints at the request's path, one per method, with their captured
+/// parameters.
+fn catalogued(req: &Request) -> Vec<(&'static api::Endpoint, Vec<&str>)> {
+    let under_api =
+        req.path.starts_with("/api") && (req.path.len() == 4 || req.path[4..].starts_with('/'));
+    if !under_api {
+        return Vec::new();
+    }
+    let segs: Vec<&str> = req.segments.iter().map(String::as_str).collect();
+    api::resolve(&segs)
 }
 
 /// The refusal an access rule gives this caller, if any.
