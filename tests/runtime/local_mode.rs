@@ -4,7 +4,6 @@
 //! aliases, typos, badge labels, unknown styles) is answered by the runtime exactly as behind
 //! a CDN with a runtime origin, never by a default file with a 200.
 
-use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use saferef_generator::api;
@@ -19,24 +18,16 @@ use crate::support::data_dir;
 fn local_mode_answers_what_the_tree_did_not_precompute_as_the_runtime_does() {
     let dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(data_dir(), dir.path().join("data")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["--listen", "127.0.0.1:0"])
-        .current_dir(dir.path())
-        .env_remove("SAFEREF_REDIS_URL")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
-    let server = Server { child, base };
+    let server = Server::listening(
+        Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
+            .args(["--listen", "127.0.0.1:0"])
+            .current_dir(dir.path())
+            .env_remove("SAFEREF_REDIS_URL")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let site = dir.path().join("site");
     assert!(site.join(MANIFEST).is_file(), "it built its tree");
     assert!(dir.path().join("var").is_dir(), "its embedded store");

@@ -10,6 +10,22 @@ pub struct Server {
     pub base: String,
 }
 
+impl Server {
+    /// A started `saferef-serve` (stdout piped), once its first line says where it listens.
+    pub fn listening(mut child: Child) -> Server {
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        Server { child, base }
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -36,7 +52,7 @@ pub fn serve_logged(
         Some(path) => Stdio::from(std::fs::File::create(path).unwrap()),
         None => Stdio::null(),
     };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
+    let child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
         .args(["--listen", "127.0.0.1:0", "--data"])
         .arg(data)
         .arg("--site")
@@ -49,16 +65,7 @@ pub fn serve_logged(
         .stderr(stderr)
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
-    Server { child, base }
+    Server::listening(child)
 }
 
 /// A new key of `tier` in the embedded store under `state` (`keys create` prints it last).
