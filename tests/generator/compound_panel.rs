@@ -14,7 +14,7 @@ use saferef_generator::model::contexts::Context;
 use saferef_generator::render::compound::{self, View};
 use saferef_generator::render::{Rendered, dispatch};
 
-fn dataset() -> &'static Dataset {
+pub(crate) fn dataset() -> &'static Dataset {
     static DATA: OnceLock<Dataset> = OnceLock::new();
     DATA.get_or_init(|| {
         load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data"))

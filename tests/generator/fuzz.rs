@@ -275,7 +275,12 @@ proptest! {
             before: before.as_deref(),
         };
         let today = NaiveDate::from_ymd_opt(2026, 11, 21).unwrap();
-        let r = regulatory_status(&corpus().dataset.regulatory_status, &q, today);
+        let r = regulatory_status(
+            &corpus().dataset.regulatory_status,
+            &corpus().dataset.compounds,
+            &q,
+            today,
+        );
         prop_assert!(r.status == 200 || r.status == 400, "status {}", r.status);
         let json = body(&r)?;
         if r.status == 200 && view.as_deref() != Some("calendar") {
@@ -415,7 +420,7 @@ proptest! {
             ("badge", answer(Op::Badge, &[("context", ctx), ("style", x), ("label", x)])),
             ("relationships", relationships::relationships(&c.graph, &id, x)),
             ("graph", relationships::graph(&c.graph, &id, x, ctx)),
-            ("regulatory", regulatory::compound(d, &id)),
+            ("regulatory", regulatory::compound(d, &id, None)),
             ("by_agency", regulatory::by_agency(d, &id, x)),
             ("found_in", found_in::compound(d, &id)),
             ("by_category", found_in::by_category(d, &id, x)),

@@ -2,6 +2,7 @@
 //! snapshots, against the committed dataset and small fixtures. One binary, one module per
 //! concern.
 
+mod as_of;
 mod badge_render;
 mod changelog_diff;
 mod check_fixture;

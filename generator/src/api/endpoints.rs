@@ -99,6 +99,11 @@ const SEARCH: Param = query(
     Text { min: 2, max: 200 },
     "Text in name, CAS or synonyms",
 );
+const AS_OF: Param = query(
+    "as_of",
+    Date,
+    "Developer+ keys: the answer as it stood on this day, from the values in force then (a public caller gets 401)",
+);
 const RISK_PARAM: Param = query("risk", Enum(RISK), "Risk tier in `context`");
 
 const fn endpoint(
@@ -248,6 +253,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
                 Bool,
                 "true for every available context in one answer",
             ),
+            AS_OF,
         ],
         answer: Json("Compound"),
         example: Some("/api/compound/hq-c-org-000145?context=human_child"),
@@ -283,6 +289,20 @@ pub static ENDPOINTS: &[Endpoint] = &[
             "/api/compound/{id}/alternatives",
             "Compounds",
             "Safer alternatives (basic list without a key, full data for Developer+)",
+        )
+    },
+    Endpoint {
+        access: Developer,
+        params: &[ID],
+        answer: Json("Timeline"),
+        example: Some("/api/compound/hq-c-org-000678/timeline"),
+        ..endpoint(
+            Op::Timeline,
+            "compoundTimeline",
+            "GET",
+            "/api/compound/{id}/timeline",
+            "Compounds",
+            "Every dated change of a compound's classifications and reference values, with its source",
         )
     },
     Endpoint {
@@ -623,7 +643,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     // Regulatory
     Endpoint {
         access: Developer,
-        params: &[ID],
+        params: &[ID, AS_OF],
         example: Some("/api/regulatory/hq-c-org-000145"),
         ..endpoint(
             Op::Regulatory,

@@ -29,6 +29,7 @@ pub enum Op {
     Compound,
     CompoundRaw,
     Alternatives,
+    Timeline,
     CompoundByCas,
     Compounds,
     Filter,

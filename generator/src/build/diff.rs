@@ -182,6 +182,7 @@ fn compound_changes(at: &Release<'_>, old: &CompoundRecord, new: &CompoundRecord
             path: format!("risk_levels.{c}"),
             old: before.get(c).map_or(Value::Null, |t| Value::from(*t)),
             new: after.get(c).map_or(Value::Null, |t| Value::from(*t)),
+            effective: None,
         })
         .collect();
     if !risk.is_empty() {
@@ -248,6 +249,7 @@ fn cell_changes(at: &Release<'_>, old: &Dataset, new: &Dataset) -> Vec<Entry> {
                 path: "cell".into(),
                 old: a.cloned().unwrap_or(Value::Null),
                 new: b.cloned().unwrap_or(Value::Null),
+                effective: None,
             }),
         }
         let what = match (a, b) {
@@ -329,6 +331,10 @@ fn walk(path: &str, a: Option<&Value>, b: Option<&Value>, out: &mut Vec<Change>)
             path: path.to_string(),
             old: a.cloned().unwrap_or(Value::Null),
             new: b.cloned().unwrap_or(Value::Null),
+            effective: b
+                .and_then(|v| v.get("effective_from"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
         }),
         _ => {}
     }

@@ -175,6 +175,9 @@ mod tests {
 
     fn eu(source: &str, h: &str) -> GhsClassification {
         GhsClassification {
+            date_precision: None,
+            effective_from: None,
+            effective_until: None,
             jurisdiction: "EU".into(),
             hazard_classes: Vec::new(),
             h_codes: vec![h.into()],

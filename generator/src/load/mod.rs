@@ -25,6 +25,7 @@ use crate::model::{AgencyFile, CuratedEntry, CuratedFile, Dataset, Ended, Hash, 
 
 mod cache;
 pub mod changelog;
+mod dates;
 pub mod fragrance;
 mod lifecycle;
 pub mod regulatory_status;
@@ -422,6 +423,7 @@ fn load_compound(
         .data_gaps
         .retain(|g| !field_present(&value, &g.field));
     lifecycle::resolve(&mut record);
+    dates::resolve(&mut record);
     Ok((record.hq_id.clone(), file, record, digest))
 }
 
@@ -487,6 +489,9 @@ fn end_values(value: &mut Value, ended: &Ended) -> Result<(), String> {
         if g.get("source").and_then(Value::as_str) == Some(ended.source.as_str()) {
             g.insert("status".into(), status.clone());
             g.insert("superseded_by".into(), Value::String(ended.by.clone()));
+            if let Some(until) = &ended.effective_until {
+                g.insert("effective_until".into(), Value::String(until.clone()));
+            }
             found = true;
         }
     }

@@ -56,6 +56,10 @@ pub struct Change {
     pub path: String,
     pub old: Value,
     pub new: Value,
+    /// The day the new value takes effect, beside the entry's release date, when the value
+    /// carries one (`effective_from`, data/README.md "Dates").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective: Option<String>,
 }
 
 /// One change of one release to one compound or regulatory-status cell.

@@ -68,6 +68,10 @@ pub struct Ended {
     pub status: crate::model::record::Lifecycle,
     /// The source (of the curated file) that ended them.
     pub by: String,
+    /// The day the values stopped being in force (a judgment annulling a regulation takes
+    /// effect once the appeals against it are dismissed: data/README.md "Dates").
+    #[serde(default)]
+    pub effective_until: Option<String>,
 }
 
 pub type Hash = [u8; 32];

@@ -1,10 +1,12 @@
 //! The dataset model: the stored record types, their vocabularies, and the loaded dataset.
 
 pub mod aliases;
+pub mod as_of;
 pub mod cas;
 pub mod catalog;
 pub mod changelog;
 pub mod contexts;
+pub mod dating;
 pub mod documents;
 pub mod exposure;
 pub mod fragrance;
@@ -15,6 +17,7 @@ pub mod merge;
 pub mod names;
 pub mod record;
 pub mod regulatory_status;
+pub mod timeline;
 pub mod vocab;
 
 mod dataset;

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::dating::DatePrecision;
+
 use super::vocab::{
     DoseKind, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, RiskLevel, SignalWord, WatchClass,
 };
@@ -245,6 +247,17 @@ pub struct GhsClassification {
     /// The source that superseded or annulled the entry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub superseded_by: Option<String>,
+    /// When the value came into force, from its instrument (`model::dating`; set when the
+    /// dataset is loaded, never stored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_from: Option<String>,
+    /// How much of `effective_from` the source states.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_precision: Option<DatePrecision>,
+    /// When the value stopped being in force: its replacement's `effective_from`, or the day a
+    /// judgment annulling it took effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_until: Option<String>,
 }
 
 /// The IARC evaluation, mirrored from `regulatory.listings.iarc_group`.
@@ -390,6 +403,17 @@ pub struct DoseValue {
     /// The reference (or source) of the value that replaced this one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub superseded_by: Option<String>,
+    /// When the value came into force, from its instrument (`model::dating`; set when the
+    /// dataset is loaded, never stored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_from: Option<String>,
+    /// How much of `effective_from` the source states.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_precision: Option<DatePrecision>,
+    /// When the value stopped being in force: its replacement's `effective_from`, or the day a
+    /// judgment annulling it took effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_until: Option<String>,
 }
 
 impl DoseValue {
@@ -478,6 +502,17 @@ pub struct Classification {
     /// The source of the call that replaced this one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub superseded_by: Option<String>,
+    /// When the value came into force, from its instrument (`model::dating`; set when the
+    /// dataset is loaded, never stored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_from: Option<String>,
+    /// How much of `effective_from` the source states.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_precision: Option<DatePrecision>,
+    /// When the value stopped being in force: its replacement's `effective_from`, or the day a
+    /// judgment annulling it took effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_until: Option<String>,
 }
 
 /// Where a classification or reference value stands. A value without a status is current;
@@ -536,6 +571,17 @@ pub struct IarcListing {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qualifier: Option<String>,
     pub source: String,
+    /// When the value came into force, from its instrument (`model::dating`; set when the
+    /// dataset is loaded, never stored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_from: Option<String>,
+    /// How much of `effective_from` the source states.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_precision: Option<DatePrecision>,
+    /// When the value stopped being in force: its replacement's `effective_from`, or the day a
+    /// judgment annulling it took effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_until: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -570,6 +616,12 @@ pub struct Prop65Listing {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qualifier: Option<String>,
     pub source: String,
+    /// When the listing came into force (`model::dating`; set when the dataset is loaded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_from: Option<String>,
+    /// How much of `effective_from` the source states.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_precision: Option<DatePrecision>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -578,6 +630,12 @@ pub struct SvhcListing {
     pub reasons: Vec<String>,
     pub date_of_inclusion: String,
     pub source: String,
+    /// When the listing came into force (`model::dating`; set when the dataset is loaded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_from: Option<String>,
+    /// How much of `effective_from` the source states.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date_precision: Option<DatePrecision>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

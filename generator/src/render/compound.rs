@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::error::ApiError;
@@ -11,6 +12,7 @@ use super::{Cache, Rendered};
 use crate::aggregate::{self, Assessment, ContextResult, Disagreement, EvidenceItem, Schema};
 use crate::api::Query;
 use crate::model::Dataset;
+use crate::model::as_of::as_of;
 use crate::model::cas::Cas;
 use crate::model::contexts::Context;
 use crate::model::ids::CompoundId;
@@ -81,6 +83,9 @@ struct Aggregated<'a> {
     category: Option<&'a str>,
     #[serde(skip_serializing_if = "WatchClass::is_none")]
     watch_class: WatchClass,
+    /// The day the answer stands on (`as_of`), when not today.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    as_of: Option<String>,
     _links: Links,
 }
 
@@ -107,6 +112,9 @@ struct AllContexts<'a> {
     disagreements: &'a [Disagreement],
     #[serde(skip_serializing_if = "WatchClass::is_none")]
     watch_class: WatchClass,
+    /// The day the answer stands on (`as_of`), when not today.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    as_of: Option<String>,
     _links: Links,
 }
 
@@ -121,6 +129,9 @@ struct Legacy<'a> {
     safety: &'a Safety,
     regulatory_listings: &'a Listings,
     risk_profile: RiskProfile,
+    /// The day the answer stands on (`as_of`), when not today.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    as_of: Option<String>,
     _links: Links,
 }
 
@@ -230,6 +241,51 @@ pub fn compound(
     query: CompoundQuery,
     assessed: Option<&Assessment>,
 ) -> Rendered {
+    answer(dataset, record, query, assessed, None)
+}
+
+/// `GET /api/compound/{id}?as_of=` (keyed): the tiers and evidence from what was in force on
+/// `day` (`model::as_of`, data/README.md "Dates").
+pub fn compound_as_of(
+    dataset: &Dataset,
+    record: &CompoundRecord,
+    query: CompoundQuery,
+    day: NaiveDate,
+) -> Rendered {
+    answer(dataset, &as_of(record, day), query, None, Some(day))
+}
+
+/// The `as_of` parameter: a `YYYY-MM-DD` day, answered for Developer+ keys only (the static
+/// tree holds today's view).
+pub fn parse_as_of(q: &dyn Query, view: View) -> Result<Option<NaiveDate>, ApiError> {
+    let Some(raw) = q.get("as_of") else {
+        return Ok(None);
+    };
+    let day = NaiveDate::parse_from_str(raw, "%Y-%m-%d")
+        .ok()
+        .filter(|_| raw.len() == 10)
+        .ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "as_of must be a date YYYY-MM-DD, not {}",
+                crate::model::quoted(raw)
+            ))
+        })?;
+    if view == View::Public {
+        return Err(ApiError::unauthorized(
+            "as_of is answered for Developer+ API keys (X-API-Key); without one the answer is today's",
+        ));
+    }
+    Ok(Some(day))
+}
+
+fn answer(
+    dataset: &Dataset,
+    record: &CompoundRecord,
+    query: CompoundQuery,
+    assessed: Option<&Assessment>,
+    day: Option<NaiveDate>,
+) -> Rendered {
+    let as_of = day.map(|d| d.format("%Y-%m-%d").to_string());
     let owned;
     let a = match assessed {
         Some(a) => a,
@@ -258,7 +314,11 @@ pub fn compound(
             record.name, record.hq_id
         ));
     }
-    let cache = cache_for(record);
+    let cache = if day.is_some() {
+        Cache::Private
+    } else {
+        cache_for(record)
+    };
     let primary = a.primary_context().unwrap_or("human_adult");
     if a.schema == Schema::Legacy {
         let body = Legacy {
@@ -270,6 +330,7 @@ pub fn compound(
             safety: &record.safety,
             regulatory_listings: &record.regulatory.listings,
             risk_profile: profile(a, query.context().and_then(|c| a.get(c.name()))),
+            as_of,
             _links: links(&record.hq_id),
         };
         return Rendered::json(200, &body, cache).keyed(&record.hq_id);
@@ -300,6 +361,7 @@ pub fn compound(
                 .collect(),
             disagreements: &a.disagreements,
             watch_class: record.watch_class,
+            as_of,
             _links: links(&record.hq_id),
         };
         return Rendered::json(200, &body, cache).keyed(&record.hq_id);
@@ -333,6 +395,7 @@ pub fn compound(
         kind: record.kind.as_deref(),
         category: record.category.as_deref(),
         watch_class: record.watch_class,
+        as_of,
         _links: links(&record.hq_id),
     };
     Rendered::json(200, &body, cache).keyed(&record.hq_id)

@@ -143,7 +143,11 @@ fn from_dataset(
         Op::Privacy => documents::document(d, "privacy", documents::Format::parse(q)?),
         Op::Compound => {
             let record = compound::lookup(d, p(0))?;
-            compound::compound(d, record, CompoundQuery::parse(d, q)?, assessed)
+            let query = CompoundQuery::parse(d, q)?;
+            match compound::parse_as_of(q, view)? {
+                Some(day) => compound::compound_as_of(d, record, query, day),
+                None => compound::compound(d, record, query, assessed),
+            }
         }
         Op::CompoundRaw => compound::raw(compound::lookup(d, p(0))?),
         Op::Alternatives => compound::alternatives(d, compound::lookup(d, p(0))?, view),
@@ -160,7 +164,7 @@ fn from_dataset(
         }
         Op::Contexts => contexts::contexts(d),
         Op::Materials => lists::materials(d, raw("page"), raw("limit"), raw("search")),
-        Op::Regulatory => regulatory::compound(d, p(0)),
+        Op::Regulatory => regulatory::compound(d, p(0), compound::parse_as_of(q, view)?),
         Op::RegulatoryAgencies => regulatory::agencies(d),
         Op::RegulatoryByAgency => regulatory::by_agency(d, p(0), raw("limit")),
         Op::FoundIn => found_in::compound(d, p(0)),
@@ -274,8 +278,10 @@ fn from_indexes(
                 category_filter: q("category_filter"),
             },
         ),
+        Op::Timeline => super::timeline::timeline(d, p(0), call.today)?,
         Op::RegulatoryStatus => regulatory_status::regulatory_status(
             &d.regulatory_status,
+            &d.compounds,
             &regulatory_status::Query {
                 analyte: q("analyte"),
                 matrix: q("matrix"),

@@ -26,6 +26,7 @@ pub mod root;
 pub mod search;
 #[cfg(test)]
 mod test_data;
+pub mod timeline;
 
 use serde::Serialize;
 

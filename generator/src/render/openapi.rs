@@ -288,6 +288,29 @@ fn schemas() -> Value {
         "Health": object(&["status", "version"]),
         "Freshness": object(&[]),
         "Compound": {"type": "object"},
+        "Timeline": {
+            "type": "object",
+            "required": ["hq_id", "name", "cas", "today", "count", "undated", "events"],
+            "properties": {
+                "hq_id": {"type": "string"}, "name": {"type": "string"},
+                "cas": {"type": "string"}, "today": {"type": "string", "format": "date"},
+                "count": count.clone(),
+                "undated": {"type": "integer", "minimum": 0, "description": "Values no source dates (not on the timeline)"},
+                "events": {"type": "array", "items": {
+                    "type": "object",
+                    "required": ["date", "date_precision", "change", "subject", "agency", "value", "source"],
+                    "properties": {
+                        "date": {"type": "string", "description": "YYYY-MM-DD, YYYY-MM or YYYY, as precise as the source"},
+                        "date_precision": {"type": "string", "enum": ["day", "month", "year"]},
+                        "change": {"type": "string", "enum": ["added", "changed", "scheduled", "superseded", "annulled"]},
+                        "subject": {"type": "string", "enum": ["classification", "eu_clp", "reference_value"]},
+                        "agency": {"type": "string"}, "value": {"type": "string"},
+                        "source": {"type": "string"},
+                        "by": {"type": "string", "description": "What replaced or annulled the value"},
+                    },
+                }},
+            },
+        },
         "CompoundList": object(&["pagination"]),
         "Batch": {
             "type": "object",

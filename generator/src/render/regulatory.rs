@@ -4,12 +4,15 @@
 
 use std::collections::BTreeMap;
 
+use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::compound::lookup;
 use super::lists::{number_param, quoted, served};
 use super::{Cache, Rendered};
-use crate::model::record::{Classification, Listings};
+use crate::model::as_of::as_of;
+use crate::model::dating::DatePrecision;
+use crate::model::record::{Classification, Lifecycle, Listings};
 use crate::model::{Agency, Dataset};
 use crate::render::error::ApiError;
 
@@ -46,6 +49,16 @@ struct ClassificationOut<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     basis: Option<&'a str>,
     source_url: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    effective_from: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date_precision: Option<DatePrecision>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    effective_until: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<Lifecycle>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    superseded_by: Option<&'a str>,
 }
 
 impl<'a> ClassificationOut<'a> {
@@ -58,6 +71,11 @@ impl<'a> ClassificationOut<'a> {
             date: c.date.as_deref(),
             basis: c.basis.as_deref(),
             source_url: &c.source_url,
+            effective_from: c.effective_from.as_deref(),
+            date_precision: c.date_precision,
+            effective_until: c.effective_until.as_deref(),
+            status: c.status,
+            superseded_by: c.superseded_by.as_deref(),
         }
     }
 }
@@ -82,13 +100,25 @@ struct CompoundBody<'a> {
     regulatory: RegulatoryOut<'a>,
     /// The lists of record the compound is on, with each list's own details.
     listings: &'a Listings,
+    /// The day the answer stands on (`as_of`), when not today.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    as_of: Option<String>,
 }
 
-/// `GET /api/regulatory/{id}` (keyed).
-pub fn compound(dataset: &Dataset, id: &str) -> Rendered {
+/// `GET /api/regulatory/{id}` (keyed), as the classifications stood on `day` when given
+/// (`model::as_of`: calls not yet in force left out, later ends undone).
+pub fn compound(dataset: &Dataset, id: &str, day: Option<NaiveDate>) -> Rendered {
     let record = match lookup(dataset, id) {
         Ok(r) => r,
         Err(e) => return e.into(),
+    };
+    let then;
+    let record = match day {
+        Some(day) => {
+            then = as_of(record, day);
+            &then
+        }
+        None => record,
     };
     let list = &record.regulatory.classifications;
     let mut by_agency = BTreeMap::new();
@@ -105,6 +135,7 @@ pub fn compound(dataset: &Dataset, id: &str) -> Rendered {
             classifications: list.iter().map(ClassificationOut::of).collect(),
         },
         listings: &record.regulatory.listings,
+        as_of: day.map(|d| d.format("%Y-%m-%d").to_string()),
     };
     Rendered::json(200, &body, Cache::Private)
 }
@@ -249,7 +280,7 @@ mod tests {
 
     #[test]
     fn a_compound_has_its_classifications_counted_by_agency() {
-        let r = compound(dataset(), &bpa().hq_id);
+        let r = compound(dataset(), &bpa().hq_id, None);
         assert_eq!(r.status, 200);
         assert_eq!(r.cache, Cache::Private);
         let v = json(&r);
@@ -272,11 +303,11 @@ mod tests {
     #[test]
     fn bad_ids_are_400_unknown_404() {
         for bad in ["", "hq-c-org-1", "HQ-C-ORG-000001", "hq-c-org-00000١", "💥"] {
-            let r = compound(dataset(), bad);
+            let r = compound(dataset(), bad, None);
             assert_eq!(r.status, 400, "{bad}");
             assert!(json(&r)["error"].is_string());
         }
-        assert_eq!(compound(dataset(), "hq-c-org-999999").status, 404);
+        assert_eq!(compound(dataset(), "hq-c-org-999999", None).status, 404);
     }
 
     #[test]
@@ -287,7 +318,7 @@ mod tests {
             .values()
             .find(|r| r.watch_class == WatchClass::CriticalThreat)
             .expect("the CWC curation marks Schedule 1 compounds");
-        assert_eq!(compound(d, &watched.hq_id).status, 403);
+        assert_eq!(compound(d, &watched.hq_id, None).status, 403);
         for a in &watched.regulatory.classifications {
             let v = json(&by_agency(d, &a.agency, Some("1000")));
             let ids: Vec<&str> = v["results"]

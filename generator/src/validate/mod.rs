@@ -10,6 +10,7 @@ mod aliases;
 mod changelog;
 mod citations;
 mod compounds;
+mod dates;
 mod documents;
 mod entities;
 pub mod entity_gaps;
@@ -29,6 +30,7 @@ pub fn validate(dataset: &Dataset) -> Vec<Problem> {
 pub fn validate_except(dataset: &Dataset, clean: &HashSet<String>) -> Vec<Problem> {
     let mut problems = Vec::new();
     compounds::validate(dataset, clean, &mut problems);
+    dates::validate(dataset, &mut problems);
     entities::validate(dataset, &mut problems);
     documents::validate(dataset, &mut problems);
     fragrance::validate(&dataset.fragrance, dataset, &mut problems);

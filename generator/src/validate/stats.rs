@@ -6,8 +6,10 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::model::Dataset;
+use crate::model::dating::DatePrecision;
 use crate::model::ids::CompoundId;
 use crate::model::merge::referenced_sources;
+use crate::model::record::CompoundRecord;
 
 /// Fields whose coverage is reported (dotted paths into the record).
 const FIELDS: &[&str] = &[
@@ -58,6 +60,9 @@ pub struct Stats {
     pub gaps_by_field: BTreeMap<String, usize>,
     pub watched: BTreeMap<String, usize>,
     pub agencies: usize,
+    /// Per kind of value, how many carry an `effective_from` to the day, to the month, to the
+    /// year only, and none (data/README.md "Dates").
+    pub dates: BTreeMap<&'static str, [usize; 4]>,
     pub attribution_strings: usize,
     pub entities: super::entity_stats::EntityStats,
 }
@@ -91,6 +96,7 @@ impl Stats {
                     .entry(c.agency.clone())
                     .or_default() += 1;
             }
+            count_dates(&mut s.dates, r);
             for g in &r.data_gaps {
                 *s.gaps_by_field.entry(g.field.clone()).or_default() += 1;
             }
@@ -104,6 +110,37 @@ impl Stats {
         }
         s.field_coverage = FIELDS.iter().copied().zip(coverage).collect();
         s
+    }
+}
+
+fn count_dates(dates: &mut BTreeMap<&'static str, [usize; 4]>, r: &CompoundRecord) {
+    let mut add = |kind: &'static str, precision: Option<DatePrecision>| {
+        let column = match precision {
+            Some(DatePrecision::Day) => 0,
+            Some(DatePrecision::Month) => 1,
+            Some(DatePrecision::Year) => 2,
+            None => 3,
+        };
+        dates.entry(kind).or_default()[column] += 1;
+    };
+    for c in &r.regulatory.classifications {
+        add("classifications", c.date_precision);
+    }
+    for g in &r.safety.ghs {
+        add("ghs entries", g.date_precision);
+    }
+    for d in &r.dose_response {
+        add("reference values", d.date_precision);
+    }
+    let l = &r.regulatory.listings;
+    for p in l.iarc_group.iter().map(|i| i.date_precision) {
+        add("listings", p);
+    }
+    for p in l.prop65.iter().map(|p| p.date_precision) {
+        add("listings", p);
+    }
+    for p in l.eu_svhc.iter().map(|s| s.date_precision) {
+        add("listings", p);
     }
 }
 
@@ -136,6 +173,13 @@ impl fmt::Display for Stats {
         writeln!(f, "coverage per field (compounds with a value):")?;
         for (field, n) in &self.field_coverage {
             writeln!(f, "  {field:<50} {n:>6}  {:>5.1}%", pct(*n))?;
+        }
+        writeln!(
+            f,
+            "effective_from per value (day / month / year only / none):"
+        )?;
+        for (kind, [day, month, year, none]) in &self.dates {
+            writeln!(f, "  {kind:<28} {day:>6} {month:>6} {year:>6} {none:>6}")?;
         }
         writeln!(f, "compounds per source:")?;
         for (src, n) in &self.by_source {

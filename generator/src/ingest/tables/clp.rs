@@ -109,6 +109,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         let index_no = cell(&row, 0).map(String::from);
         let edition = cell(&row, 11).map(String::from);
         let ghs = GhsClassification {
+            date_precision: None,
+            effective_from: None,
+            effective_until: None,
             jurisdiction: "EU".into(),
             hazard_classes: hazard_classes.clone(),
             h_codes: h_codes.clone(),
@@ -124,6 +127,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             superseded_by: None,
         };
         let classification = Classification {
+            date_precision: None,
+            effective_from: None,
+            effective_until: None,
             agency: "European Commission".into(),
             attribution: "EU CLP Annex VI".into(),
             classification: if hazard_classes.is_empty() {

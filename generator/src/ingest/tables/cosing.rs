@@ -157,6 +157,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             .iter()
             .map(|e| {
                 to_json(&Classification {
+                    date_precision: None,
+                    effective_from: None,
+                    effective_until: None,
                     agency: "European Commission".into(),
                     attribution: "EU CosIng Annex II".into(),
                     classification: format!(

@@ -313,6 +313,9 @@ fn parse(
             .chain(label)
             .collect();
         let dose = DoseValue {
+            date_precision: None,
+            effective_from: None,
+            effective_until: None,
             kind,
             qualifier: (!qualifier.is_empty()).then(|| qualifier.join("; ")),
             value,

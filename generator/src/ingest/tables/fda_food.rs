@@ -219,6 +219,9 @@ fn parse(
             Some((_, withdraws_contact)) => inv.food_contact && !withdraws_contact,
         };
         let classification = Classification {
+            date_precision: None,
+            effective_from: None,
+            effective_until: None,
             agency: "FDA".into(),
             attribution: inv.attribution.into(),
             classification: match status {

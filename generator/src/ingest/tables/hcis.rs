@@ -27,6 +27,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         let id = ledger.row(cell(&row, 1).unwrap_or_default());
         let (pictograms, signal_word) = pictograms_and_signal(&items(cell(&row, 3), ';'));
         let ghs = GhsClassification {
+            date_precision: None,
+            effective_from: None,
+            effective_until: None,
             jurisdiction: "AU".into(),
             hazard_classes: items(cell(&row, 2), ';'),
             h_codes: items(cell(&row, 4), ';')

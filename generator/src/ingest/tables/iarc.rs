@@ -51,6 +51,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         let volumes = cell(&row, 3).unwrap_or_default().to_string();
         let year = cell(&row, 4).and_then(|y| y.parse::<i32>().ok());
         let classification = Classification {
+            date_precision: None,
+            effective_from: None,
+            effective_until: None,
             agency: "IARC".into(),
             attribution: "IARC".into(),
             classification: format!("Group {}: {}", group.label(), group.description()),
@@ -76,6 +79,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             "regulatory": {
                 "classifications": [to_json(&classification)],
                 "listings": {"iarc_group": to_json(&IarcListing {
+                    date_precision: None,
+                    effective_from: None,
+                    effective_until: None,
                     group,
                     volumes,
                     year,

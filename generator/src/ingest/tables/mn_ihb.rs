@@ -97,6 +97,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                 (true, None) => None,
             };
             doses.push(to_json(&DoseValue {
+                date_precision: None,
+                effective_from: None,
+                effective_until: None,
                 kind,
                 qualifier: None,
                 value,

@@ -45,6 +45,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         for subject in subjects {
             let fragment = json!({"regulatory": {
                 "classifications": [to_json(&Classification {
+                    date_precision: None,
+                    effective_from: None,
+                    effective_until: None,
                     agency: "NTP".into(),
                     attribution: "NTP RoC 15th edition".into(),
                     classification: listing.description().into(),

@@ -31,6 +31,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             continue;
         };
         let classification = Classification {
+            date_precision: None,
+            effective_from: None,
+            effective_until: None,
             agency: "OSHA".into(),
             attribution: "OSHA".into(),
             classification: "OSHA regulated carcinogen".into(),

@@ -101,6 +101,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             .iter()
             .map(|&t| {
                 to_json(&Prop65Listing {
+                    date_precision: None,
+                    effective_from: None,
                     toxicity: t,
                     listing_mechanism: mechanism.clone(),
                     date_listed: date.clone().unwrap_or_default(),
@@ -127,6 +129,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                     }
                 };
                 to_json(&Classification {
+                    date_precision: None,
+                    effective_from: None,
+                    effective_until: None,
                     agency: "OEHHA".into(),
                     attribution: "OEHHA Proposition 65".into(),
                     classification: what.into(),

@@ -126,6 +126,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         }
         ledger.about(id, [subject.clone()]);
         let classification = Classification {
+            date_precision: None,
+            effective_from: None,
+            effective_until: None,
             agency: "US EPA".into(),
             attribution: "US EPA RCRA".into(),
             classification: format!("RCRA {}-listed {} ({code})", list.letter, list.what),

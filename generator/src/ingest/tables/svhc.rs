@@ -54,6 +54,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                 "safety": {"endocrine_disruption": endocrine},
                 "regulatory": {
                     "classifications": [to_json(&Classification {
+                        date_precision: None,
+                        effective_from: None,
+                        effective_until: None,
                         agency: "ECHA".into(),
                         attribution: "ECHA SVHC Candidate List".into(),
                         classification: "Substance of very high concern (Candidate List)".into(),
@@ -68,6 +71,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                         superseded_by: None,
                     })],
                     "listings": {"eu_svhc": to_json(&SvhcListing {
+                        date_precision: None,
+                        effective_from: None,
                         reasons: reasons.clone(),
                         date_of_inclusion: date.clone(),
                         source: src.id.clone(),

@@ -259,6 +259,9 @@ fn parse(rows: &[Vec<String>], src: &SourceDescriptor) -> Result<Parsed, String>
             .flatten()
             .filter(|y| (1900..=2100).contains(y));
         let dose = DoseValue {
+            date_precision: None,
+            effective_from: None,
+            effective_until: None,
             kind,
             qualifier: None,
             value,

@@ -37,10 +37,10 @@ pub fn render(
         .1;
     // The day the data was released stands in for "today", so a page is the same bytes
     // whenever it is rendered. The release date carries a time, so this parse fails and the
-    // regulatory-status example goes without its excerpt (kept as it was by the
-    // reorganisation; a fix changes the docs page).
+    // regulatory-status and timeline examples go without their excerpts (kept as it was by
+    // the reorganisation; a fix changes the docs page).
     let today = NaiveDate::parse_from_str(&d.release_date(), "%Y-%m-%d").ok();
-    if today.is_none() && endpoint.op == Op::RegulatoryStatus {
+    if today.is_none() && matches!(endpoint.op, Op::RegulatoryStatus | Op::Timeline) {
         return None;
     }
     let call = Call {

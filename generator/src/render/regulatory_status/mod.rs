@@ -2,11 +2,14 @@
 //! cells with their governance as of a date, or with `view=calendar` the
 //! forward calendar of changes and its coverage. Wire types live here.
 
+use std::collections::BTreeMap;
+
 use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::{Cache, Rendered};
 use crate::model::quoted;
+use crate::model::record::CompoundRecord;
 use crate::model::regulatory_status::governance::{self, Change, Coverage};
 use crate::model::regulatory_status::{
     Cell, JURISDICTIONS, LoadedFile, RegulatoryStatus, Value, parse_date,
@@ -258,13 +261,22 @@ struct CalendarBody<'a> {
     dataset_version: &'a str,
     before: Option<String>,
     changes: Vec<ChangeOut<'a>>,
+    /// Compounds' classification changes effective after `as_of` (and on or before `before`):
+    /// adopted EU CLP entries before their ATP's date of application, Prop 65 listings with a
+    /// later listing date (`scheduled`, data/README.md "Dates").
+    classification_changes: Vec<scheduled::Scheduled<'a>>,
     coverage: Coverage,
 }
 
 /// `GET /api/regulatory-status?analyte=&matrix=&jurisdiction=&as_of=&view=&before=`: filters
 /// combined with AND; `today` is the default `as_of`. Cells in file order (files in path
 /// order); calendar changes by date, undated last.
-pub fn regulatory_status(rs: &RegulatoryStatus, q: &Query<'_>, today: NaiveDate) -> Rendered {
+pub fn regulatory_status(
+    rs: &RegulatoryStatus,
+    compounds: &BTreeMap<String, CompoundRecord>,
+    q: &Query<'_>,
+    today: NaiveDate,
+) -> Rendered {
     let filter = match Filter::parse(rs, q, today) {
         Ok(f) => f,
         Err(e) => return e,
@@ -276,7 +288,7 @@ pub fn regulatory_status(rs: &RegulatoryStatus, q: &Query<'_>, today: NaiveDate)
         .filter(|(_, c)| filter.keeps(c))
         .collect();
     if filter.calendar {
-        calendar(rs, &filter, &cells)
+        calendar(rs, compounds, &filter, &cells)
     } else {
         let results: Vec<CellOut<'_>> = cells
             .iter()
@@ -293,10 +305,11 @@ pub fn regulatory_status(rs: &RegulatoryStatus, q: &Query<'_>, today: NaiveDate)
     }
 }
 
-fn calendar(
-    rs: &RegulatoryStatus,
+fn calendar<'a>(
+    rs: &'a RegulatoryStatus,
+    compounds: &'a BTreeMap<String, CompoundRecord>,
     filter: &Filter<'_>,
-    cells: &[(&LoadedFile, &Cell)],
+    cells: &[(&'a LoadedFile, &'a Cell)],
 ) -> Rendered {
     let changes = governance::calendar(
         cells.iter().map(|(_, c)| *c),
@@ -339,10 +352,16 @@ fn calendar(
         dataset_version: &rs.dataset_version,
         before: filter.before.map(|d| d.to_string()),
         changes,
+        classification_changes: if filter.analyte.is_none() && filter.matrix.is_none() {
+            scheduled::scheduled(compounds, filter.as_of, filter.before, filter.jurisdiction)
+        } else {
+            Vec::new()
+        },
         coverage: governance::coverage(cells.iter().map(|(_, c)| *c), filter.jurisdiction),
     };
     Rendered::json(200, &body, Cache::Private)
 }
 
+mod scheduled;
 #[cfg(test)]
 mod tests;

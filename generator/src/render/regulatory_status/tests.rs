@@ -259,7 +259,7 @@ fn the_real_calendar_is_forward_looking() {
 }
 
 fn render(q: Query<'_>) -> (u16, serde_json::Value) {
-    let r = regulatory_status(real(), &q, date("2026-11-21"));
+    let r = regulatory_status(real(), &Default::default(), &q, date("2026-11-21"));
     let body = serde_json::from_slice(&r.body).expect("JSON body");
     (r.status, body)
 }
