@@ -10,6 +10,7 @@ use saferef_generator::model::as_of::as_of;
 use saferef_generator::model::dating::DatePrecision;
 use saferef_generator::model::record::{CompoundRecord, Lifecycle};
 use saferef_generator::model::timeline::{Change, timeline};
+use saferef_generator::model::vocab::RiskLevel;
 use saferef_generator::render::compound::{self, CompoundQuery};
 use saferef_generator::render::regulatory;
 
@@ -54,6 +55,14 @@ fn pfoa_iarc_2b_until_the_volume_135_call_then_group_1() {
         "the 2020 list gives the year only"
     );
     assert_eq!(old.effective_until.as_deref(), Some("2023-11-30"));
+    // The tier follows the evidence: the Group 1 call raises the adult tier.
+    let adult = |on: &str| {
+        aggregate::assess(&as_of(r, day(on)))
+            .get("human_adult")
+            .map(|c| c.risk_level)
+    };
+    assert_eq!(adult("2022-12-31"), Some(RiskLevel::High));
+    assert_eq!(adult("2024-01-01"), Some(RiskLevel::VeryHigh));
 }
 
 /// The record's EU CLP entries with `hazard` in force on `on`.
@@ -95,14 +104,20 @@ fn titanium_dioxide_carc_2_from_atp14_until_the_annulment_took_effect() {
             Some("eu-gc-t-279-20")
         )
     );
-    // The tier follows: the inhaled-dust cancer hazard counts while the entry is in force.
-    let tier = |on: &str| {
+    // The evidence follows: the EU entry counts while it is in force. The tier stays, as the
+    // IARC 2B and Prop 65 calls on inhaled particles already set it.
+    let eu_evidence = |on: &str| {
         aggregate::assess(&as_of(record(tio2), day(on)))
-            .get("occupational")
-            .map(|c| c.risk_level)
+            .get("human_adult")
+            .unwrap()
+            .evidence
+            .iter()
+            .any(|e| e.agency.as_deref() == Some("European Commission"))
     };
-    assert_ne!(tier("2021-12-31"), tier("2021-09-30"));
-    assert_eq!(tier("2021-09-30"), tier("2025-09-01"));
+    assert_eq!(
+        ["2021-09-30", "2021-12-31", "2025-09-01"].map(eu_evidence),
+        [false, true, false]
+    );
 }
 
 /// The current EFSA chronic-intake values on `on`, as "value unit".

@@ -127,6 +127,9 @@ fn diff_finds_each_kind_of_change_and_appends_once() {
     );
     assert_eq!(r.changes[0].new, json!("1999-12-31"));
     assert_ne!(r.changes[0].old, r.changes[0].new);
+    // The listing's `effective_from` follows its new listing date: given beside the change, not
+    // listed as a second one (data/README.md "Dates").
+    assert_eq!(r.changes[0].effective.as_deref(), Some("1999-12-31"));
 
     let risk = of(EventType::CompoundRiskChanged, &raised).expect("Group 1 raises tiers");
     let adult = risk
@@ -152,6 +155,11 @@ fn diff_finds_each_kind_of_change_and_appends_once() {
     // The listing that raised the tiers is itself a regulatory change of that compound.
     let listing = of(EventType::RegulatoryUpdated, &raised).expect("the new IARC listing");
     assert_eq!(listing.changes[0].path, "regulatory.listings.iarc_group");
+    assert_eq!(
+        listing.changes[0].effective.as_deref(),
+        Some("2012"),
+        "the call's year, as the listing gives no day"
+    );
     assert_eq!(
         d.entries.len(),
         6,

@@ -140,7 +140,7 @@ impl Release<'_> {
 fn compound_changes(at: &Release<'_>, old: &CompoundRecord, new: &CompoundRecord) -> Vec<Entry> {
     let (a, b) = (record_value(old), record_value(new));
     let mut changes = Vec::new();
-    walk("", Some(&a), Some(&b), &mut changes);
+    walk("", Some(&a), Some(&b), &DERIVED_DATES, None, &mut changes);
     let (regulatory, fields): (Vec<Change>, Vec<Change>) = changes
         .into_iter()
         .partition(|c| top_key(&c.path) == "regulatory");
@@ -244,7 +244,7 @@ fn cell_changes(at: &Release<'_>, old: &Dataset, new: &Dataset) -> Vec<Entry> {
         let name = format!("{analyte} / {matrix} / {jurisdiction}");
         let mut changes = Vec::new();
         match (a, b) {
-            (Some(a), Some(b)) => walk("", Some(a), Some(b), &mut changes),
+            (Some(a), Some(b)) => walk("", Some(a), Some(b), &[], None, &mut changes),
             _ => changes.push(Change {
                 path: "cell".into(),
                 old: a.cloned().unwrap_or(Value::Null),
@@ -307,24 +307,49 @@ fn tiers(r: &CompoundRecord) -> BTreeMap<&'static str, &'static str> {
         .collect()
 }
 
-/// Leaf changes between two JSON trees: objects key by key, equal-length arrays element by
-/// element, anything else as one change.
-fn walk(path: &str, a: Option<&Value>, b: Option<&Value>, out: &mut Vec<Change>) {
+/// The dates the load derives from a compound value's stored fields (data/README.md "Dates"):
+/// a change to them is the change of the stored field they follow, so it is not listed again,
+/// and the new `effective_from` is given as that change's `effective`. (A regulatory-status
+/// cell stores its own `effective_from`, so a cell's are changes like any other.)
+const DERIVED_DATES: [&str; 3] = ["effective_from", "date_precision", "effective_until"];
+
+/// Leaf changes between two JSON trees, leaving out the keys `skip`: objects key by key,
+/// equal-length arrays element by element, anything else as one change, dated by the new
+/// value's own `effective_from` or, for a field of a dated value, by that value's.
+fn walk(
+    path: &str,
+    a: Option<&Value>,
+    b: Option<&Value>,
+    skip: &[&str],
+    effective: Option<&str>,
+    out: &mut Vec<Change>,
+) {
     match (a, b) {
         (Some(Value::Object(x)), Some(Value::Object(y))) => {
+            let effective = y
+                .get("effective_from")
+                .and_then(Value::as_str)
+                .or(effective);
             let keys = x.keys().chain(y.keys().filter(|k| !x.contains_key(*k)));
-            for k in keys {
+            for k in keys.filter(|k| !skip.contains(&k.as_str())) {
                 let sub = if path.is_empty() {
                     k.clone()
                 } else {
                     format!("{path}.{k}")
                 };
-                walk(&sub, x.get(k), y.get(k), out);
+                walk(&sub, x.get(k), y.get(k), skip, effective, out);
             }
         }
         (Some(Value::Array(x)), Some(Value::Array(y))) if x.len() == y.len() => {
             for (i, (p, q)) in x.iter().zip(y).enumerate() {
-                walk(&format!("{path}[{i}]"), Some(p), Some(q), out);
+                walk(
+                    &format!("{path}[{i}]"),
+                    Some(p),
+                    Some(q),
+                    skip,
+                    effective,
+                    out,
+                );
             }
         }
         _ if a != b => out.push(Change {
@@ -334,6 +359,7 @@ fn walk(path: &str, a: Option<&Value>, b: Option<&Value>, out: &mut Vec<Change>)
             effective: b
                 .and_then(|v| v.get("effective_from"))
                 .and_then(Value::as_str)
+                .or(effective)
                 .map(str::to_string),
         }),
         _ => {}
