@@ -3,6 +3,7 @@
 //! One binary, one module per concern; shared helpers in `tests/support`.
 
 mod accounts;
+mod as_of;
 mod browser_cors;
 mod browser_pages;
 mod catalogue;
