@@ -68,7 +68,8 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
     tracing::info!(
         compounds = loaded.dataset.compounds.len(),
         problems = loaded.problems,
-        dataset_version = %loaded.dataset.fingerprint,
+        fingerprint = %loaded.dataset.fingerprint,
+        dataset_version = %loaded.dataset.regulatory_status.dataset_version,
         static_site = loaded.site.is_some(),
         store = store.backend(),
         "ready in {:.2}s",
