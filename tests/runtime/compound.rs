@@ -22,6 +22,15 @@ async fn bodies_are_the_rendered_bytes() {
         format!("/api/compound/{benzene}/raw"),
         format!("/api/compound/{benzene}/alternatives"),
         "/api/compound/cas/71-43-2".to_string(),
+        // The pages for people go through the same dispatch.
+        format!("/compound/{benzene}"),
+        "/compound/hq-c-org-999999".to_string(),
+        "/material/hq-m-adh-000001".to_string(),
+        "/product/hq-p-bdy-000002".to_string(),
+        "/".to_string(),
+        "/sitemap.xml".to_string(),
+        "/robots.txt".to_string(),
+        "/search-index.json".to_string(),
     ] {
         // What the build writes for the URL: its answer through the one dispatch.
         let (route, query) = path.split_once('?').unwrap_or((&path, ""));

@@ -54,6 +54,8 @@ fn content_type(file: &str) -> &'static str {
         "json" => "application/json",
         "svg" => "image/svg+xml",
         "html" => "text/html; charset=utf-8",
+        "xml" => "application/xml",
+        "txt" => "text/plain; charset=utf-8",
         other => panic!("unexpected extension {other}"),
     }
 }
@@ -102,6 +104,17 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
     assert!(sample.len() > 5_000, "{}", sample.len());
     let patterns: std::collections::BTreeSet<&str> = sample.iter().map(|r| r.pattern).collect();
     assert!(patterns.len() >= 15, "{patterns:?}");
+    for page in [
+        "home",
+        "compound_page",
+        "material_page",
+        "product_page",
+        "sitemap",
+        "robots",
+        "name_index",
+    ] {
+        assert!(patterns.contains(page), "{page} is sampled");
+    }
     for (n, r) in sample.iter().enumerate() {
         let query = r.query.as_deref().unwrap_or_default().replace(' ', "&");
         // Every other request goes through the versioned base.
@@ -193,6 +206,9 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
     for (path, status) in [
         ("/api/compound/hq-c-org-999999".to_string(), 404),
         ("/api/compound/not-an-id".to_string(), 400),
+        // A page's unknown or malformed id is the same API error.
+        ("/compound/hq-c-org-999999".to_string(), 404),
+        ("/product/not-an-id".to_string(), 400),
         ("/_data/dataset.json.zst".to_string(), 404),
         ("/manifest.json/../_data/dataset.json.zst".to_string(), 404),
         // Build internals are not published (issue 23: 24 MB, read whole per request).

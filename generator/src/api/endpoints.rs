@@ -1,7 +1,7 @@
 //! The catalogue itself, in the order the reference presents it.
 
 use super::Access::{Developer, DeveloperForbidden, Public};
-use super::Answer::{Html, HtmlOrJson, Json, JsonOrCsv, Svg};
+use super::Answer::{Html, HtmlOrJson, Json, JsonOrCsv, Plain, Svg};
 use super::In::{Path, Query};
 use super::Kind::{
     Bool, CompoundList, Context, ContextList, Date, DateOrTime, Enum, Int, Pattern, Text,
@@ -1187,6 +1187,94 @@ pub static ENDPOINTS: &[Endpoint] = &[
             "/api/compliance",
             "Pages",
             "Data sources and licences, sub-processors, retention, erasure",
+        )
+    },
+    // The site for people, outside /api: the front door, a page per entity, and what search
+    // engines and the pages' name search read.
+    Endpoint {
+        answer: Html,
+        example: Some("/"),
+        ..endpoint(
+            Op::Home,
+            "home",
+            "GET",
+            "/",
+            "Pages",
+            "The front door: what saferef is, name search, badges, the trial key form",
+        )
+    },
+    Endpoint {
+        params: &[ID],
+        answer: Html,
+        example: Some("/compound/hq-c-org-000145"),
+        ..endpoint(
+            Op::CompoundPage,
+            "compoundPage",
+            "GET",
+            "/compound/{id}",
+            "Pages",
+            "A compound's page: its 19 context tiers with their evidence, classifications, where it is found",
+        )
+    },
+    Endpoint {
+        params: &[ENTITY_ID],
+        answer: Html,
+        example: Some("/material/hq-m-adh-000001"),
+        ..endpoint(
+            Op::MaterialPage,
+            "materialPage",
+            "GET",
+            "/material/{id}",
+            "Pages",
+            "A material's page",
+        )
+    },
+    Endpoint {
+        params: &[ENTITY_ID],
+        answer: Html,
+        example: Some("/product/hq-p-bdy-000002"),
+        ..endpoint(
+            Op::ProductPage,
+            "productPage",
+            "GET",
+            "/product/{id}",
+            "Pages",
+            "A product's page: its risk synthesis, composition and materials",
+        )
+    },
+    Endpoint {
+        answer: Plain("application/xml"),
+        example: Some("/sitemap.xml"),
+        ..endpoint(
+            Op::Sitemap,
+            "sitemap",
+            "GET",
+            "/sitemap.xml",
+            "Pages",
+            "Every page for search engines (sitemaps.org)",
+        )
+    },
+    Endpoint {
+        answer: Plain("text/plain"),
+        example: Some("/robots.txt"),
+        ..endpoint(
+            Op::Robots,
+            "robots",
+            "GET",
+            "/robots.txt",
+            "Pages",
+            "Crawler rules and the sitemap's address",
+        )
+    },
+    Endpoint {
+        example: Some("/search-index.json"),
+        ..endpoint(
+            Op::NameIndex,
+            "nameIndex",
+            "GET",
+            "/search-index.json",
+            "Pages",
+            "Every compound's, material's and product's names, synonyms and CAS, for the pages' search",
         )
     },
 ];

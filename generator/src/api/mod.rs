@@ -76,6 +76,13 @@ pub enum Op {
     Examples,
     Dashboard,
     Compliance,
+    Home,
+    CompoundPage,
+    MaterialPage,
+    ProductPage,
+    Sitemap,
+    Robots,
+    NameIndex,
 }
 
 /// Who may call an endpoint.
@@ -151,6 +158,8 @@ pub enum Answer {
     JsonOrCsv(&'static str),
     /// HTML, or JSON of this schema with `format=json` (documents).
     HtmlOrJson(&'static str),
+    /// Text of this media type (the sitemap, robots.txt).
+    Plain(&'static str),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,9 +190,20 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// The path parameters' values when `segments` (after `/api`) match this template.
+    /// Whether the endpoint answers under `/api` (the others are the site's pages for people:
+    /// `/`, `/compound/{id}`, the sitemap...).
+    pub fn under_api(&self) -> bool {
+        self.path == "/api" || self.path.starts_with("/api/")
+    }
+
+    /// The path parameters' values when `segments` (after `/api` for an endpoint under it,
+    /// of the whole path for a page) match this template.
     pub fn matches<'a>(&self, segments: &[&'a str]) -> Option<Vec<&'a str>> {
-        let template: Vec<&str> = self.path["/api".len()..]
+        let template: Vec<&str> = self
+            .path
+            .strip_prefix("/api")
+            .filter(|_| self.under_api())
+            .unwrap_or(self.path)
             .split('/')
             .filter(|s| !s.is_empty())
             .collect();
@@ -211,8 +231,32 @@ impl Endpoint {
 /// parameters (`/api/regulatory/agencies` is not the compound `agencies`). All the returned
 /// endpoints share one template and differ by method.
 pub fn resolve<'a>(segments: &[&'a str]) -> Vec<(&'static Endpoint, Vec<&'a str>)> {
+    matching(segments, true)
+}
+
+/// The pages outside `/api` whose template matches `segments` (of the whole path).
+pub fn resolve_site<'a>(segments: &[&'a str]) -> Vec<(&'static Endpoint, Vec<&'a str>)> {
+    matching(segments, false)
+}
+
+/// The endpoints at a whole request path (`/api/...` or a page's), as `resolve` and
+/// `resolve_site` find them.
+pub fn resolve_path(path: &str) -> Vec<(&'static Endpoint, Vec<&str>)> {
+    let under_api = path == "/api" || path.starts_with("/api/");
+    let segments: Vec<&str> = path
+        .strip_prefix("/api")
+        .filter(|_| under_api)
+        .unwrap_or(path)
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    matching(&segments, under_api)
+}
+
+fn matching<'a>(segments: &[&'a str], under_api: bool) -> Vec<(&'static Endpoint, Vec<&'a str>)> {
     let mut found: Vec<(&'static Endpoint, Vec<&'a str>)> = ENDPOINTS
         .iter()
+        .filter(|e| e.under_api() == under_api)
         .filter_map(|e| e.matches(segments).map(|c| (e, c)))
         .collect();
     let best = found
@@ -291,5 +335,21 @@ mod tests {
             .collect();
         assert_eq!(methods, BTreeSet::from(["GET", "POST"]));
         assert!(resolve(&["nothing", "here"]).is_empty());
+    }
+
+    #[test]
+    fn pages_outside_api_never_answer_under_it() {
+        let found = resolve_path("/compound/hq-c-org-000001");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0.op, Op::CompoundPage);
+        assert_eq!(found[0].1, vec!["hq-c-org-000001"]);
+        assert_eq!(
+            resolve_path("/api/compound/hq-c-org-000001")[0].0.op,
+            Op::Compound
+        );
+        assert_eq!(resolve_path("/")[0].0.op, Op::Home);
+        assert_eq!(resolve_path("/api")[0].0.op, Op::Root);
+        assert!(resolve_path("/api/sitemap.xml").is_empty());
+        assert!(resolve_path("/health").is_empty());
     }
 }

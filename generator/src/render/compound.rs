@@ -32,6 +32,8 @@ struct Links {
     this: String,
     raw: String,
     alternatives: String,
+    /// The compound's page for people.
+    page: String,
 }
 
 fn links(id: &str) -> Links {
@@ -39,6 +41,7 @@ fn links(id: &str) -> Links {
         this: format!("/api/compound/{id}"),
         raw: format!("/api/compound/{id}/raw"),
         alternatives: format!("/api/compound/{id}/alternatives"),
+        page: format!("/compound/{id}"),
     }
 }
 

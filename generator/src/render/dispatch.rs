@@ -101,21 +101,15 @@ pub fn render_static(
     from_dataset(d, op, params, query, assessed, View::Public).unwrap_or_else(|e| Some(e.into()))
 }
 
-/// `render_static` of a GET of `path` (`/api/...`), routed by the catalogue as the runtime
-/// routes it; a path no GET endpoint answers with a static answer is the 404.
+/// `render_static` of a GET of `path` (`/api/...` or a page's), routed by the catalogue as the
+/// runtime routes it; a path no GET endpoint answers with a static answer is the 404.
 pub fn get_static(
     d: &Dataset,
     path: &str,
     query: &dyn Query,
     assessed: Option<&Assessment>,
 ) -> Rendered {
-    let segments: Vec<&str> = path
-        .strip_prefix("/api")
-        .unwrap_or(path)
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .collect();
-    crate::api::resolve(&segments)
+    crate::api::resolve_path(path)
         .into_iter()
         .find(|(e, _)| e.method == "GET")
         .and_then(|(e, params)| render_static(d, e.op, &params, query, assessed))
@@ -178,6 +172,13 @@ fn from_dataset(
         Op::Dashboard => pages::dashboard::dashboard(),
         Op::Compliance => pages::compliance::compliance(d),
         Op::Changelog => super::changelog::changelog(d, q),
+        Op::Home => pages::home::home(d),
+        Op::CompoundPage => pages::compound_page::compound_page(d, p(0), assessed)?,
+        Op::MaterialPage => pages::entity_pages::material_page(d, p(0))?,
+        Op::ProductPage => pages::entity_pages::product_page(d, p(0))?,
+        Op::Sitemap => pages::site::sitemap(d),
+        Op::Robots => pages::site::robots(),
+        Op::NameIndex => pages::name_index::name_index(d),
         _ => return Ok(None),
     }))
 }
@@ -335,6 +336,13 @@ fn from_indexes(
         | Op::Examples
         | Op::Dashboard
         | Op::Compliance
-        | Op::Changelog => return Ok(None),
+        | Op::Changelog
+        | Op::Home
+        | Op::CompoundPage
+        | Op::MaterialPage
+        | Op::ProductPage
+        | Op::Sitemap
+        | Op::Robots
+        | Op::NameIndex => return Ok(None),
     }))
 }

@@ -136,6 +136,7 @@ fn success(e: &Endpoint) -> Value {
         Answer::Json(s) => json!({"application/json": {"schema": schema_ref(s)}}),
         Answer::Html => json!({"text/html": {"schema": {"type": "string"}}}),
         Answer::Svg => json!({"image/svg+xml": {"schema": {"type": "string"}}}),
+        Answer::Plain(media) => json!({ media: {"schema": {"type": "string"}} }),
         Answer::JsonOrCsv(s) => json!({
             "application/json": {"schema": schema_ref(s)},
             "text/csv": {"schema": {"type": "string"}},

@@ -71,12 +71,12 @@ pub fn methods(req: &Request) -> Vec<&'static str> {
 }
 
 /// The catalogued endpoints at the request's path, one per method, with their captured
-/// parameters.
+/// parameters: under `/api` by its decoded segments, elsewhere the site's pages.
 fn catalogued(req: &Request) -> Vec<(&'static api::Endpoint, Vec<&str>)> {
     let under_api =
         req.path.starts_with("/api") && (req.path.len() == 4 || req.path[4..].starts_with('/'));
     if !under_api {
-        return Vec::new();
+        return api::resolve_path(&req.path);
     }
     let segs: Vec<&str> = req.segments.iter().map(String::as_str).collect();
     api::resolve(&segs)

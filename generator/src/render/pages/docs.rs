@@ -162,6 +162,7 @@ fn answer(a: Answer) -> String {
         Answer::Json(schema) => format!("JSON ({schema})"),
         Answer::Html => "HTML page".into(),
         Answer::Svg => "SVG image".into(),
+        Answer::Plain(media) => format!("text ({media})"),
         Answer::JsonOrCsv(schema) => format!("JSON ({schema}) or CSV with format=csv"),
         Answer::HtmlOrJson(schema) => format!("HTML, or JSON ({schema}) with format=json"),
     }
@@ -219,7 +220,7 @@ fn view(d: &Dataset, ix: Indexes<'_>, e: &'static Endpoint) -> EndpointView {
     let svg = matches!(e.answer, Answer::Svg);
     let excerpt = e
         .example
-        .filter(|_| !svg && !matches!(e.answer, Answer::Html))
+        .filter(|_| !svg && !matches!(e.answer, Answer::Html | Answer::Plain(_)))
         .and_then(|x| excerpts::render(d, ix, e, x))
         .map(|r| {
             let (text, truncated) = excerpts::excerpt(&r, EXCERPT_LINES);
