@@ -484,6 +484,23 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Search
     Endpoint {
+        params: &[required(
+            "q",
+            Text { min: 1, max: 200 },
+            "An exact name, synonym, curated alias (BPA, PFOA, ...), id, InChIKey or CAS number (dashes optional); case and spacing do not count",
+        )],
+        answer: Json("Lookup"),
+        example: Some("/api/lookup?q=Benzene"),
+        ..endpoint(
+            Op::Lookup,
+            "lookup",
+            "GET",
+            "/api/lookup",
+            "Search",
+            "Name lookup without a key: exact matches with their JSON and page links, near misses when none",
+        )
+    },
+    Endpoint {
         access: Developer,
         params: &[
             required(

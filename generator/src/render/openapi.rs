@@ -360,6 +360,30 @@ fn schemas() -> Value {
                 },
             },
         },
+        "Lookup": {
+            "type": "object",
+            "required": ["query", "results"],
+            "properties": {
+                "query": {"type": "string"},
+                "results": {"type": "array", "items": schema_ref("LookupEntity")},
+                "suggestions": {
+                    "description": "Only when results is empty: the closest names the search finds (at most 5)",
+                    "type": "array", "maxItems": 5, "items": schema_ref("LookupEntity"),
+                },
+            },
+        },
+        "LookupEntity": {
+            "type": "object",
+            "required": ["kind", "id", "name", "matched", "json", "page"],
+            "properties": {
+                "kind": {"type": "string", "enum": ["compound", "product", "material"]},
+                "id": {"type": "string"}, "name": {"type": "string"},
+                "cas": {"type": "string"},
+                "matched": {"type": "string", "description": "The field that holds the query: id, cas, inchi_key, name, synonym, iupac_name, common_name, alias (suggestions: any searched field)"},
+                "json": {"type": "string", "description": "The entity's JSON, e.g. /api/compound/{id}"},
+                "page": {"type": "string", "description": "The entity's page, e.g. /compound/{id}"},
+            },
+        },
         "ReleaseNotes": object(&["versions", "latest"]),
         "Document": {"type": "object"},
         "Export": object(&["_notice", "_disclaimer_url"]),
