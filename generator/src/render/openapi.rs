@@ -200,7 +200,10 @@ fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
             error("Key, token or signature required but missing or invalid"),
         ));
     }
-    if e.access == Access::DeveloperForbidden || e.path.starts_with("/api/compound") {
+    if e.access == Access::DeveloperForbidden
+        || e.path.starts_with("/api/compound")
+        || e.answer == Answer::Svg
+    {
         out.push(("403", error("Refused for this tier or compound")));
     }
     if e.path.starts_with("/api/compound/") {
@@ -227,6 +230,15 @@ fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
         ));
     }
     out.push(("503", error("A store or summary is unavailable; retry")));
+    // A badge URL's errors are gray badges (the docs page's "Badges"), but for another method.
+    if e.answer == Answer::Svg {
+        for (status, body) in out.iter_mut().filter(|(s, _)| *s != "405") {
+            body["content"] = json!({"image/svg+xml": {"schema": {"type": "string"}}});
+            if *status == "404" {
+                body["description"] = json!("Not found: a gray “not found” badge");
+            }
+        }
+    }
     out
 }
 

@@ -97,6 +97,17 @@ pub fn list(d: &Dataset) -> Vec<Example> {
             "identity, properties, classifications, sources[] and _data_gaps",
         ),
         get(
+            "lookup-by-name",
+            format!("Find {name} by its name, without a key."),
+            format!(
+                "/api/lookup?{}",
+                serde_urlencoded::to_string([("q", name.to_lowercase())])
+                    .expect("a pair encodes")
+            ),
+            false,
+            "kind, id, name, and the json and page links of each exact match",
+        ),
+        get(
             "badge",
             format!("An embeddable SVG badge of {name}'s tier."),
             format!("/api/badge/{id}?context=human_child&style=flat-square"),
