@@ -3,8 +3,9 @@
 //
 // The front door finds a compound by a misspelt name, a CAS number and a synonym and lands
 // on its page, and its trial form is accepted; the compound page shows its 19 tiers, evidence
-// and links; the playground looks up a compound by CAS, switches context, shows the badges and
-// copies the embed snippet, whose badge link lands on the compound's page; the dashboard draws the 30-day chart for the key; docs, examples and
+// and links; the playground looks up a compound by CAS, switches context, shows the badges,
+// builds one with a label and the name, and copies the embed snippet, whose badge link lands on
+// the compound's page; the dashboard draws the 30-day chart for the key and rotates it; docs, examples and
 // compliance load without console errors; every page passes a basic accessibility check and
 // has no horizontal scroll at phone width. Screenshots go to SAFEREF_BROWSER_ARTIFACTS
 // (default target/browser-artifacts). Optional: SAFEREF_SIG_SECRET, SAFEREF_SIG_BODY and
@@ -214,6 +215,15 @@ let benzenePage = null;
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   const shown = await page.inputValue("#snippet");
   check(copied === shown && copied.startsWith("[![") && copied.includes(`/api/badge/${id}?context=${otherContext}&style=pill`), `playground: copied snippet ${copied}`);
+  // The badge builder: a label and the name change the live badge and the snippet, which links
+  // to the compound's page.
+  await page.fill("#badge-label", "My shop");
+  await page.check("#show-name");
+  await page.waitForFunction(() => { const i = document.getElementById("badge-live"); return i.complete && i.naturalWidth > 0 && i.src.includes("show_name=true") && i.src.includes("label=My+shop"); });
+  const live = await page.$eval("#badge-live", (i) => ({ w: i.naturalWidth, src: i.src }));
+  const built = await page.inputValue("#snippet");
+  check(live.w > 0 && built.includes(`](${base}/compound/${id})`) && built.includes("show_name=true"), `playground: the badge builder shows ${live.src} and links to the page: ${built}`);
+  await page.screenshot({ path: join(artifacts, "playground-desktop.png"), fullPage: true });
   // The HTML snippet embedded in a page: its badge loads and a click lands on the compound's page.
   await page.check('input[name="format"][value="html"]');
   const snippet = await page.inputValue("#snippet");
@@ -235,7 +245,8 @@ let benzenePage = null;
   });
 }
 
-// Dashboard with the real key.
+// Dashboard with the real key, rotated on the way.
+let newKey = key;
 {
   const opened = await open("/api/dashboard");
   const { page } = opened;
@@ -261,12 +272,24 @@ let benzenePage = null;
   // A reload in the same tab keeps the key in session storage only.
   await page.reload();
   await page.waitForFunction(() => document.querySelectorAll("#chart svg rect.bar").length === 30);
+  // Rotation: the new key is shown once and kept in the tab; the old one is refused at once.
+  page.once("dialog", (d) => d.accept());
+  await page.click("#rotate");
+  await page.waitForFunction(() => !document.getElementById("rotated").hidden);
+  newKey = await page.inputValue("#new-key");
+  check(/^sr_live_[A-Za-z0-9]{32}$/.test(newKey) && newKey !== key, "dashboard: Rotate key shows a new key");
+  const statusOf = async (k) => (await page.request.get(base + "/api/keys/status", { headers: { "X-API-Key": k } })).status();
+  const [oldStatus, newStatus] = [await statusOf(key), await statusOf(newKey)];
+  check(oldStatus === 401 && newStatus === 200, `dashboard: after rotation the old key gets ${oldStatus}, the new one ${newStatus}`);
+  check((await page.evaluate(() => sessionStorage.getItem("saferef.dashboard.key"))) === newKey, "dashboard: the tab keeps the new key");
+  check(opened.urls.filter((u) => u.includes(newKey)).length === 0, "dashboard: the new key never appears in a URL");
+  await page.screenshot({ path: join(artifacts, "dashboard-rotated.png"), fullPage: true });
   await page.click("#forget");
   check((await page.evaluate(() => sessionStorage.length)) === 0, "dashboard: Forget key clears session storage");
   check(opened.errors.length === 0, `dashboard: no console errors ${opened.errors.join(" | ")}`);
   await page.close();
   await phone("dashboard", "/api/dashboard", async (p) => {
-    await p.fill("#key", key);
+    await p.fill("#key", newKey);
     await p.press("#key", "Enter");
     await p.waitForFunction(() => document.querySelectorAll("#chart svg rect.bar").length === 30);
     await p.waitForFunction(() => !document.getElementById("webhooks").textContent.includes("Loading"));

@@ -115,7 +115,7 @@ async fn the_daily_quota_admits_exactly_the_limit_under_concurrency() {
         let h = &refused[0];
         assert_eq!(h["x-ratelimit-remaining"], "0");
         assert!(h["retry-after"].to_str().unwrap().parse::<u64>().unwrap() <= 86_400);
-        assert_eq!(h["x-upgrade-url"], "/api/keys/trial");
+        assert_eq!(h["x-upgrade-url"], "/api/docs#keys");
         assert!(
             h["ratelimit"]
                 .to_str()
@@ -220,7 +220,7 @@ async fn batch_caps_bodies_and_methods() {
             .unwrap()
             .contains("too many compounds")
     );
-    assert_eq!(body["upgrade_url"], "/api/keys/trial");
+    assert_eq!(body["upgrade_url"], "/api/docs#keys");
     let res = client
         .get(format!("{url}?ids={}", eleven.join(",")))
         .header("x-api-key", &developer)

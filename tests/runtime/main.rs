@@ -3,6 +3,7 @@
 //! One binary, one module per concern; shared helpers in `tests/support`.
 
 mod accounts;
+mod badges;
 mod browser_cors;
 mod browser_pages;
 mod catalogue;
@@ -21,6 +22,7 @@ mod health;
 mod hostile;
 mod keys;
 mod local_mode;
+mod lookup;
 mod netlify_dev;
 mod protocol;
 mod schemathesis;

@@ -484,6 +484,23 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Search
     Endpoint {
+        params: &[required(
+            "q",
+            Text { min: 1, max: 200 },
+            "An exact name, synonym, curated alias (BPA, PFOA, ...), id, InChIKey or CAS number (dashes optional); case and spacing do not count",
+        )],
+        answer: Json("Lookup"),
+        example: Some("/api/lookup?q=Benzene"),
+        ..endpoint(
+            Op::Lookup,
+            "lookup",
+            "GET",
+            "/api/lookup",
+            "Search",
+            "Name lookup without a key: exact matches with their JSON and page links, near misses when none",
+        )
+    },
+    Endpoint {
         access: Developer,
         params: &[
             required(
@@ -608,6 +625,16 @@ pub static ENDPOINTS: &[Endpoint] = &[
                 Text { min: 1, max: 40 },
                 "Left-hand text (default the service name)",
             ),
+            query(
+                "show_name",
+                Bool,
+                "true to add the entity's name after the label (cut at 32 characters)",
+            ),
+            query(
+                "show_context",
+                Bool,
+                "true to put the context's label before a compound's tier (Children: high)",
+            ),
         ],
         answer: Svg,
         example: Some("/api/badge/hq-c-org-000145?style=pill"),
@@ -617,7 +644,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             "GET",
             "/api/badge/{id}",
             "Badges",
-            "Embeddable SVG safety badge (gray not-found badge for unknown ids)",
+            "Embeddable SVG badge of a compound's tier, a product's risk level or a material; every error is a gray SVG badge too",
         )
     },
     // Regulatory

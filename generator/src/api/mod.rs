@@ -36,6 +36,7 @@ pub enum Op {
     Compare,
     Contexts,
     Search,
+    Lookup,
     Material,
     Product,
     ProductRaw,

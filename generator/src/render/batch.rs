@@ -70,8 +70,6 @@ impl BatchRequest {
 
 /// At most this many records are synthesised per request.
 const SYNTHESIZE_MAX: usize = 10;
-/// Where a public caller gets a key that raises the cap.
-const UPGRADE_URL: &str = "/api/keys/trial";
 
 #[derive(Serialize)]
 struct TooMany {
@@ -302,7 +300,7 @@ fn check(inputs: &[&str], synthesize: bool, caller: &BatchCaller) -> Result<(), 
             ),
             requested: inputs.len(),
             cap: caller.cap,
-            upgrade_url: (!caller.keyed).then_some(UPGRADE_URL),
+            upgrade_url: (!caller.keyed).then_some(super::pages::docs::UPGRADE_TRIAL),
         };
         return Err(Rendered::json(400, &body, Cache::Private));
     }
@@ -593,7 +591,7 @@ mod tests {
             v["error"],
             "too many compounds: 11 given, your tier allows 10 per request"
         );
-        assert_eq!(v["upgrade_url"], "/api/keys/trial");
+        assert_eq!(v["upgrade_url"], "/api/docs#keys");
         let r = batch(dataset(), &many(51), None, false, None, &DEVELOPER);
         assert_eq!(r.status, 400);
         let v = json(&r);

@@ -148,10 +148,7 @@ fn from_dataset(
         Op::Material => entities::material(d, p(0)),
         Op::Product => entities::product(d, p(0), view),
         Op::ProductRaw => entities::product_raw(d, p(0)),
-        Op::Badge => {
-            let id = badge::check_id(p(0))?;
-            badge::badge(d, id, &badge::BadgeQuery::parse(d, q)?, assessed)
-        }
+        Op::Badge => badge::answer(d, p(0), q, assessed),
         Op::Contexts => contexts::contexts(d),
         Op::Materials => lists::materials(d, raw("page"), raw("limit"), raw("search")),
         Op::Regulatory => regulatory::compound(d, p(0)),
@@ -234,6 +231,7 @@ fn from_indexes(
         Op::Compare => {
             compare::compare_indexed(d, ix.risk_index, q("ids"), q("context"), q("contexts"))
         }
+        Op::Lookup => search::lookup(ix.search_index, d, &search::LookupQuery::parse(call.query)?),
         Op::Search => search::search(
             ix.search_index,
             d,

@@ -2,7 +2,8 @@
 //! answers:
 //!
 //! - Every error is JSON `{"error": "<message>"}`, `Cache-Control: private, max-age=3600`, so
-//!   a shared cache never stores one.
+//!   a shared cache never stores one. A badge URL's is a gray SVG badge with the same status
+//!   and cache policy, its message in the title (`render::badge`, the docs page's "Badges").
 //! - **400**: a parameter, path segment or body the interface does not accept. The message
 //!   names the parameter and what it accepts, and echoes the value only quoted and cut
 //!   (`model::quoted`), so a hostile value cannot make an error large.

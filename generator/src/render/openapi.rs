@@ -201,7 +201,10 @@ fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
             error("Key, token or signature required but missing or invalid"),
         ));
     }
-    if e.access == Access::DeveloperForbidden || e.path.starts_with("/api/compound") {
+    if e.access == Access::DeveloperForbidden
+        || e.path.starts_with("/api/compound")
+        || e.answer == Answer::Svg
+    {
         out.push(("403", error("Refused for this tier or compound")));
     }
     if e.path.starts_with("/api/compound/") {
@@ -228,6 +231,15 @@ fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
         ));
     }
     out.push(("503", error("A store or summary is unavailable; retry")));
+    // A badge URL's errors are gray badges (the docs page's "Badges"), but for another method.
+    if e.answer == Answer::Svg {
+        for (status, body) in out.iter_mut().filter(|(s, _)| *s != "405") {
+            body["content"] = json!({"image/svg+xml": {"schema": {"type": "string"}}});
+            if *status == "404" {
+                body["description"] = json!("Not found: a gray “not found” badge");
+            }
+        }
+    }
     out
 }
 
@@ -359,6 +371,30 @@ fn schemas() -> Value {
                         "alias_resolved": {"type": ["string", "null"]},
                     },
                 },
+            },
+        },
+        "Lookup": {
+            "type": "object",
+            "required": ["query", "results"],
+            "properties": {
+                "query": {"type": "string"},
+                "results": {"type": "array", "items": schema_ref("LookupEntity")},
+                "suggestions": {
+                    "description": "Only when results is empty: the closest names the search finds (at most 5)",
+                    "type": "array", "maxItems": 5, "items": schema_ref("LookupEntity"),
+                },
+            },
+        },
+        "LookupEntity": {
+            "type": "object",
+            "required": ["kind", "id", "name", "matched", "json", "page"],
+            "properties": {
+                "kind": {"type": "string", "enum": ["compound", "product", "material"]},
+                "id": {"type": "string"}, "name": {"type": "string"},
+                "cas": {"type": "string"},
+                "matched": {"type": "string", "description": "The field that holds the query: id, cas, inchi_key, name, synonym, iupac_name, common_name, alias (suggestions: any searched field)"},
+                "json": {"type": "string", "description": "The entity's JSON, e.g. /api/compound/{id}"},
+                "page": {"type": "string", "description": "The entity's page, e.g. /compound/{id}"},
             },
         },
         "ReleaseNotes": object(&["versions", "latest"]),

@@ -86,9 +86,15 @@ async fn handle(state: &Arc<AppState>, req: Request) -> Response {
 }
 
 async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
+    // A badge URL is answered with an image whatever happens (the docs page's "Badges").
+    let badge = table::is_badge(req);
+    let fail = |e: ApiError| match badge {
+        true => reply(saferef_generator::render::badge::refused(&e)),
+        false => reply(e),
+    };
     let caller = match caller::resolve(state, &req.headers, req.api_key(), req.remote).await {
         Ok(c) => c,
-        Err(e) => return reply(e),
+        Err(e) => return fail(e),
     };
     let matched = table::route(state, req, &caller);
     let (access, cost) = match &matched {
@@ -97,7 +103,7 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
         Matched::MethodNotAllowed(_) | Matched::NotFound => (Access::Public, 1),
     };
     if let Some(refusal) = table::refuse(access, &caller) {
-        return with_caller_headers(reply(refusal), &caller, None);
+        return with_caller_headers(fail(refusal), &caller, None);
     }
     // A signed payment-provider notification comes through shared addresses (the CDN, a
     // balancer): counting it against a per-IP public quota would let anyone block billing.
@@ -126,7 +132,7 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
         }
         Err(e) => {
             tracing::error!("store: {e}");
-            return reply(ApiError::unavailable(
+            return fail(ApiError::unavailable(
                 "the quota store is unavailable; retry shortly",
             ));
         }
@@ -140,7 +146,7 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
                 .reset
                 .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
         ));
-        return with_caller_headers(reply(refusal), &caller, Some((&usage, now)));
+        return with_caller_headers(fail(refusal), &caller, Some((&usage, now)));
     }
     let res = match matched {
         Matched::Static(res) => res,

@@ -65,6 +65,14 @@ pub fn route(state: &AppState, req: &Request, caller: &Caller) -> Matched {
     })
 }
 
+/// Whether the request reads a badge, whose every answer is an SVG (refusals included).
+pub fn is_badge(req: &Request) -> bool {
+    matches!(req.method, Method::GET | Method::HEAD)
+        && catalogued(req)
+            .iter()
+            .any(|(e, _)| e.op == Op::Badge && e.method == "GET")
+}
+
 /// The methods the catalogue declares at the request's path (none when it names no endpoint).
 pub fn methods(req: &Request) -> Vec<&'static str> {
     catalogued(req).iter().map(|(e, _)| e.method).collect()

@@ -340,6 +340,25 @@ pub fn rest_routes(dataset: &Dataset) -> Vec<Route> {
             })
             .collect::<Vec<_>>(),
     );
+    // Material and product badges: one risk level each, so only the default context's files
+    // (another context is the runtime's 400 badge).
+    let badged: Vec<&String> = materials.iter().chain(&products).copied().collect();
+    out.extend(
+        badged
+            .par_iter()
+            .flat_map_iter(|id| {
+                Style::ALL.map(|style| {
+                    let style = style.name();
+                    plain(
+                        "badge_context_style",
+                        &format!("/api/badge/{id}"),
+                        Some(&format!("context=human_adult style={style}")),
+                        &format!("api/badge/{id}/human_adult/{style}.svg"),
+                    )
+                })
+            })
+            .collect::<Vec<_>>(),
+    );
     out.push(plain("root", "/api", None, "api/index.json"));
     // The site for people and what search engines and its search box read.
     out.push(plain("home", "/", None, "index.html"));

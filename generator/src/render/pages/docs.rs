@@ -13,6 +13,12 @@ use crate::model::Dataset;
 use crate::render::Rendered;
 use crate::render::dispatch::Indexes;
 
+/// Where a caller without a key is sent to raise a limit (`X-Upgrade-URL`, a batch's
+/// `upgrade_url`): the reference's keys section, which tells how to get a trial key.
+pub const UPGRADE_TRIAL: &str = "/api/docs#keys";
+/// Where a key holder is sent to raise a limit: the reference's tiers and limits.
+pub const UPGRADE_TIERS: &str = "/api/docs#limits";
+
 /// Lines of a response shown under its example.
 const EXCERPT_LINES: usize = 24;
 
@@ -171,6 +177,26 @@ fn answer(a: Answer) -> String {
 /// The statuses an endpoint can answer besides success.
 fn errors(e: &Endpoint) -> Vec<(u16, &'static str)> {
     let mut out = Vec::new();
+    if e.answer == Answer::Svg {
+        // A badge URL's errors are badges (the "Badges" section).
+        return vec![
+            (
+                400,
+                "a gray SVG badge: a malformed id, an unknown style or context, a bad label",
+            ),
+            (401, "a gray SVG badge: a key that is not valid"),
+            (403, "a gray SVG badge: a compound judged a critical threat"),
+            (404, "a gray SVG “not found” badge: nothing with this id"),
+            (
+                405,
+                "another method on this path (Allow names the right ones)",
+            ),
+            (
+                429,
+                "a gray SVG badge: the daily quota is used up (resets 00:00 UTC)",
+            ),
+        ];
+    }
     if !e.params.is_empty() || e.body.is_some() {
         out.push((400, "a malformed id, CAS number, context or parameter"));
     }
@@ -338,5 +364,20 @@ mod tests {
         for lang in ["hmac.compare_digest", "timingSafeEqual", "verify_slice"] {
             assert!(html.contains(lang), "{lang}");
         }
+        // The upgrade links, the lookup and badge sections land on anchors of this page.
+        for url in [
+            UPGRADE_TRIAL,
+            UPGRADE_TIERS,
+            "/api/docs#lookup",
+            "/api/docs#badges",
+        ] {
+            let anchor = url.strip_prefix("/api/docs#").unwrap();
+            assert!(html.contains(&format!("id=\"{anchor}\"")), "{url}");
+        }
+        // The lookup's example answers with its real record.
+        assert!(
+            html.contains("&#34;page&#34;: &#34;/compound/"),
+            "a lookup excerpt"
+        );
     }
 }

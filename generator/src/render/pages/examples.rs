@@ -106,6 +106,17 @@ pub fn list(d: &Dataset) -> Vec<Example> {
             "an HTML page (the JSON links it as _links.page)",
         ),
         get(
+            "lookup-by-name",
+            format!("Find {name} by its name, without a key."),
+            format!(
+                "/api/lookup?{}",
+                serde_urlencoded::to_string([("q", name.to_lowercase())])
+                    .expect("a pair encodes")
+            ),
+            false,
+            "kind, id, name, and the json and page links of each exact match",
+        ),
+        get(
             "badge",
             format!(
                 "An embeddable SVG badge of {name}'s tier; link it to the compound's page, /compound/{id}."

@@ -5,6 +5,7 @@
 //! compound.
 
 mod index;
+mod lookup;
 mod matching;
 #[cfg(test)]
 mod ranking_tests;
@@ -18,6 +19,7 @@ use std::cmp::Reverse;
 use serde::Serialize;
 
 pub use index::SearchIndex;
+pub use lookup::{LookupQuery, lookup};
 
 use crate::model::Dataset;
 use crate::model::aliases::normalize as alias_key;
