@@ -21,6 +21,7 @@ mod health;
 mod hostile;
 mod keys;
 mod local_mode;
+mod logging;
 mod netlify_dev;
 mod protocol;
 mod schemathesis;
