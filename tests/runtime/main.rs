@@ -22,6 +22,7 @@ mod health;
 mod hostile;
 mod keys;
 mod local_mode;
+mod logging;
 mod lookup;
 mod netlify_dev;
 mod protocol;

@@ -309,3 +309,61 @@ fn a_large_file_is_streamed_with_its_etag_and_the_manifest_is_not_published() {
         assert_eq!(res.status(), 404, "{path}");
     }
 }
+
+/// A file of the tree is answered from memory after its first request (the same bytes, headers
+/// and ETag; the release's tree does not change while it is served), and, as on the CDN, it is
+/// not counted against the public per-IP quota and carries no rate-limit headers (issue 22).
+#[test]
+fn static_files_are_answered_from_memory_and_not_counted() {
+    let tree = tempfile::tempdir().unwrap();
+    let dataset = crate::support::dataset();
+    crate::support::write_tree(tree.path(), &dataset);
+    let site = tree.path().join("site");
+    let route = routes(&dataset)
+        .into_iter()
+        .find(|r| r.pattern == "compound" && r.query.is_some() && r.rendered.status == 200)
+        .expect("a compound answer in a context");
+    let url = format!("{}?{}", route.path, route.query.as_deref().unwrap());
+    let state = tempfile::tempdir().unwrap();
+    let server = binary::serve(&tree.path().join("data"), &site, state.path(), &[]);
+    let client = reqwest::blocking::Client::new();
+    let file = std::fs::read(site.join(&route.file)).unwrap();
+    let blocks = header_blocks(&site);
+    let first = client.get(format!("{}{url}", server.base)).send().unwrap();
+    assert_eq!(first.status(), 200);
+    let first_headers = first.headers().clone();
+    assert!(first.bytes().unwrap() == file);
+    for (name, value) in &blocks[&route.path] {
+        assert_eq!(first_headers[name.as_str()], value.as_str(), "{name}");
+    }
+    // The file changes on disk under the served release: the release answers what it
+    // resolved, from memory.
+    std::fs::write(site.join(&route.file), b"{\"changed\":true}").unwrap();
+    // More than the public quota (500 a day per address), none counted.
+    for n in 0..600 {
+        let res = client.get(format!("{}{url}", server.base)).send().unwrap();
+        assert_eq!(res.status(), 200, "request {n}");
+        assert_eq!(res.headers()["etag"], first_headers["etag"], "request {n}");
+        for name in ["x-ratelimit-limit", "x-ratelimit-remaining", "ratelimit"] {
+            assert!(!res.headers().contains_key(name), "{name} on request {n}");
+        }
+        if n == 599 {
+            assert!(res.bytes().unwrap() == file);
+        }
+    }
+    let tag = first_headers["etag"].clone();
+    let cached = client
+        .get(format!("{}{url}", server.base))
+        .header("if-none-match", tag.clone())
+        .send()
+        .unwrap();
+    assert_eq!(cached.status(), 304);
+    assert_eq!(cached.headers()["etag"], tag);
+    // A request the runtime answers is the first one counted.
+    let counted = client
+        .get(format!("{}/api/search?q=benzene", server.base))
+        .send()
+        .unwrap();
+    assert_eq!(counted.status(), 200);
+    assert_eq!(counted.headers()["x-ratelimit-remaining"], "499");
+}

@@ -34,6 +34,7 @@ use warp::reply::Response;
 
 pub use request::{Params, Request};
 use saferef_generator::api::Access;
+pub use static_site::StaticCache;
 use table::Matched;
 
 use crate::caller::{self, Caller};
@@ -97,6 +98,13 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
         Err(e) => return fail(e),
     };
     let matched = table::route(state, req, &caller);
+    // A file of the static tree is what a CDN serves without counting it (the docs page,
+    // badges, public compound files): served here, it is not counted either, and carries no
+    // rate-limit headers (the docs page, `GET /api/docs#limits`).
+    let matched = match matched {
+        Matched::Static(res) => return with_caller_headers(res, &caller, None),
+        other => other,
+    };
     let (access, cost) = match &matched {
         Matched::Endpoint(e) => (e.access, e.cost),
         Matched::Static(_) => (Access::Public, 1),
