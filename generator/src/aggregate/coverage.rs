@@ -12,7 +12,8 @@ pub struct Coverage {
     pub compounds: usize,
     /// Compounds with a current GHS classification or an agency classification.
     pub classified: usize,
-    /// Compounds with an insecticide, neonicotinoid or acaricide use class.
+    /// Compounds with an insecticide, organophosphate or neonicotinoid use class (the classes
+    /// the pollinator rule reads, `signals.rs`).
     pub insecticides: usize,
     /// Per context, in `Context::ALL` order: (context, answered, answered among classified,
     /// answered among insecticides).
@@ -32,7 +33,7 @@ impl Coverage {
             let insecticide = r.use_classes.iter().any(|u| {
                 matches!(
                     u.class.as_str(),
-                    "insecticide" | "neonicotinoid" | "organophosphate" | "acaricide"
+                    "insecticide" | "neonicotinoid" | "organophosphate"
                 )
             });
             c.classified += usize::from(classified);
