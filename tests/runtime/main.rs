@@ -8,6 +8,7 @@ mod browser_pages;
 mod catalogue;
 mod changelog;
 mod compound;
+mod conventions;
 mod cors;
 mod defaults;
 mod entities;
