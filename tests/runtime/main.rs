@@ -9,6 +9,7 @@ mod browser_pages;
 mod catalogue;
 mod changelog;
 mod compound;
+mod conventions;
 mod cors;
 mod defaults;
 mod entities;

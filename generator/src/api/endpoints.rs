@@ -65,7 +65,7 @@ const PAGE: Param = query(
         max: None,
         default: Some(1),
     },
-    "Page number",
+    "Page number, counting from 1 (instead of offset: page n is offset (n-1) x limit)",
 );
 const LIMIT_100: Param = query(
     "limit",
@@ -92,7 +92,7 @@ const OFFSET: Param = query(
         max: None,
         default: Some(0),
     },
-    "Items skipped",
+    "Items skipped (instead of page)",
 );
 const SEARCH: Param = query(
     "search",
@@ -311,6 +311,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[
             PAGE,
             LIMIT_100,
+            OFFSET,
             SEARCH,
             RISK_PARAM,
             CONTEXT,
@@ -394,6 +395,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             ),
             PAGE,
             LIMIT_100,
+            OFFSET,
         ],
         answer: Json("CompoundList"),
         example: Some("/api/filter?hazard=mutagen&limit=5"),
@@ -510,6 +512,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             ),
             LIMIT_100,
             OFFSET,
+            PAGE,
             query(
                 "type",
                 Enum(&["compound", "product", "material"]),
@@ -567,7 +570,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     Endpoint {
         access: Developer,
-        params: &[PAGE, LIMIT_100, SEARCH],
+        params: &[PAGE, LIMIT_100, OFFSET, SEARCH],
         example: Some("/api/materials?limit=5"),
         ..endpoint(
             Op::Materials,
@@ -583,6 +586,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[
             PAGE,
             LIMIT_100,
+            OFFSET,
             SEARCH,
             query(
                 "risk",
@@ -678,6 +682,8 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[
             path("agency", Text { min: 1, max: 200 }, "Agency name"),
             LIMIT_1000,
+            OFFSET,
+            PAGE,
         ],
         example: Some("/api/regulatory/by-agency/IARC?limit=5"),
         ..endpoint(
@@ -756,6 +762,8 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[
             path("category", Text { min: 1, max: 64 }, "Exposure category"),
             LIMIT_1000,
+            OFFSET,
+            PAGE,
         ],
         ..endpoint(
             Op::FoundInByCategory,
@@ -833,6 +841,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[
             LIMIT_100,
             OFFSET,
+            PAGE,
             query(
                 "class",
                 Text { min: 1, max: 64 },
@@ -871,6 +880,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             ),
             LIMIT_100,
             OFFSET,
+            PAGE,
         ],
         example: Some("/api/fragrance/search?q=linalool"),
         ..endpoint(
@@ -935,6 +945,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             ),
             LIMIT_100,
             OFFSET,
+            PAGE,
         ],
         example: Some("/api/changelog?limit=5"),
         ..endpoint(
@@ -1038,7 +1049,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     // Watchlist
     Endpoint {
         access: Developer,
-        params: &[LIMIT_100, OFFSET],
+        params: &[LIMIT_100, OFFSET, PAGE],
         ..endpoint(
             Op::WatchlistList,
             "watchlist",
@@ -1099,6 +1110,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
                 "The webhook (with action=deliveries)",
             ),
             OFFSET,
+            PAGE,
             query(
                 "limit",
                 Int {

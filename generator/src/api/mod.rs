@@ -13,6 +13,10 @@ mod query;
 pub use endpoints::ENDPOINTS;
 pub use query::{Query, pairs};
 
+/// The conventions every endpoint keeps, stated once: the OpenAPI document's description and
+/// the docs page's "Conventions" section show this text.
+pub const CONVENTIONS: &str = "Lists take limit with page (counting from 1) or offset (items skipped; page n is offset (n-1) x limit; both at once is a 400), and every list answer carries one pagination object {limit, offset, page, total, total_pages, has_more} beside its older paging fields. Every error answer is JSON {error, code}: error is a message for people and may be reworded, code is a stable machine-readable value (the Error schema lists them). Wherever an answer names a compound, material or product by id, it gives the same value as hq_id too. Answers only ever gain fields.";
+
 /// What an endpoint does: the key the runtime's handlers, the reference's example answers and
 /// the renderers dispatch on. Two endpoints share an op when one handler answers both methods
 /// (`batch` GET and POST, `webhooks` GET and POST).
@@ -226,6 +230,16 @@ impl Endpoint {
     pub fn is_literal(&self) -> bool {
         !self.path.contains('{')
     }
+}
+
+/// The declaration of query parameter `name` of `op`'s GET endpoint: where a typed query
+/// reads its bounds, so they are stated once, in the catalogue.
+pub fn declared(op: Op, name: &str) -> Option<&'static Param> {
+    ENDPOINTS
+        .iter()
+        .filter(|e| e.op == op && e.method == "GET")
+        .flat_map(|e| e.params)
+        .find(|p| p.name == name && p.location == In::Query)
 }
 
 /// The endpoints whose template matches `segments`: literal templates win over templates with

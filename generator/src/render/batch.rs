@@ -17,7 +17,7 @@ use crate::model::contexts::Context;
 use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::{RiskLevel, WatchClass};
-use crate::render::error::ApiError;
+use crate::render::error::{self, ApiError};
 
 /// Who is asking, as the runtime authenticated them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,19 +44,19 @@ pub struct BatchRequest {
 
 impl BatchRequest {
     /// The GET form, with a 400 for a missing `ids` or a `synthesize` other than true/false.
-    pub fn from_query(q: &dyn super::dispatch::Query) -> Result<BatchRequest, Rendered> {
+    pub fn from_query(q: &dyn super::dispatch::Query) -> Result<BatchRequest, ApiError> {
         let Some(ids) = q.get("ids") else {
-            return Err(Rendered::from(ApiError::bad_request(
+            return Err(ApiError::bad_request(
                 "ids is required: comma-separated compound ids or CAS numbers",
-            )));
+            ));
         };
         let synthesize = match q.get("synthesize") {
             None | Some("false") => false,
             Some("true") => true,
             Some(other) => {
-                return Err(Rendered::from(ApiError::bad_request(format!(
+                return Err(ApiError::bad_request(format!(
                     "synthesize accepts true or false, not {other:?}"
-                ))));
+                )));
             }
         };
         Ok(BatchRequest {
@@ -74,6 +74,7 @@ const SYNTHESIZE_MAX: usize = 10;
 #[derive(Serialize)]
 struct TooMany {
     error: String,
+    code: &'static str,
     requested: usize,
     cap: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -298,6 +299,7 @@ fn check(inputs: &[&str], synthesize: bool, caller: &BatchCaller) -> Result<(), 
                 inputs.len(),
                 caller.cap
             ),
+            code: error::code::BAD_REQUEST,
             requested: inputs.len(),
             cap: caller.cap,
             upgrade_url: (!caller.keyed).then_some(super::pages::docs::UPGRADE_TRIAL),

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::error::ApiError;
+use super::error::{self, ApiError};
 use super::{Cache, Rendered};
 use crate::aggregate::{self, Assessment, ContextResult, Disagreement, EvidenceItem, Schema};
 use crate::api::Query;
@@ -131,6 +131,7 @@ struct Legacy<'a> {
 #[derive(Serialize)]
 struct Unavailable<'a> {
     error: &'a str,
+    code: &'static str,
     hq_id: &'a str,
     name: &'a str,
     message: String,
@@ -246,6 +247,7 @@ pub fn compound(
             422,
             &Unavailable {
                 error: "aggregated record unavailable",
+                code: error::code::UNPROCESSABLE,
                 hq_id: &record.hq_id,
                 name: &record.name,
                 message,

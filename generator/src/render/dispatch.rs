@@ -9,10 +9,11 @@ use chrono::NaiveDate;
 use super::compound::{self, CasQuery, CompoundQuery, View};
 use super::error::ApiError;
 use super::lists::{self, RiskIndex};
+use super::paging::Paging;
 use super::search::{self, SearchIndex};
 use super::{
-    Rendered, badge, batch, compare, contexts, documents, entities, found_in, fragrance, pages,
-    regulatory, regulatory_status, relationships,
+    Rendered, badge, batch, changelog, compare, contexts, documents, entities, found_in, fragrance,
+    pages, regulatory, regulatory_status, relationships,
 };
 use crate::aggregate::Assessment;
 use crate::aggregate::graph::Graph;
@@ -127,7 +128,6 @@ fn from_dataset(
     view: View,
 ) -> Result<Option<Rendered>, ApiError> {
     let p = |i: usize| params.get(i).copied().unwrap_or_default();
-    let raw = |name: &'static str| q.get(name);
     Ok(Some(match op {
         Op::Root => super::root::root(d, &d.release_date()),
         Op::OpenApi => super::openapi::openapi(d, super::openapi::Format::parse(q)?),
@@ -150,25 +150,26 @@ fn from_dataset(
         Op::ProductRaw => entities::product_raw(d, p(0)),
         Op::Badge => badge::answer(d, p(0), q, assessed),
         Op::Contexts => contexts::contexts(d),
-        Op::Materials => lists::materials(d, raw("page"), raw("limit"), raw("search")),
+        Op::Materials => lists::materials(d, &lists::MaterialsQuery::parse(q)?),
         Op::Regulatory => regulatory::compound(d, p(0)),
         Op::RegulatoryAgencies => regulatory::agencies(d),
-        Op::RegulatoryByAgency => regulatory::by_agency(d, p(0), raw("limit")),
+        Op::RegulatoryByAgency => regulatory::by_agency(d, p(0), Paging::parse(op, q)?),
         Op::FoundIn => found_in::compound(d, p(0)),
         Op::FoundInCategories => found_in::categories(d),
-        Op::FoundInByCategory => found_in::by_category(d, p(0), raw("limit")),
+        Op::FoundInByCategory => found_in::by_category(d, p(0), Paging::parse(op, q)?),
         Op::Fragrance => {
-            fragrance::list(&d.fragrance, d, raw("limit"), raw("offset"), raw("class"))
+            let query = fragrance::ListQuery::parse(&d.fragrance, q)?;
+            fragrance::list(&d.fragrance, d, &query)
         }
         Op::FragranceClasses => fragrance::classes(&d.fragrance),
         Op::FragranceSearch => {
-            fragrance::search(&d.fragrance, d, raw("q"), raw("limit"), raw("offset"))
+            fragrance::search(&d.fragrance, d, &fragrance::SearchQuery::parse(q)?)
         }
         Op::Playground => pages::playground::playground(d),
         Op::Examples => pages::examples::examples(d),
         Op::Dashboard => pages::dashboard::dashboard(),
         Op::Compliance => pages::compliance::compliance(d),
-        Op::Changelog => super::changelog::changelog(d, q),
+        Op::Changelog => changelog::changelog(d, &changelog::ChangelogQuery::parse(d, q)?),
         Op::Home => pages::home::home(d),
         Op::CompoundPage => pages::compound_page::compound_page(d, p(0), assessed)?,
         Op::MaterialPage => pages::entity_pages::material_page(d, p(0))?,
@@ -181,6 +182,7 @@ fn from_dataset(
 }
 
 /// The ops answered from the indexes, the day or the caller; `None` for the runtime's own.
+/// Like `from_dataset`, each parses its path, then its typed query.
 fn from_indexes(
     d: &Dataset,
     ix: Indexes<'_>,
@@ -188,100 +190,36 @@ fn from_indexes(
     call: Call<'_>,
     viewer: Viewer,
 ) -> Result<Option<Rendered>, ApiError> {
-    let q = |name: &'static str| call.query.get(name);
+    let q = call.query;
     let p = |i: usize| call.params.get(i).copied().unwrap_or_default();
     Ok(Some(match op {
-        Op::Relationships => relationships::relationships(ix.graph, p(0), q("rel_type")),
-        Op::RelationshipGraph => relationships::graph(ix.graph, p(0), q("depth"), q("rel_type")),
+        Op::Relationships => {
+            let id = relationships::EntityId::parse(p(0))?;
+            relationships::relationships(ix.graph, id, relationships::rel_type(q)?)?
+        }
+        Op::RelationshipGraph => {
+            let id = relationships::EntityId::parse(p(0))?;
+            relationships::graph(ix.graph, id, relationships::GraphQuery::parse(q)?)?
+        }
         Op::RelationshipStats => relationships::stats(ix.graph, &d.release_date()),
-        Op::Compounds => lists::compounds(
-            d,
-            ix.risk_index,
-            &lists::CompoundsQuery {
-                page: q("page"),
-                limit: q("limit"),
-                search: q("search"),
-                risk: q("risk"),
-                context: q("context"),
-                hazard: q("hazard"),
-                cas: q("cas"),
-                type_filter: q("type_filter"),
-                category_filter: q("category_filter"),
-            },
-        ),
-        Op::Filter => lists::filter(
-            d,
-            ix.risk_index,
-            &lists::FilterQuery {
-                risk: q("risk"),
-                context: q("context"),
-                kind: q("type"),
-                agency: q("agency"),
-                hazard: q("hazard"),
-                cas_prefix: q("cas_prefix"),
-                exposure: q("exposure"),
-                functional_use: q("functional_use"),
-                year: q("year"),
-                year_min: q("year_min"),
-                year_max: q("year_max"),
-                page: q("page"),
-                limit: q("limit"),
-            },
-        ),
+        Op::Compounds => lists::compounds(d, ix.risk_index, &lists::CompoundsQuery::parse(d, q)?),
+        Op::Filter => lists::filter(d, ix.risk_index, &lists::FilterQuery::parse(d, q)?),
+        Op::Products => lists::products(d, ix.risk_index, &lists::ProductsQuery::parse(d, q)?),
         Op::Compare => {
-            compare::compare_indexed(d, ix.risk_index, q("ids"), q("context"), q("contexts"))
+            compare::compare_indexed(d, ix.risk_index, &compare::CompareQuery::parse(d, q)?)?
         }
-        Op::Lookup => search::lookup(ix.search_index, d, &search::LookupQuery::parse(call.query)?),
-        Op::Search => search::search(
-            ix.search_index,
-            d,
-            q("q"),
-            q("limit"),
-            q("offset"),
-            q("type"),
-        ),
-        Op::Batch => {
-            let request = match call.batch {
-                Some(body) => body.clone(),
-                None => match batch::BatchRequest::from_query(call.query) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(Some(e)),
-                },
-            };
-            batch::batch_indexed(
-                d,
-                ix.risk_index,
-                &request.compounds,
-                request.context.as_deref(),
-                request.synthesize,
-                request.detail.as_deref(),
-                &batch::BatchCaller {
-                    cap: viewer.batch_cap,
-                    keyed: viewer.keyed,
-                },
-            )
-        }
-        Op::Products => lists::products(
-            d,
-            ix.risk_index,
-            &lists::ProductsQuery {
-                page: q("page"),
-                limit: q("limit"),
-                search: q("search"),
-                risk: q("risk"),
-                tier: q("tier"),
-                category_filter: q("category_filter"),
-            },
-        ),
+        Op::Lookup => search::lookup(ix.search_index, d, &search::LookupQuery::parse(q)?),
+        Op::Search => search::search(ix.search_index, d, &search::SearchQuery::parse(q)?),
+        Op::Batch => batch(d, ix, call, viewer)?,
         Op::RegulatoryStatus => regulatory_status::regulatory_status(
             &d.regulatory_status,
             &regulatory_status::Query {
-                analyte: q("analyte"),
-                matrix: q("matrix"),
-                jurisdiction: q("jurisdiction"),
-                as_of: q("as_of"),
-                view: q("view"),
-                before: q("before"),
+                analyte: q.get("analyte"),
+                matrix: q.get("matrix"),
+                jurisdiction: q.get("jurisdiction"),
+                as_of: q.get("as_of"),
+                view: q.get("view"),
+                before: q.get("before"),
             },
             call.today,
         ),
@@ -343,4 +281,29 @@ fn from_indexes(
         | Op::Robots
         | Op::NameIndex => return Ok(None),
     }))
+}
+
+/// `GET` (from the query) or `POST` (the body already read) `/api/compounds/batch`.
+fn batch(
+    d: &Dataset,
+    ix: Indexes<'_>,
+    call: Call<'_>,
+    viewer: Viewer,
+) -> Result<Rendered, ApiError> {
+    let request = match call.batch {
+        Some(body) => body.clone(),
+        None => batch::BatchRequest::from_query(call.query)?,
+    };
+    Ok(batch::batch_indexed(
+        d,
+        ix.risk_index,
+        &request.compounds,
+        request.context.as_deref(),
+        request.synthesize,
+        request.detail.as_deref(),
+        &batch::BatchCaller {
+            cap: viewer.batch_cap,
+            keyed: viewer.keyed,
+        },
+    ))
 }

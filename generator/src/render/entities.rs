@@ -70,6 +70,7 @@ fn material_by_slug<'a>(dataset: &'a Dataset, slug: &str) -> Option<&'a Material
 #[derive(Serialize)]
 struct MaterialOut<'a> {
     id: &'a str,
+    hq_id: &'a str,
     name: &'a str,
     slug: &'a str,
     family: &'a str,
@@ -109,6 +110,7 @@ pub fn material(dataset: &Dataset, id: &str) -> Rendered {
     };
     let body = MaterialOut {
         id: &m.id,
+        hq_id: &m.id,
         name: &m.name,
         slug: &m.slug,
         family: &m.family,
@@ -152,6 +154,7 @@ struct MaterialsOut<'a> {
 #[derive(Serialize)]
 struct ProductOut<'a> {
     id: &'a str,
+    hq_id: &'a str,
     name: &'a str,
     tier: &'a str,
     risk_level: Option<&'static str>,
@@ -205,6 +208,7 @@ pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
     let (synthesis, traces) = synthesis::synthesize(dataset, p);
     let body = ProductOut {
         id: &p.id,
+        hq_id: &p.id,
         name: &p.name,
         tier: &p.tier,
         risk_level: synthesis.risk_level.map(|r| r.as_str()),

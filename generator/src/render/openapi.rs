@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::error::ApiError;
+use super::error::{ApiError, CODES};
 use super::{Cache, Rendered};
 use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind, Param, Query};
 use crate::model::Dataset;
@@ -289,9 +289,14 @@ fn schemas() -> Value {
     json!({
         "Error": {
             "type": "object",
-            "required": ["error"],
+            "required": ["error", "code"],
             "properties": {
-                "error": {"type": "string"},
+                "error": {"type": "string", "description": "For people; may be reworded"},
+                "code": {
+                    "type": "string",
+                    "description": CODES.iter().map(|(c, s, m)| format!("{c} ({s}): {m}")).collect::<Vec<_>>().join("; "),
+                    "enum": CODES.iter().map(|(c, _, _)| *c).collect::<Vec<_>>(),
+                },
                 "hq_id": {"type": "string"}, "name": {"type": "string"},
                 "message": {"type": "string"}, "schema": {"type": "string"},
             },
@@ -301,7 +306,24 @@ fn schemas() -> Value {
         "Health": object(&["status", "version"]),
         "Freshness": object(&[]),
         "Compound": {"type": "object"},
-        "CompoundList": object(&["pagination"]),
+        "Pagination": {
+            "type": "object",
+            "description": "Where a page sits in its list; the same object in every list answer",
+            "required": ["limit", "offset", "page", "total", "total_pages", "has_more"],
+            "properties": {
+                "limit": {"type": "integer", "minimum": 1},
+                "offset": count.clone(),
+                "page": {"type": "integer", "minimum": 1, "description": "The page the first item is on: offset / limit + 1"},
+                "total": count.clone(),
+                "total_pages": count.clone(),
+                "has_more": {"type": "boolean", "description": "Items follow this page"},
+            },
+        },
+        "CompoundList": {
+            "type": "object",
+            "required": ["pagination"],
+            "properties": {"pagination": schema_ref("Pagination")},
+        },
         "Batch": {
             "type": "object",
             "required": ["results", "meta"],
@@ -346,15 +368,16 @@ fn schemas() -> Value {
         "Compare": {"type": "object"},
         "Search": {
             "type": "object",
-            "required": ["query", "results", "meta"],
+            "required": ["query", "results", "meta", "pagination"],
             "properties": {
                 "query": {"type": "string"},
+                "pagination": schema_ref("Pagination"),
                 "results": {"type": "array", "maxItems": 100, "items": {
                     "type": "object",
-                    "required": ["entity_type", "id", "name", "score", "matched"],
+                    "required": ["entity_type", "id", "hq_id", "name", "score", "matched"],
                     "properties": {
                         "entity_type": {"type": "string", "enum": ["compound", "product", "material"]},
-                        "id": {"type": "string"}, "name": {"type": "string"},
+                        "id": {"type": "string"}, "hq_id": {"type": "string"}, "name": {"type": "string"},
                         "cas": {"type": "string"},
                         "score": {"type": "integer", "minimum": 0, "maximum": 100},
                         "matched": {"type": "string"},
@@ -488,7 +511,7 @@ fn document(dataset: &Dataset) -> Value {
         "info": {
             "title": "saferef",
             "version": DOCUMENT_VERSION,
-            "description": "Chemical and product safety reference. Reference data, not professional advice. Every path is also served under /api/v1/. Pages on other origins may call every endpoint (CORS): responses carry Access-Control-Allow-Origin and expose ETag and the rate-limit headers, and OPTIONS answers the preflight a browser sends before a request with X-API-Key or a JSON body (the docs page, Browser access).",
+            "description": "Chemical and product safety reference. Reference data, not professional advice. Every path is also served under /api/v1/. Pages on other origins may call every endpoint (CORS): responses carry Access-Control-Allow-Origin and expose ETag and the rate-limit headers, and OPTIONS answers the preflight a browser sends before a request with X-API-Key or a JSON body (the docs page, Browser access). Conventions: ".to_string() + crate::api::CONVENTIONS,
             "x-api-schema-version": API_SCHEMA_VERSION,
             "x-service-version": crate::SERVICE_VERSION,
         },

@@ -160,14 +160,11 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
         Matched::Static(res) => res,
         Matched::Endpoint(e) => handlers::run(state, req, &caller, e).await,
         Matched::MethodNotAllowed(allowed) => {
-            let mut res = reply(ApiError::new(
-                405,
-                format!(
-                    "method {} not allowed here; use {}",
-                    req.method,
-                    allowed.join(", ")
-                ),
-            ));
+            let mut res = reply(ApiError::method_not_allowed(format!(
+                "method {} not allowed here; use {}",
+                req.method,
+                allowed.join(", ")
+            )));
             if let Ok(v) = HeaderValue::from_str(&allowed.join(", ")) {
                 res.headers_mut().insert("allow", v);
             }

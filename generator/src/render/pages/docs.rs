@@ -76,6 +76,8 @@ struct Page<'a> {
     version: &'static str,
     tags: Vec<TagView>,
     contexts: Vec<ContextView<'a>>,
+    conventions: &'static str,
+    codes: &'static [(&'static str, u16, &'static str)],
     first_example: &'static str,
     python: &'static str,
     node: &'static str,
@@ -326,6 +328,8 @@ pub fn docs(d: &Dataset, ix: Indexes<'_>) -> Rendered {
         version: crate::SERVICE_VERSION,
         tags,
         contexts,
+        conventions: crate::api::CONVENTIONS,
+        codes: crate::render::error::CODES,
         first_example,
         python: PYTHON,
         node: NODE,
@@ -361,6 +365,15 @@ mod tests {
             "an excerpt of a compound"
         );
         assert!(html.contains("X-Service-Signature: t=&lt;unix seconds&gt;,sha256=&lt;hex&gt;"));
+        assert!(html.contains("id=\"conventions\""));
+        for (code, status, _) in crate::render::error::CODES {
+            assert!(
+                html.contains(&format!(
+                    "<tr><td><code>{code}</code></td><td>{status}</td>"
+                )),
+                "{code}"
+            );
+        }
         for lang in ["hmac.compare_digest", "timingSafeEqual", "verify_slice"] {
             assert!(html.contains(lang), "{lang}");
         }
