@@ -110,8 +110,7 @@ pub fn list(d: &Dataset) -> Vec<Example> {
             format!("Find {name} by its name, without a key."),
             format!(
                 "/api/lookup?{}",
-                serde_urlencoded::to_string([("q", name.to_lowercase())])
-                    .expect("a pair encodes")
+                serde_urlencoded::to_string([("q", name.to_lowercase())]).expect("a pair encodes")
             ),
             false,
             "kind, id, name, and the json and page links of each exact match",
