@@ -23,6 +23,7 @@ mod keys;
 mod local_mode;
 mod netlify_dev;
 mod protocol;
+mod published_client;
 mod schemathesis;
 mod static_tree;
 mod store_contract;

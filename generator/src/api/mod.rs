@@ -11,7 +11,7 @@ mod endpoints;
 mod query;
 
 pub use endpoints::ENDPOINTS;
-pub use query::{Query, pairs};
+pub use query::{Query, boolean, pairs};
 
 /// What an endpoint does: the key the runtime's handlers, the reference's example answers and
 /// the renderers dispatch on. Two endpoints share an op when one handler answers both methods
@@ -46,6 +46,7 @@ pub enum Op {
     RegulatoryAgencies,
     RegulatoryByAgency,
     RegulatoryStatus,
+    RegulatoryStatusVocabulary,
     FoundIn,
     FoundInCategories,
     FoundInByCategory,
@@ -62,6 +63,7 @@ pub enum Op {
     KeyRotate,
     KeyTrial,
     KeyRecover,
+    KeyResend,
     KeyErasure,
     BillingWebhook,
     WatchlistList,

@@ -9,6 +9,7 @@ use chrono::NaiveDate;
 use super::compound::{self, CasQuery, CompoundQuery, View};
 use super::error::ApiError;
 use super::lists::{self, RiskIndex};
+use super::regulatory_status::RegulatoryStatusQuery;
 use super::search::{self, SearchIndex};
 use super::{
     Rendered, badge, batch, compare, contexts, documents, entities, found_in, fragrance, pages,
@@ -163,6 +164,7 @@ fn from_dataset(
         Op::Regulatory => regulatory::compound(d, p(0)),
         Op::RegulatoryAgencies => regulatory::agencies(d),
         Op::RegulatoryByAgency => regulatory::by_agency(d, p(0), raw("limit")),
+        Op::RegulatoryStatusVocabulary => regulatory_status::vocabulary::vocabulary(d),
         Op::FoundIn => found_in::compound(d, p(0)),
         Op::FoundInCategories => found_in::categories(d),
         Op::FoundInByCategory => found_in::by_category(d, p(0), raw("limit")),
@@ -276,15 +278,7 @@ fn from_indexes(
         ),
         Op::RegulatoryStatus => regulatory_status::regulatory_status(
             &d.regulatory_status,
-            &regulatory_status::Query {
-                analyte: q("analyte"),
-                matrix: q("matrix"),
-                jurisdiction: q("jurisdiction"),
-                as_of: q("as_of"),
-                view: q("view"),
-                before: q("before"),
-            },
-            call.today,
+            &RegulatoryStatusQuery::parse(d, call.query, call.today)?,
         ),
         // The runtime's own.
         Op::Health
@@ -295,6 +289,7 @@ fn from_indexes(
         | Op::KeyRotate
         | Op::KeyTrial
         | Op::KeyRecover
+        | Op::KeyResend
         | Op::KeyErasure
         | Op::BillingWebhook
         | Op::WatchlistList
@@ -325,6 +320,7 @@ fn from_indexes(
         | Op::Regulatory
         | Op::RegulatoryAgencies
         | Op::RegulatoryByAgency
+        | Op::RegulatoryStatusVocabulary
         | Op::FoundIn
         | Op::FoundInCategories
         | Op::FoundInByCategory
