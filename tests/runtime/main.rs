@@ -27,6 +27,7 @@ mod logging;
 mod lookup;
 mod netlify_dev;
 mod protocol;
+mod published_client;
 mod schemathesis;
 mod static_tree;
 mod store_contract;

@@ -698,8 +698,21 @@ pub static ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         access: Developer,
         params: &[
-            query("analyte", Text { min: 1, max: 200 }, "Analyte id or name"),
-            query("matrix", Text { min: 1, max: 200 }, "Food matrix"),
+            query(
+                "analyte",
+                Text { min: 1, max: 200 },
+                "Analyte id, name or abbreviation (any case), a CAS number or a compound id (/api/regulatory-status/vocabulary lists them)",
+            ),
+            query(
+                "matrix",
+                Text { min: 1, max: 200 },
+                "Food, article or drug matrix id or label (any case); not with listing",
+            ),
+            query(
+                "listing",
+                Text { min: 1, max: 200 },
+                "Hazard listing or classification id or label (any case); not with matrix",
+            ),
             query(
                 "jurisdiction",
                 Enum(&["US", "EU", "CA_AB899"]),
@@ -729,6 +742,18 @@ pub static ENDPOINTS: &[Endpoint] = &[
             "/api/regulatory-status",
             "Regulatory",
             "Limits per analyte, matrix and jurisdiction, with a temporal view and a change calendar",
+        )
+    },
+    Endpoint {
+        answer: Json("RegulatoryStatusVocabulary"),
+        example: Some("/api/regulatory-status/vocabulary"),
+        ..endpoint(
+            Op::RegulatoryStatusVocabulary,
+            "regulatoryStatusVocabulary",
+            "GET",
+            "/api/regulatory-status/vocabulary",
+            "Regulatory",
+            "The analytes, matrices, listings and jurisdictions regulatory-status filters take, and its answer's enumerated values, with labels",
         )
     },
     // Exposure and relationships
@@ -1004,6 +1029,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         body: Some("EmailBody"),
         status: 202,
+        answer: Json("TrialAccepted"),
         ..endpoint(
             Op::KeyTrial,
             "keyTrial",
@@ -1022,6 +1048,18 @@ pub static ENDPOINTS: &[Endpoint] = &[
             "/api/keys/recover",
             "Keys",
             "Two steps: {email} mails a code; {email, code} returns replacement keys",
+        )
+    },
+    Endpoint {
+        body: Some("EmailBody"),
+        status: 202,
+        ..endpoint(
+            Op::KeyResend,
+            "keyResend",
+            "POST",
+            "/api/keys/resend",
+            "Keys",
+            "Keys are kept only as hashes and cannot be sent again: mails the recovery code (step one of /api/keys/recover)",
         )
     },
     Endpoint {

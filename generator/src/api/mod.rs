@@ -11,7 +11,7 @@ mod endpoints;
 mod query;
 
 pub use endpoints::ENDPOINTS;
-pub use query::{Query, pairs};
+pub use query::{Query, boolean, pairs};
 
 /// The conventions every endpoint keeps, stated once: the OpenAPI document's description and
 /// the docs page's "Conventions" section show this text.
@@ -51,6 +51,7 @@ pub enum Op {
     RegulatoryAgencies,
     RegulatoryByAgency,
     RegulatoryStatus,
+    RegulatoryStatusVocabulary,
     FoundIn,
     FoundInCategories,
     FoundInByCategory,
@@ -67,6 +68,7 @@ pub enum Op {
     KeyRotate,
     KeyTrial,
     KeyRecover,
+    KeyResend,
     KeyErasure,
     BillingWebhook,
     WatchlistList,

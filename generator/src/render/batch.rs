@@ -33,6 +33,8 @@ pub struct BatchCaller {
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
+    /// `ids` is the original service's name for it, which its published client sends.
+    #[serde(alias = "ids")]
     pub compounds: Vec<String>,
     #[serde(default)]
     pub context: Option<String>,
@@ -50,10 +52,10 @@ impl BatchRequest {
                 "ids is required: comma-separated compound ids or CAS numbers",
             ));
         };
-        let synthesize = match q.get("synthesize") {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(other) => {
+        let synthesize = match q.get("synthesize").map(|s| (s, crate::api::boolean(s))) {
+            None => false,
+            Some((_, Some(b))) => b,
+            Some((other, None)) => {
                 return Err(ApiError::bad_request(format!(
                     "synthesize accepts true or false, not {other:?}"
                 )));

@@ -99,10 +99,10 @@ impl<'q> ChangelogQuery<'q> {
                 })
             })
             .transpose()?;
-        let summary = match q.get("summary") {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(s) => {
+        let summary = match q.get("summary").map(|s| (s, crate::api::boolean(s))) {
+            None => false,
+            Some((_, Some(b))) => b,
+            Some((s, None)) => {
                 return Err(bad(format!(
                     "summary accepts true or false, not {}",
                     shown(s)

@@ -10,6 +10,7 @@ use super::compound::{self, CasQuery, CompoundQuery, View};
 use super::error::ApiError;
 use super::lists::{self, RiskIndex};
 use super::paging::Paging;
+use super::regulatory_status::RegulatoryStatusQuery;
 use super::search::{self, SearchIndex};
 use super::{
     Rendered, badge, batch, changelog, compare, contexts, documents, entities, found_in, fragrance,
@@ -154,6 +155,7 @@ fn from_dataset(
         Op::Regulatory => regulatory::compound(d, p(0)),
         Op::RegulatoryAgencies => regulatory::agencies(d),
         Op::RegulatoryByAgency => regulatory::by_agency(d, p(0), Paging::parse(op, q)?),
+        Op::RegulatoryStatusVocabulary => regulatory_status::vocabulary::vocabulary(d),
         Op::FoundIn => found_in::compound(d, p(0)),
         Op::FoundInCategories => found_in::categories(d),
         Op::FoundInByCategory => found_in::by_category(d, p(0), Paging::parse(op, q)?),
@@ -213,15 +215,7 @@ fn from_indexes(
         Op::Batch => batch(d, ix, call, viewer)?,
         Op::RegulatoryStatus => regulatory_status::regulatory_status(
             &d.regulatory_status,
-            &regulatory_status::Query {
-                analyte: q.get("analyte"),
-                matrix: q.get("matrix"),
-                jurisdiction: q.get("jurisdiction"),
-                as_of: q.get("as_of"),
-                view: q.get("view"),
-                before: q.get("before"),
-            },
-            call.today,
+            &RegulatoryStatusQuery::parse(d, call.query, call.today)?,
         ),
         // The runtime's own.
         Op::Health
@@ -232,6 +226,7 @@ fn from_indexes(
         | Op::KeyRotate
         | Op::KeyTrial
         | Op::KeyRecover
+        | Op::KeyResend
         | Op::KeyErasure
         | Op::BillingWebhook
         | Op::WatchlistList
@@ -262,6 +257,7 @@ fn from_indexes(
         | Op::Regulatory
         | Op::RegulatoryAgencies
         | Op::RegulatoryByAgency
+        | Op::RegulatoryStatusVocabulary
         | Op::FoundIn
         | Op::FoundInCategories
         | Op::FoundInByCategory

@@ -10,7 +10,8 @@ use super::{Cache, Rendered};
 use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind, Param, Query};
 use crate::model::Dataset;
 
-/// The description document's own version.
+/// The description document's own version (`info.version`): it changes when the document
+/// does, and is not the service's version (`x-service-version`); `info.description` says so.
 pub const DOCUMENT_VERSION: &str = "2.1.0";
 /// `api_schema_version` is the integer 1.
 pub const API_SCHEMA_VERSION: u32 = 1;
@@ -426,12 +427,30 @@ fn schemas() -> Value {
         "BatchBody": {
             "type": "object",
             "additionalProperties": false,
-            "required": ["compounds"],
+            "oneOf": [{"required": ["compounds"]}, {"required": ["ids"]}],
             "properties": {
                 "compounds": {"type": "array", "minItems": 1, "maxItems": 100, "items": {"type": "string"}},
+                "ids": {
+                    "description": "The same list under the name the original service's clients send; give one of compounds and ids",
+                    "type": "array", "minItems": 1, "maxItems": 100, "items": {"type": "string"},
+                },
                 "context": {"type": "string"},
                 "synthesize": {"type": "boolean"},
                 "detail": {"type": "string", "enum": ["summary", "full"]},
+            },
+        },
+        "RegulatoryStatusVocabulary": object(&[
+            "dataset_version", "analytes", "matrices", "listings", "matrix_kinds",
+            "jurisdictions", "statuses", "confidences", "legal_statuses", "change_types",
+        ]),
+        "TrialAccepted": {
+            "type": "object",
+            "required": ["status", "message", "tier", "expires_at"],
+            "properties": {
+                "status": {"type": "string", "enum": ["accepted"]},
+                "message": {"type": "string"},
+                "tier": {"type": "string", "enum": ["developer"], "description": "The tier a trial key opens"},
+                "expires_at": {"type": "string", "format": "date-time", "description": "When a key issued by this request expires (the answer is the same whether or not the address may have one)"},
             },
         },
         "EmailBody": {
@@ -511,7 +530,7 @@ fn document(dataset: &Dataset) -> Value {
         "info": {
             "title": "saferef",
             "version": DOCUMENT_VERSION,
-            "description": "Chemical and product safety reference. Reference data, not professional advice. Every path is also served under /api/v1/. Pages on other origins may call every endpoint (CORS): responses carry Access-Control-Allow-Origin and expose ETag and the rate-limit headers, and OPTIONS answers the preflight a browser sends before a request with X-API-Key or a JSON body (the docs page, Browser access). Conventions: ".to_string() + crate::api::CONVENTIONS,
+            "description": "Chemical and product safety reference. Reference data, not professional advice. Every path is also served under /api/v1/. Pages on other origins may call every endpoint (CORS): responses carry Access-Control-Allow-Origin and expose ETag and the rate-limit headers, and OPTIONS answers the preflight a browser sends before a request with X-API-Key or a JSON body (the docs page, Browser access). Versions: info.version is this document's own version, raised when the description changes; x-service-version is the version of the service that serves it (GET /api, GET /api/health); x-api-schema-version is the generation of the response shapes, the api_schema_version of GET /api. Conventions: ".to_string() + crate::api::CONVENTIONS,
             "x-api-schema-version": API_SCHEMA_VERSION,
             "x-service-version": crate::SERVICE_VERSION,
         },
@@ -568,11 +587,15 @@ fn postman() -> Value {
     json!({
         "info": {
             "name": "saferef",
-            "description": "Chemical and product safety reference. Set base_url, and api_key for keyed requests.",
+            "description": "Chemical and product safety reference. Set base_url to the service's origin first (no request works before), and api_key for keyed requests.",
             "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
         },
         "variable": [
-            {"key": "base_url", "value": "http://127.0.0.1:8080"},
+            {
+                "key": "base_url",
+                "value": "",
+                "description": "The service's origin, e.g. https://api.example.org (no trailing slash); saferef-serve listens on http://127.0.0.1:8080 unless told otherwise",
+            },
             {"key": "api_key", "value": ""},
         ],
         "item": items,

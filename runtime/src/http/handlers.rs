@@ -57,6 +57,7 @@ async fn render_one(
         Op::KeyRotate => super::keys::rotate(state, caller).await,
         Op::KeyTrial => super::accounts::trial(state, req, caller).await,
         Op::KeyRecover => super::accounts::recover(state, req, caller).await,
+        Op::KeyResend => super::accounts::resend(state, req, caller).await,
         Op::KeyErasure => super::accounts::erasure(state, req, caller).await,
         Op::BillingWebhook => super::billing::webhook(state, req).await,
         Op::WatchlistList => super::watchlist::list(state, caller, q).await,

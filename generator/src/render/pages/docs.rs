@@ -10,8 +10,9 @@ use super::excerpts;
 use super::page;
 use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind};
 use crate::model::Dataset;
-use crate::render::Rendered;
+use crate::model::regulatory_status::JURISDICTIONS;
 use crate::render::dispatch::Indexes;
+use crate::render::{Rendered, regulatory_status};
 
 /// Where a caller without a key is sent to raise a limit (`X-Upgrade-URL`, a batch's
 /// `upgrade_url`): the reference's keys section, which tells how to get a trial key.
@@ -69,6 +70,14 @@ struct ContextView<'a> {
     aliases: String,
 }
 
+/// A value of a regulatory-status vocabulary: its id, label and one more column (CAS
+/// numbers, a matrix's kind).
+struct VocabularyRow<'a> {
+    id: &'a str,
+    label: &'a str,
+    detail: String,
+}
+
 #[derive(Template)]
 #[template(path = "pages/docs.html", escape = "html")]
 struct Page<'a> {
@@ -78,6 +87,10 @@ struct Page<'a> {
     contexts: Vec<ContextView<'a>>,
     conventions: &'static str,
     codes: &'static [(&'static str, u16, &'static str)],
+    jurisdictions: Vec<VocabularyRow<'a>>,
+    analytes: Vec<VocabularyRow<'a>>,
+    matrices: Vec<VocabularyRow<'a>>,
+    listings: Vec<VocabularyRow<'a>>,
     first_example: &'static str,
     python: &'static str,
     node: &'static str,
@@ -318,6 +331,36 @@ pub fn docs(d: &Dataset, ix: Indexes<'_>) -> Rendered {
             aliases: c.aliases.join(", "),
         })
         .collect();
+    let vocabulary = &d.regulatory_status.vocabulary;
+    let jurisdictions = JURISDICTIONS
+        .iter()
+        .map(|&id| VocabularyRow {
+            id,
+            label: regulatory_status::vocabulary::label("jurisdictions", id).unwrap_or(id),
+            detail: String::new(),
+        })
+        .collect();
+    let analytes = vocabulary
+        .analytes
+        .iter()
+        .map(|(id, a)| VocabularyRow {
+            id,
+            label: &a.name,
+            detail: a.cas.join(", "),
+        })
+        .collect();
+    let matrices_of = |listing: bool| {
+        vocabulary
+            .matrices
+            .iter()
+            .filter(|(_, m)| m.is_listing() == listing)
+            .map(|(id, m)| VocabularyRow {
+                id,
+                label: &m.name,
+                detail: m.kind.clone(),
+            })
+            .collect()
+    };
     let first_example = ENDPOINTS
         .iter()
         .find(|e| e.name == "compound")
@@ -330,6 +373,10 @@ pub fn docs(d: &Dataset, ix: Indexes<'_>) -> Rendered {
         contexts,
         conventions: crate::api::CONVENTIONS,
         codes: crate::render::error::CODES,
+        jurisdictions,
+        analytes,
+        matrices: matrices_of(false),
+        listings: matrices_of(true),
         first_example,
         python: PYTHON,
         node: NODE,
@@ -374,6 +421,17 @@ mod tests {
                 "{code}"
             );
         }
+        // The regulatory-status vocabularies, listings apart from matrices.
+        let vocabularies = &html[html.find("id=\"regulatory-vocabularies\"").unwrap()..];
+        let listings = vocabularies.find("Listings (").unwrap();
+        let matrix = vocabularies
+            .find("<code>processed_baby_food_general</code>")
+            .unwrap();
+        let listing = vocabularies
+            .find("<code>prop65_cancer_listing</code>")
+            .unwrap();
+        assert!(matrix < listings && listings < listing);
+        assert!(vocabularies.contains("<td>California Assembly Bill 899 (2023)"));
         for lang in ["hmac.compare_digest", "timingSafeEqual", "verify_slice"] {
             assert!(html.contains(lang), "{lang}");
         }
