@@ -202,6 +202,8 @@ mod tests {
         assert_eq!(dropped() - before, 46);
         *open.0.lock().unwrap() = true;
         open.1.notify_all();
+        // Once the queue is written out, lines are kept again.
+        sink.flush(std::time::Duration::from_secs(30));
         write("after");
         sink.flush(std::time::Duration::from_secs(30));
         let text = String::from_utf8(seen.lock().unwrap().clone()).unwrap();

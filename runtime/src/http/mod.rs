@@ -236,8 +236,12 @@ pub fn etag(body: &[u8]) -> HeaderValue {
 
 /// The ETag of a body whose SHA-256 is `digest`.
 pub fn etag_of(digest: &[u8]) -> HeaderValue {
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-    HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex is a valid header value")
+    // Once per response: written into one buffer rather than a string per byte.
+    let mut tag = String::with_capacity(34);
+    tag.push('"');
+    crate::keys::push_hex(&mut tag, &digest[..16]);
+    tag.push('"');
+    HeaderValue::from_str(&tag).expect("hex is a valid header value")
 }
 
 /// 304 when a GET's `If-None-Match` names the response's ETag.
