@@ -37,9 +37,9 @@ fn rules(a: &Assessment, context: &str) -> Vec<&'static str> {
 
 #[test]
 fn low_needs_positive_evidence() {
-    // Potassium cyanide: its only classification is Safe Work Australia's HCIS, which carries
-    // no environmental classes; aquatic life is not answered rather than low.
-    assert_eq!(tier(&assessed("151-50-8"), "aquatic_life"), None);
+    // Potassium cyanide's aquatic tier comes from the Annex VI group entry "salts of hydrogen
+    // cyanide" (Aquatic Acute 1, Aquatic Chronic 1), not from any absence.
+    assert_eq!(tier(&assessed("151-50-8"), "aquatic_life"), Some(VeryHigh));
     // Benzene's Annex VI entry has no aquatic class: aquatic life is not answered.
     assert_eq!(tier(&assessed("71-43-2"), "aquatic_life"), None);
     // Cadmium: no skin notation or dermal class, and no class's absence reads as low.
