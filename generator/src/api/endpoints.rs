@@ -145,7 +145,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[query(
             "check",
             Enum(&["integrity", "monitor"]),
-            "integrity: the loaded dataset against the site manifest (cached 60 s); monitor: admin token only",
+            "integrity: the static tree against its manifest, checked off the request path; the last verdict is answered, and a new check starts at most once a minute (only for a keyed or admin caller); monitor: admin token only",
         )],
         answer: Json("Health"),
         example: Some("/api/health"),
