@@ -396,7 +396,6 @@ fn netlify_dev_answers_as_the_runtime_does() {
             format!("/api/badge/{benzene}?context=dog&show_context=true"),
             None,
         ),
-        (format!("/api/badge/{product}?context=dog"), None),
         ("/api/lookup?q=benzene".to_string(), None),
         ("/api/lookup?q=71432".to_string(), None),
         ("/api/search?q=benzene".to_string(), Some(key.as_str())),
