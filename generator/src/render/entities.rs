@@ -85,7 +85,8 @@ struct MaterialOut<'a> {
     meta: &'a EntityMeta,
 }
 
-fn check_id(id: &str, letter: char, what: &str) -> Result<(), Rendered> {
+/// A 400 unless `id` has the shape of a `letter` entity's id (`hq-m-...`, `hq-p-...`).
+pub(crate) fn check_id(id: &str, letter: char, what: &str) -> Result<(), ApiError> {
     let ok = id.len() == 15
         && id.starts_with(&format!("hq-{letter}-"))
         && id[5..8].bytes().all(|b| b.is_ascii_lowercase())
@@ -94,16 +95,16 @@ fn check_id(id: &str, letter: char, what: &str) -> Result<(), Rendered> {
     if ok {
         Ok(())
     } else {
-        Err(Rendered::from(ApiError::bad_request(format!(
+        Err(ApiError::bad_request(format!(
             "malformed {what} id {id:?}: expected hq-{letter}-<3 letters>-<6 digits>"
-        ))))
+        )))
     }
 }
 
 /// `GET /api/material/{id}`.
 pub fn material(dataset: &Dataset, id: &str) -> Rendered {
     if let Err(e) = check_id(id, 'm', "material") {
-        return e;
+        return Rendered::from(e);
     }
     let Some(m) = dataset.materials.get(id) else {
         return Rendered::from(ApiError::not_found(format!("material {id} not found")));
@@ -200,7 +201,7 @@ fn uses<'a>(dataset: &'a Dataset, list: &'a [MaterialUse]) -> Vec<MaterialRef<'a
 /// `GET /api/product/{id}`: the profile; `compound_traces` only with `View::Full`.
 pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
     if let Err(e) = check_id(id, 'p', "product") {
-        return e;
+        return Rendered::from(e);
     }
     let Some(p) = dataset.products.get(id) else {
         return Rendered::from(ApiError::not_found(format!("product {id} not found")));
@@ -240,7 +241,7 @@ pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
 /// `GET /api/product/{id}/raw`: the stored product, without shaping or tier gating.
 pub fn product_raw(dataset: &Dataset, id: &str) -> Rendered {
     if let Err(e) = check_id(id, 'p', "product") {
-        return e;
+        return Rendered::from(e);
     }
     match dataset.products.get(id) {
         Some(p) => Rendered::json(200, p, Cache::PublicCompound).keyed(&p.id),

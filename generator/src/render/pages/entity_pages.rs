@@ -216,17 +216,9 @@ pub fn product_page(d: &Dataset, id: &str) -> Result<Rendered, ApiError> {
 
 /// The error for an id no entity has: malformed (400) or unknown (404), as the JSON says.
 fn missing(id: &str, letter: char, what: &str) -> ApiError {
-    let ok = id.len() == 15
-        && id.starts_with(&format!("hq-{letter}-"))
-        && id[5..8].bytes().all(|b| b.is_ascii_lowercase())
-        && &id[8..9] == "-"
-        && id[9..].bytes().all(|b| b.is_ascii_digit());
-    if ok {
-        ApiError::not_found(format!("{what} {id} not found"))
-    } else {
-        ApiError::bad_request(format!(
-            "malformed {what} id {id:?}: expected hq-{letter}-<3 letters>-<6 digits>"
-        ))
+    match crate::render::entities::check_id(id, letter, what) {
+        Ok(()) => ApiError::not_found(format!("{what} {id} not found")),
+        Err(malformed) => malformed,
     }
 }
 
