@@ -170,6 +170,10 @@ fn check(data: &std::path::Path, stats: bool) -> anyhow::Result<ExitCode> {
             "{}",
             saferef_generator::validate::stats::Stats::of(&dataset)
         );
+        print!(
+            "{}",
+            saferef_generator::aggregate::coverage::Coverage::of(&dataset)
+        );
     }
     for p in &problems {
         println!("{p}");

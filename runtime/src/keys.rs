@@ -76,10 +76,19 @@ impl KeyRecord {
 }
 
 pub fn hash(key: &str) -> String {
-    Sha256::digest(key.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    let mut hex = String::with_capacity(64);
+    push_hex(&mut hex, &Sha256::digest(key.as_bytes()));
+    hex
+}
+
+/// Appends `bytes` as lowercase hex (on every keyed request and every response: one buffer,
+/// not a string per byte).
+pub fn push_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for b in bytes {
+        out.push(DIGITS[(b >> 4) as usize] as char);
+        out.push(DIGITS[(b & 0xf) as usize] as char);
+    }
 }
 
 /// `n` random base62 characters.

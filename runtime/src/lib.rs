@@ -14,6 +14,7 @@ pub mod integrity;
 pub mod jobs;
 pub mod keys;
 pub mod local_key;
+pub mod log_writer;
 pub mod mail;
 pub mod quota;
 pub mod releases;
@@ -65,7 +66,7 @@ impl Service {
 }
 
 /// One release of the data: the dataset with its static tree and indexes, loaded and built
-/// together and never changed after (but for two caches); a reload builds the next one beside
+/// together and never changed after (but for three caches); a reload builds the next one beside
 /// it and swaps it in whole.
 #[derive(Debug)]
 pub struct Release {
@@ -89,6 +90,9 @@ pub struct Release {
     /// `GET /api/docs`, rendered at its first request (it renders an excerpt of every
     /// example response) and then served as is: a release's data does not change.
     pub docs: std::sync::OnceLock<saferef_generator::render::Rendered>,
+    /// The static tree's answers by URL, filled at each URL's first request
+    /// (`http/static_site.rs`): the tree does not change while its release is served.
+    pub static_cache: http::StaticCache,
 }
 
 impl Release {
@@ -116,6 +120,7 @@ impl Release {
             graph,
             integrity,
             docs: std::sync::OnceLock::new(),
+            static_cache: http::StaticCache::default(),
         }
     }
 }

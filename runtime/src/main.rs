@@ -12,14 +12,17 @@ use saferef_runtime::tier::Tier;
 use saferef_runtime::{AppState, Live, Release, Service, keys, serve_live};
 
 fn main() -> ExitCode {
+    let settings = Settings::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
-        .with_writer(std::io::stderr)
+        .with_writer(saferef_runtime::log_writer::start(
+            settings.log_queue,
+            std::io::stderr(),
+        ))
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    let settings = Settings::parse();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
             None => run(settings).await,
         }
     });
+    saferef_runtime::log_writer::flush(std::time::Duration::from_secs(2));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -62,13 +66,15 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
         config.secret_key = Some(key);
     }
     let store = Store::open(settings.redis_url.as_deref(), &settings.state).await?;
+    store.follow_invalidations();
     let (data, site) = (settings.data.clone(), settings.site.clone());
     let loaded =
         tokio::task::spawn_blocking(move || saferef_runtime::startup::load(&data, &site)).await??;
     tracing::info!(
         compounds = loaded.dataset.compounds.len(),
         problems = loaded.problems,
-        dataset_version = %loaded.dataset.fingerprint,
+        fingerprint = %loaded.dataset.fingerprint,
+        dataset_version = %loaded.dataset.regulatory_status.dataset_version,
         static_site = loaded.site.is_some(),
         store = store.backend(),
         "ready in {:.2}s",

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Days, NaiveTime, Utc};
+use saferef_generator::render::pages::docs::{UPGRADE_TIERS, UPGRADE_TRIAL};
 
 use crate::caller::Caller;
 use crate::store::keyspace;
@@ -59,8 +60,8 @@ pub async fn admit(
 /// Where a caller near or over a limit can get more.
 fn upgrade_url(tier: Tier) -> &'static str {
     match tier {
-        Tier::Public => "/api/keys/trial",
-        _ => "/api/docs#tiers",
+        Tier::Public => UPGRADE_TRIAL,
+        _ => UPGRADE_TIERS,
     }
 }
 
@@ -140,7 +141,7 @@ mod tests {
         );
         let refused = h(usage(500, false));
         assert_eq!(get(&refused, "retry-after").unwrap(), "3600");
-        assert_eq!(get(&refused, "x-upgrade-url").unwrap(), "/api/keys/trial");
+        assert_eq!(get(&refused, "x-upgrade-url").unwrap(), "/api/docs#keys");
         let enterprise = Usage {
             limit: None,
             ..usage(1, true)

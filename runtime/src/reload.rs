@@ -60,8 +60,8 @@ pub async fn on_hangup(live: Arc<Live>, source: Source) {
         tracing::info!("SIGHUP: loading the release at {}", source.site.display());
         match reload(&live, &source).await {
             Ok(r) => tracing::info!(
-                from = %r.from,
-                to = %r.to,
+                from_fingerprint = %r.from,
+                to_fingerprint = %r.to,
                 events = r.events,
                 "release loaded"
             ),

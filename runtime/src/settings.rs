@@ -85,6 +85,11 @@ pub struct Settings {
     /// comma-separated list such as `https://shop.example,https://app.example`.
     #[arg(long, env = "SAFEREF_CORS_ORIGINS", default_value = "*")]
     pub cors_origins: String,
+    /// Log lines queued for the log writer before new ones are dropped (and counted) rather
+    /// than waited for (RELIABILITY.md, "Logging").
+    #[arg(long, env = "SAFEREF_LOG_QUEUE", default_value_t = crate::log_writer::DEFAULT_CAPACITY,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16_777_216))]
+    pub log_queue: usize,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

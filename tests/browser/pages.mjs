@@ -1,14 +1,17 @@
 // Browser tests of the saferef pages against a running service, in headless Debian Chromium
 // driven by playwright-core (no browser download): node pages.mjs BASE_URL DEVELOPER_KEY
 //
-// The playground looks up a compound by CAS, switches context, shows the badges and copies
-// the embed snippet; the dashboard draws the 30-day chart for the key; docs, examples and
+// The front door finds a compound by a misspelt name, a CAS number and a synonym and lands
+// on its page, and its trial form is accepted; the compound page shows its 19 tiers, evidence
+// and links; the playground looks up a compound by CAS, switches context, shows the badges,
+// builds one with a label and the name, and copies the embed snippet, whose badge link lands on
+// the compound's page; the dashboard draws the 30-day chart for the key and rotates it; docs, examples and
 // compliance load without console errors; every page passes a basic accessibility check and
 // has no horizontal scroll at phone width. Screenshots go to SAFEREF_BROWSER_ARTIFACTS
 // (default target/browser-artifacts). Optional: SAFEREF_SIG_SECRET, SAFEREF_SIG_BODY and
 // SAFEREF_SIG_HEADER (a real signature) check the docs' Node.js verification code.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -121,6 +124,66 @@ for (const e of examples.examples.filter((x) => !x.key_required && x.method === 
 check(examplesOpened.errors.length === 0, `examples: no console errors ${examplesOpened.errors.join(" | ")}`);
 await examplesOpened.page.close();
 
+// The front door: name search from the CDN's index (a typo forgiven) reaches the compound's
+// page, and the trial form posts the address (the key goes by mail, never to the page).
+let benzenePage = null;
+{
+  const opened = await open("/");
+  const { page } = opened;
+  await commonChecks("home", opened);
+  await page.fill("#name-q", "bezene");
+  await page.waitForSelector("#name-results a");
+  const hits = await page.$$eval("#name-results a", (as) => as.map((a) => [a.textContent, a.getAttribute("href")]));
+  const hit = hits.find(([name]) => name === "Benzene");
+  check(Boolean(hit), `home: the typo "bezene" finds Benzene (${JSON.stringify(hits.slice(0, 3))})`);
+  await page.fill("#name-q", "71-43-2");
+  await page.waitForFunction(() => document.querySelector("#name-results a") && document.querySelector("#name-results a").textContent === "Benzene");
+  check(true, "home: the CAS number finds Benzene first");
+  await page.fill("#name-q", "benzol");
+  await page.waitForFunction(() => document.querySelector("#name-results a") && document.querySelector("#name-results a").textContent === "Benzene");
+  await Promise.all([page.waitForURL(/\/compound\/hq-c-/), page.click("#name-results a")]);
+  benzenePage = new URL(page.url()).pathname;
+  check(benzenePage === hit[1], `home: the synonym "benzol" leads to ${benzenePage}`);
+  check((await page.textContent("h1")) === "Benzene", "home: the search lands on the compound's page");
+  await page.goto(base + "/");
+  await page.fill("#trial-email", "browser-trial@example.org");
+  await page.click("#trial button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("trial-status").textContent.includes("by mail"));
+  check(true, "home: the trial form is accepted and says the key comes by mail");
+  await page.screenshot({ path: join(artifacts, "home-desktop.png"), fullPage: true });
+  check(opened.errors.length === 0, `home: no console errors ${opened.errors.join(" | ")}`);
+  await page.close();
+  await phone("home", "/", async (p) => {
+    await p.fill("#name-q", "formaldehyd");
+    await p.waitForSelector("#name-results a");
+  });
+}
+
+// A compound's page: the strip of 19 tiers, the deciding evidence with its sources, the links.
+{
+  const opened = await open(benzenePage);
+  const { page } = opened;
+  await commonChecks("compound-page", opened);
+  const cells = await page.$$eval(".tier-cell", (cs) => cs.map((c) => c.textContent.trim()));
+  check(cells.length === 19 && cells.every((t) => /(Low|Moderate|High|Very high|Critical|No evidence)$/.test(t)), `compound page: 19 tier cells in words (${cells[0]})`);
+  await page.click('.tier-cell a[href="#tier-human_adult"]');
+  const adult = await page.$eval("#tier-human_adult", (s) => ({ text: s.textContent, sources: [...s.querySelectorAll("a[href^='https://']")].length }));
+  check(adult.text.includes("Deciding evidence") && adult.sources > 0, `compound page: adult evidence with ${adult.sources} source links`);
+  const id = benzenePage.split("/").pop();
+  for (const href of [`/api/compound/${id}`, `/api/compound/${id}/raw`]) {
+    const res = await page.request.get(base + href);
+    check((await page.$(`a[href="${href}"]`)) !== null && res.status() === 200, `compound page: links ${href} (${res.status()})`);
+  }
+  const badges = await page.$$eval(".badges img", (imgs) => imgs.map((i) => i.complete && i.naturalWidth > 0));
+  check(badges.length === 3 && badges.every(Boolean), "compound page: its three badges load");
+  const json = await (await page.request.get(base + `/api/compound/${id}`)).json();
+  check(json._links.page === benzenePage, `compound page: the JSON links it as _links.page (${json._links.page})`);
+  await page.screenshot({ path: join(artifacts, "compound-page-desktop.png"), fullPage: true });
+  check(opened.errors.length === 0, `compound page: no console errors ${opened.errors.join(" | ")}`);
+  await page.close();
+  await phone("compound-page", benzenePage);
+}
+
 // Playground.
 {
   const opened = await open("/api/playground");
@@ -148,10 +211,31 @@ await examplesOpened.page.close();
   await page.check('input[name="style"][value="pill"]');
   await page.click("#copy");
   await page.waitForFunction(() => document.getElementById("status").textContent.includes("copied"));
+  await page.screenshot({ path: join(artifacts, "playground-desktop.png"), fullPage: true });
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   const shown = await page.inputValue("#snippet");
   check(copied === shown && copied.startsWith("[![") && copied.includes(`/api/badge/${id}?context=${otherContext}&style=pill`), `playground: copied snippet ${copied}`);
+  // The badge builder: a label and the name change the live badge and the snippet, which links
+  // to the compound's page.
+  await page.fill("#badge-label", "My shop");
+  await page.check("#show-name");
+  await page.waitForFunction(() => { const i = document.getElementById("badge-live"); return i.complete && i.naturalWidth > 0 && i.src.includes("show_name=true") && i.src.includes("label=My+shop"); });
+  const live = await page.$eval("#badge-live", (i) => ({ w: i.naturalWidth, src: i.src }));
+  const built = await page.inputValue("#snippet");
+  check(live.w > 0 && built.includes(`](${base}/compound/${id})`) && built.includes("show_name=true"), `playground: the badge builder shows ${live.src} and links to the page: ${built}`);
   await page.screenshot({ path: join(artifacts, "playground-desktop.png"), fullPage: true });
+  // The HTML snippet embedded in a page: its badge loads and a click lands on the compound's page.
+  await page.check('input[name="format"][value="html"]');
+  const snippet = await page.inputValue("#snippet");
+  await page.evaluate((html) => {
+    const host = document.createElement("div");
+    host.id = "embedded";
+    host.innerHTML = html;
+    document.body.prepend(host);
+  }, snippet);
+  await page.waitForFunction(() => { const i = document.querySelector("#embedded img"); return i && i.complete && i.naturalWidth > 0; });
+  await Promise.all([page.waitForURL(new RegExp(`/compound/${id}$`)), page.click("#embedded a")]);
+  check((await page.$$eval(".tier-cell", (c) => c.length)) === 19, `playground: the embedded badge's link lands on /compound/${id}`);
   check(opened.errors.length === 0, `playground: no console errors ${opened.errors.join(" | ")}`);
   await page.close();
   await phone("playground", "/api/playground", async (p) => {
@@ -161,7 +245,8 @@ await examplesOpened.page.close();
   });
 }
 
-// Dashboard with the real key.
+// Dashboard with the real key, rotated on the way.
+let newKey = key;
 {
   const opened = await open("/api/dashboard");
   const { page } = opened;
@@ -187,12 +272,24 @@ await examplesOpened.page.close();
   // A reload in the same tab keeps the key in session storage only.
   await page.reload();
   await page.waitForFunction(() => document.querySelectorAll("#chart svg rect.bar").length === 30);
+  // Rotation: the new key is shown once and kept in the tab; the old one is refused at once.
+  page.once("dialog", (d) => d.accept());
+  await page.click("#rotate");
+  await page.waitForFunction(() => !document.getElementById("rotated").hidden);
+  newKey = await page.inputValue("#new-key");
+  check(/^sr_live_[A-Za-z0-9]{32}$/.test(newKey) && newKey !== key, "dashboard: Rotate key shows a new key");
+  const statusOf = async (k) => (await page.request.get(base + "/api/keys/status", { headers: { "X-API-Key": k } })).status();
+  const [oldStatus, newStatus] = [await statusOf(key), await statusOf(newKey)];
+  check(oldStatus === 401 && newStatus === 200, `dashboard: after rotation the old key gets ${oldStatus}, the new one ${newStatus}`);
+  check((await page.evaluate(() => sessionStorage.getItem("saferef.dashboard.key"))) === newKey, "dashboard: the tab keeps the new key");
+  check(opened.urls.filter((u) => u.includes(newKey)).length === 0, "dashboard: the new key never appears in a URL");
+  await page.screenshot({ path: join(artifacts, "dashboard-rotated.png"), fullPage: true });
   await page.click("#forget");
   check((await page.evaluate(() => sessionStorage.length)) === 0, "dashboard: Forget key clears session storage");
   check(opened.errors.length === 0, `dashboard: no console errors ${opened.errors.join(" | ")}`);
   await page.close();
   await phone("dashboard", "/api/dashboard", async (p) => {
-    await p.fill("#key", key);
+    await p.fill("#key", newKey);
     await p.press("#key", "Enter");
     await p.waitForFunction(() => document.querySelectorAll("#chart svg rect.bar").length === 30);
     await p.waitForFunction(() => !document.getElementById("webhooks").textContent.includes("Loading"));
@@ -227,6 +324,7 @@ for (const [name, path] of [["docs", "/api/docs"], ["compliance", "/api/complian
 }
 
 await browser.close();
+console.log(`screenshots: ${readdirSync(artifacts).filter((f) => f.endsWith(".png")).sort().map((f) => join(artifacts, f)).join(", ")}`);
 if (failures.length) {
   console.error(`\n${failures.length} browser check(s) failed:\n- ${failures.join("\n- ")}`);
   process.exit(1);

@@ -277,23 +277,19 @@ fn the_timeline_lists_every_dated_change_with_its_source() {
 
 #[test]
 fn the_change_calendar_lists_scheduled_classification_changes() {
-    use saferef_generator::render::regulatory_status::{Query, regulatory_status};
+    use saferef_generator::render::regulatory_status::{RegulatoryStatusQuery, regulatory_status};
     let d = dataset();
-    let q = |as_of: &'static str, jurisdiction: &'static str| Query {
-        analyte: None,
-        matrix: None,
-        jurisdiction: Some(jurisdiction),
-        as_of: Some(as_of),
-        view: Some("calendar"),
-        before: None,
-    };
-    let changes = |as_of, jurisdiction| -> Vec<Value> {
-        let r = regulatory_status(
-            &d.regulatory_status,
-            &d.compounds,
-            &q(as_of, jurisdiction),
-            day("2026-11-26"),
-        );
+    let changes = |as_of: &str, jurisdiction: &str| -> Vec<Value> {
+        let q: Vec<(String, String)> = [
+            ("jurisdiction", jurisdiction),
+            ("as_of", as_of),
+            ("view", "calendar"),
+        ]
+        .into_iter()
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect();
+        let parsed = RegulatoryStatusQuery::parse(d, &q, day("2026-11-26")).unwrap();
+        let r = regulatory_status(&d.regulatory_status, &d.compounds, &parsed);
         let body: Value = serde_json::from_slice(&r.body).unwrap();
         body["classification_changes"].as_array().unwrap().clone()
     };

@@ -1,9 +1,34 @@
 //! Badges rendered to pixels with resvg (with the system's DejaVu Sans, installed by
-//! scripts/test): every style shows the tier's colour, and the text stays inside its box.
-//! Plus reviewed SVG snapshots of every style.
+//! scripts/test): every style shows the tier's colour (a product's risk level's), and the text
+//! stays inside its box, a long name included; every error a badge URL can hit is a gray SVG
+//! with its status. Plus reviewed SVG snapshots of every style and of the error badges.
 
+use std::path::Path;
+use std::sync::OnceLock;
+
+use saferef_generator::aggregate::synthesis::ProductRisk;
+use saferef_generator::api;
+use saferef_generator::model::Dataset;
 use saferef_generator::model::vocab::RiskLevel;
-use saferef_generator::render::badge::{GRAY, LABEL_COLOR, Style, svg, text_width, tier_color};
+use saferef_generator::render::Rendered;
+use saferef_generator::render::badge::{
+    GRAY, LABEL_COLOR, Style, product_color, svg, text_width, tier_color,
+};
+use saferef_generator::render::dispatch;
+
+fn committed() -> &'static Dataset {
+    static DATA: OnceLock<Dataset> = OnceLock::new();
+    DATA.get_or_init(|| {
+        saferef_generator::load::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../data"))
+            .unwrap()
+            .0
+    })
+}
+
+/// The badge `path?query` gets from the one dispatch, over the committed dataset.
+fn badge(path: &str, query: &str) -> Rendered {
+    dispatch::get_static(committed(), path, &api::pairs(query), None)
+}
 
 fn render(svg: &str) -> resvg::tiny_skia::Pixmap {
     let mut opt = resvg::usvg::Options::default();
@@ -137,4 +162,158 @@ fn svg_snapshots() {
         "badge_not_found",
         svg("saferef", "not found", GRAY, Style::Flat)
     );
+}
+
+#[test]
+fn product_levels_have_their_colours() {
+    for style in Style::ALL {
+        let tolerance = if style == Style::Flat { 14 } else { 1 };
+        for risk in ProductRisk::ALL {
+            let words = risk.as_str().replace('_', " ");
+            let p = render(&svg("saferef", &words, product_color(risk), style));
+            let right = pixel(&p, label_box("saferef") + 2, 10);
+            assert!(
+                close(right, rgb(product_color(risk)), tolerance),
+                "{style:?} {risk:?}: {right:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn entity_badges_and_names_stay_inside_their_boxes() {
+    let d = committed();
+    let benzene = &d.by_cas("71-43-2").unwrap().hq_id;
+    let product = d.products.keys().next().unwrap();
+    let material = d.materials.keys().next().unwrap();
+    // The longest name, cut to 32 characters with an ellipsis.
+    let longest = d
+        .compounds
+        .values()
+        .filter(|r| r.watch_class == saferef_generator::model::vocab::WatchClass::None)
+        .max_by_key(|r| r.name.chars().count())
+        .unwrap();
+    for (path, query) in [
+        (
+            format!("/api/badge/{benzene}"),
+            "show_name=true&show_context=true&context=human_pregnant",
+        ),
+        (
+            format!("/api/badge/{}", longest.hq_id),
+            "show_name=true&style=pill",
+        ),
+        (format!("/api/badge/{product}"), "show_name=true"),
+        (format!("/api/badge/{material}"), "style=flat-square"),
+    ] {
+        let r = badge(&path, query);
+        assert_eq!(r.status, 200, "{path}?{query}");
+        let text = String::from_utf8(r.body).unwrap();
+        let p = render(&text);
+        // Text columns stay 2 px inside the badge.
+        for y in 4..17 {
+            for x in [0, 1, p.width() - 2, p.width() - 1] {
+                assert!(
+                    !pixel(&p, x, y).iter().all(|c| *c > 200),
+                    "{path}?{query}: text at the edge x={x}"
+                );
+            }
+        }
+    }
+    let named =
+        String::from_utf8(badge(&format!("/api/badge/{}", longest.hq_id), "show_name=true").body)
+            .unwrap();
+    if longest.name.chars().count() > 32 {
+        assert!(named.contains('…'), "{named}");
+    }
+}
+
+#[test]
+fn every_badge_error_is_a_gray_svg_with_its_status() {
+    let benzene = committed().by_cas("71-43-2").unwrap().hq_id.clone();
+    let product = committed().products.keys().next().unwrap().clone();
+    for (path, query, status, shown) in [
+        ("/api/badge/nope".to_string(), "", 400, "bad id"),
+        (
+            format!("/api/badge/{benzene}"),
+            "style=round",
+            400,
+            "bad style",
+        ),
+        (
+            format!("/api/badge/{benzene}"),
+            "context=horse&style=pill",
+            400,
+            "bad context",
+        ),
+        (format!("/api/badge/{benzene}"), "label=", 400, "bad label"),
+        (
+            format!("/api/badge/{benzene}"),
+            "show_context=1",
+            400,
+            "bad parameter",
+        ),
+        (
+            format!("/api/badge/{product}"),
+            "context=dog",
+            400,
+            "bad context",
+        ),
+        (
+            "/api/badge/hq-c-org-999999".to_string(),
+            "",
+            404,
+            "not found",
+        ),
+        (
+            "/api/badge/hq-p-zzz-999999".to_string(),
+            "",
+            404,
+            "not found",
+        ),
+    ] {
+        let r = badge(&path, query);
+        assert_eq!(r.status, status, "{path}?{query}");
+        assert_eq!(r.content_type, "image/svg+xml", "{path}?{query}");
+        let text = String::from_utf8(r.body).unwrap();
+        assert!(text.contains(&format!(">{shown}</text>")), "{text}");
+        let p = render(&text);
+        let tolerance = if text.contains("linearGradient") {
+            14
+        } else {
+            1
+        };
+        assert!(
+            close(
+                pixel(&p, label_box("saferef") + 2, 10),
+                rgb(GRAY),
+                tolerance
+            ),
+            "{path}?{query}: gray"
+        );
+    }
+}
+
+#[test]
+fn error_badge_snapshots() {
+    let benzene = committed().by_cas("71-43-2").unwrap().hq_id.clone();
+    for (name, path, query) in [
+        (
+            "badge_error_id",
+            "/api/badge/nope".to_string(),
+            "style=pill",
+        ),
+        (
+            "badge_error_style",
+            format!("/api/badge/{benzene}"),
+            "style=round",
+        ),
+        (
+            "badge_error_label",
+            format!("/api/badge/{benzene}"),
+            "label=",
+        ),
+    ] {
+        let r = badge(&path, query);
+        insta::assert_snapshot!(name, String::from_utf8(r.body).unwrap());
+    }
 }

@@ -8,6 +8,7 @@ use saferef_generator::aggregate::graph::Graph;
 use saferef_generator::load::load;
 use saferef_generator::model::Dataset;
 use saferef_generator::render::compound::View;
+use saferef_generator::render::relationships::GraphQuery;
 use saferef_generator::render::{entities, relationships};
 
 fn dataset() -> &'static Dataset {
@@ -68,7 +69,9 @@ fn the_graph_links_compounds_materials_and_products() {
         .iter()
         .find(|(_, p)| !p.composition.is_empty() && !p.materials.common.is_empty())
         .unwrap();
-    let body = json(relationships::graph(&g, id, Some("2"), None));
+    let id = relationships::EntityId::parse(id).unwrap();
+    let depth = GraphQuery::parse(&vec![("depth".to_string(), "2".to_string())]).unwrap();
+    let body = json(relationships::graph(&g, id, depth).unwrap());
     let nodes = body["graph"]["nodes"].as_array().unwrap();
     let mut ids: Vec<&str> = nodes.iter().map(|n| n["id"].as_str().unwrap()).collect();
     let n = ids.len();
@@ -76,8 +79,9 @@ fn the_graph_links_compounds_materials_and_products() {
     ids.dedup();
     assert_eq!(ids.len(), n);
     assert!(nodes.iter().any(|n| n["depth"] == 2));
+    assert!(nodes.iter().all(|n| n["hq_id"] == n["id"]));
     assert_eq!(body["graph"]["node_count"], n);
-    let rel = json(relationships::relationships(&g, id, None));
+    let rel = json(relationships::relationships(&g, id, None).unwrap());
     assert!(rel["total_edges"].as_u64().unwrap() > 0);
     assert!(
         rel["relationships"]["compounds"]

@@ -252,6 +252,21 @@ fn holds(r: &Value, e: &Expectation) -> bool {
         "name" => r["name"]
             .as_str()
             .is_some_and(|n| n.eq_ignore_ascii_case(expected)),
+        // "AGENCY: words": a current call of the agency whose text contains the words (an
+        // opinion that set no value, such as EFSA's safe levels of intake).
+        "classification" => {
+            let (agency, words) = expected.split_once(": ").unwrap();
+            r["regulatory"]["classifications"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|c| c["agency"] == agency && c["status"].is_null())
+                .any(|c| {
+                    c["classification"]
+                        .as_str()
+                        .is_some_and(|t| t.contains(words))
+                })
+        }
         "prop65_qualified" => {
             let (toxicity, qualifier) = expected.split_once(' ').unwrap();
             listings["prop65"]

@@ -76,15 +76,16 @@ fn the_tree_is_the_render_functions_applied_ahead_of_time() {
     let out = tempfile::tempdir().unwrap();
     let first = build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     // Formaldehyde, benzene and BPA (the listed agents of the fixture tables) x (default, all
-    // contexts, raw, alternatives, 19 contexts, 19 x 3 badges) + 3 CAS lookups + root + the
-    // not-found badge + the OpenAPI document and its Postman form + 3 documents and the
-    // release notes, each in HTML and JSON + the static 404 + the preview's runtime-required
-    // error + the playground, dashboard, compliance and examples pages + _redirects +
-    // _headers + the dataset snapshot.
+    // contexts, raw, alternatives, 19 contexts, 19 x 3 badges, its page) + 3 CAS lookups +
+    // root + the not-found badge + the OpenAPI document and its Postman form + 3 documents and
+    // the release notes, each in HTML and JSON + the static 404 + the preview's
+    // runtime-required error + the playground, dashboard, compliance and examples pages +
+    // _redirects + _headers + the dataset snapshot + the front door, sitemap, robots.txt and
+    // name index.
     assert_eq!(d.compounds.len(), 3);
     assert_eq!(
         first.files,
-        3 * (23 + 57) + 3 + 1 + 1 + 2 + 8 + 1 + 1 + 4 + 3
+        3 * (24 + 57) + 3 + 1 + 1 + 2 + 8 + 1 + 1 + 4 + 3 + 4
     );
     assert_eq!(first.written, first.files);
     for r in routes(&d) {
@@ -127,11 +128,13 @@ fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
         .map(|(_, b)| b.file.as_str())
         .collect();
     assert!(changed.len() > 20, "{changed:?}");
-    // Its own files, its CAS lookup, and the examples page, an aggregate that names it.
+    // Its own files (its page too), its CAS lookup, and the aggregates that name it: the
+    // examples, the front door's examples and the name index.
+    assert!(changed.contains(&format!("compound/{benzene}.html").as_str()));
     assert!(
         changed.iter().all(|f| f.contains(&benzene)
             || f.ends_with("cas/71-43-2.json")
-            || *f == "api/examples/index.json"),
+            || ["api/examples/index.json", "index.html", "search-index.json"].contains(f)),
         "{changed:?}"
     );
     let report = build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
@@ -143,7 +146,7 @@ fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
     let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
     d.compounds.remove(&bpa);
     let report = build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
-    assert_eq!(report.removed, 23 + 57 + 1);
+    assert_eq!(report.removed, 24 + 57 + 1);
     assert!(!out.path().join(format!("api/compound/{bpa}.json")).exists());
     assert!(
         !out.path()
@@ -245,7 +248,7 @@ fn a_deleted_or_corrupted_build_state_gives_the_same_tree() {
     d.compounds.remove(&bpa);
     std::fs::remove_file(&state_file).unwrap();
     let report = build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
-    assert_eq!(report.removed, 23 + 57 + 1);
+    assert_eq!(report.removed, 24 + 57 + 1);
     assert_same_as_fresh(&d, out.path());
 
     // Truncated: the same.
@@ -596,6 +599,25 @@ fn the_file_list_and_the_routing_files_are_as_reviewed() {
     let read = |name: &str| std::fs::read_to_string(out.path().join(name)).unwrap();
     insta::assert_snapshot!("redirects", read("_redirects"));
     insta::assert_snapshot!("headers", read("_headers"));
+}
+
+/// One page for people as reviewed: benzene of the fixture tables (a small record, so every
+/// section of the page shows in a few screens).
+#[test]
+fn the_compound_page_is_as_reviewed() {
+    let (_data, d) = dataset();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let r = saferef_generator::render::dispatch::get_static(
+        &d,
+        &format!("/compound/{benzene}"),
+        &saferef_generator::api::pairs(""),
+        None,
+    );
+    assert_eq!(r.status, 200);
+    let html = String::from_utf8(r.body).unwrap();
+    // The inline stylesheet and scripts are the layout's, the same on every page.
+    let main = &html[html.find("<main").unwrap()..html.find("</main>").unwrap()];
+    insta::assert_snapshot!("compound_page", main);
 }
 
 #[test]

@@ -37,9 +37,9 @@ fn rules(a: &Assessment, context: &str) -> Vec<&'static str> {
 
 #[test]
 fn low_needs_positive_evidence() {
-    // Potassium cyanide: its only classification is Safe Work Australia's HCIS, which carries
-    // no environmental classes; aquatic life is not answered rather than low.
-    assert_eq!(tier(&assessed("151-50-8"), "aquatic_life"), None);
+    // Potassium cyanide's aquatic tier comes from the Annex VI group entry "salts of hydrogen
+    // cyanide" (Aquatic Acute 1, Aquatic Chronic 1), not from any absence.
+    assert_eq!(tier(&assessed("151-50-8"), "aquatic_life"), Some(VeryHigh));
     // Benzene's Annex VI entry has no aquatic class: aquatic life is not answered.
     assert_eq!(tier(&assessed("71-43-2"), "aquatic_life"), None);
     // Cadmium: no skin notation or dermal class, and no class's absence reads as low.
@@ -198,4 +198,49 @@ fn a_call_on_the_drink_counts_for_drinking_only() {
         );
     }
     assert_eq!(tier(&ethanol, "dog"), None);
+}
+
+#[test]
+fn organ_toxicity_counts_only_by_the_route_its_class_states() {
+    // Benzoic acid: H372 (lungs) (Inhalation), Annex VI index 607-705-00-8. Inhalation and the
+    // workplace take it; ingestion does not, and people get at most moderate from it.
+    let benzoic = assessed("65-85-0");
+    assert_eq!(tier(&benzoic, "exposure_inhalation"), Some(High));
+    assert_eq!(tier(&benzoic, "occupational_exposure"), Some(High));
+    assert!(!rules(&benzoic, "exposure_ingestion").contains(&"organ_toxicity"));
+    assert_eq!(tier(&benzoic, "human_adult"), Some(Moderate));
+    // Crystalline silica: HCIS H372 "if inhaled"; people meet it as a dust, so it stands for
+    // them, but it never raises ingestion.
+    let silica = assessed("14808-60-7");
+    assert_eq!(tier(&silica, "exposure_inhalation"), Some(VeryHigh));
+    assert!(
+        rules(&silica, "human_adult").contains(&"organ_toxicity"),
+        "{:?}",
+        rules(&silica, "human_adult")
+    );
+    assert!(!rules(&silica, "exposure_ingestion").contains(&"organ_toxicity"));
+    // Mercury: its H372 states no route, so it counts for ingestion as before.
+    assert!(rules(&assessed("7439-97-6"), "exposure_ingestion").contains(&"organ_toxicity"));
+}
+
+#[test]
+fn aquatic_classes_and_m_factors_follow_the_rubric() {
+    // Dichlorvos: Aquatic Acute 1 (H400) with M=1000 (acute L(E)C50 at most 0.001 mg/l).
+    let dichlorvos = assessed("62-73-7");
+    let aquatic = dichlorvos.get("aquatic_life").unwrap();
+    assert_eq!(aquatic.risk_level, VeryHigh);
+    assert!(
+        aquatic
+            .evidence
+            .iter()
+            .any(|e| e.finding.contains("M-factor 1000")),
+        "{:?}",
+        aquatic.evidence
+    );
+    // Chlorine: H400 with M=100.
+    assert_eq!(tier(&assessed("7782-50-5"), "aquatic_life"), Some(VeryHigh));
+    // d-Limonene: H400 with M=1 stays high.
+    assert_eq!(tier(&assessed("5989-27-5"), "aquatic_life"), Some(High));
+    // Cadmium sulfide: Aquatic Chronic 4 (H413) only.
+    assert_eq!(tier(&assessed("1306-23-6"), "aquatic_life"), Some(Moderate));
 }

@@ -45,6 +45,7 @@ async fn every_catalogued_example_answers_as_catalogued() {
             Answer::Svg => "image/svg+xml",
             Answer::HtmlOrJson(_) if example.contains("format=json") => "application/json",
             Answer::HtmlOrJson(_) => "text/html",
+            Answer::Plain(media) => media,
         };
         assert!(
             content_type.starts_with(expected),
@@ -64,6 +65,10 @@ async fn only_the_catalogue_answers() {
         "/api/compound",
         "/api/keys",
         "/api/webhooks/a/b/c",
+        // The pages for people answer only outside /api, and only their own paths.
+        "/api/sitemap.xml",
+        "/compound",
+        "/health",
     ] {
         let res = client.get(format!("{base}{path}")).send().await.unwrap();
         assert_eq!(res.status(), 404, "{path}");

@@ -145,7 +145,7 @@ async fn bad_parameters_are_400_and_unknown_compounds_404() {
         "since=2026-13-01",
         "since=2026-11-21T25:00:00Z",
         "type=compound.deleted",
-        "summary=yes",
+        "summary=maybe",
         "limit=0",
         "limit=101",
         "limit=ten",

@@ -143,11 +143,17 @@ fn client() -> reqwest::Client {
         .unwrap()
 }
 
-/// Whether a response is a error: JSON `{"error": "<text>"}` and nothing else.
+/// Whether a response is an error: JSON `{"error": "<text>", "code": "<code>"}` and nothing
+/// else.
 fn is_error_body(content_type: &str, body: &Value) -> bool {
     content_type.starts_with("application/json")
-        && body.as_object().is_some_and(|o| o.len() == 1)
+        && body.as_object().is_some_and(|o| o.len() == 2)
         && body["error"].as_str().is_some_and(|e| !e.is_empty())
+        && body["code"].as_str().is_some_and(|c| {
+            saferef_generator::render::error::CODES
+                .iter()
+                .any(|(code, _, _)| code == &c)
+        })
 }
 
 /// A webhook receiver on loopback that records every delivery of the test event

@@ -4,6 +4,7 @@
 //! acknowledged by the receiver once (also when the instance delivering it is SIGKILLed, and
 //! when the receiver is slower than a lease), a release loaded by SIGHUP on every instance
 //! is served without a failed request and emits its events once, and the daily job runs once.
+//! Each instance keeps the keys it read in memory; a change reaches every instance at once.
 
 use std::collections::{HashMap, VecDeque};
 use std::process::Command;
@@ -243,6 +244,48 @@ async fn rotation_and_revocation_take_effect_on_every_instance_at_once() {
             "revoked on {i}"
         );
     }
+}
+
+/// A key an instance has read is resolved from its memory afterwards: Redis is not read for it
+/// again (its record's idle time keeps growing while keyed requests are answered), and a
+/// revocation by another process still reaches that instance at once (`store/cache.rs`).
+#[tokio::test]
+async fn a_known_key_is_resolved_from_memory_without_a_redis_read() {
+    use sha2::Digest;
+    let fleet = Fleet::start(&dataset()).await;
+    let key = fleet.key("enterprise");
+    let url = format!("{}/api/search?q=benzene", fleet.base(1));
+    assert_eq!(keyed_get(&url, Some(&key)).await.0, 200);
+    let record: String = sha2::Sha256::digest(key.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let record = format!("key:{record}");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    for _ in 0..20 {
+        assert_eq!(keyed_get(&url, Some(&key)).await.0, 200);
+    }
+    let idle: u64 = fleet
+        .redis
+        .cli(&["object", "idletime", &record])
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(idle >= 2, "the key record was read {idle} s ago");
+
+    let prefix = &key[..12];
+    let env = env(&fleet.redis);
+    let out = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
+        .args(["keys", "revoke", prefix])
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(keyed_get(&url, Some(&key)).await.0, 401, "{}", fleet.log(1));
 }
 
 /// How the receiver treats the first attempt of the next new event.

@@ -115,7 +115,7 @@ async fn the_daily_quota_admits_exactly_the_limit_under_concurrency() {
         let h = &refused[0];
         assert_eq!(h["x-ratelimit-remaining"], "0");
         assert!(h["retry-after"].to_str().unwrap().parse::<u64>().unwrap() <= 86_400);
-        assert_eq!(h["x-upgrade-url"], "/api/keys/trial");
+        assert_eq!(h["x-upgrade-url"], "/api/docs#keys");
         assert!(
             h["ratelimit"]
                 .to_str()
@@ -220,7 +220,7 @@ async fn batch_caps_bodies_and_methods() {
             .unwrap()
             .contains("too many compounds")
     );
-    assert_eq!(body["upgrade_url"], "/api/keys/trial");
+    assert_eq!(body["upgrade_url"], "/api/docs#keys");
     let res = client
         .get(format!("{url}?ids={}", eleven.join(",")))
         .header("x-api-key", &developer)
@@ -535,8 +535,61 @@ async fn regulatory_status_cells_and_calendar() {
         "jurisdiction=MARS",
         "as_of=2026-02-30",
         "view=calendar&before=soon",
+        "matrix=prop65_cancer_listing",
+        "matrix=baby%20food",
     ] {
         let (status, _, body) = get(&format!("{url}?{bad}"), Some(&developer)).await;
         assert_eq!(status, 400, "{bad}: {body}");
     }
+    // A compound id, a CAS number and a name all name bisphenol A's cells.
+    let mut answers = Vec::new();
+    for analyte in ["hq-c-org-000218", "80-05-7", "Bisphenol%20A", "bisphenol_a"] {
+        let (status, _, body) = get(
+            &format!("{url}?analyte={analyte}&as_of=2026-11-21"),
+            Some(&developer),
+        )
+        .await;
+        assert_eq!(status, 200, "{analyte}: {body}");
+        assert_eq!(
+            body["analytes"],
+            serde_json::json!(["bisphenol_a"]),
+            "{analyte}"
+        );
+        answers.push(body);
+    }
+    assert!(answers[0]["count"].as_u64().unwrap() > 0);
+    assert!(answers.windows(2).all(|w| w[0] == w[1]));
+    let (status, _, body) = get(&format!("{url}?matrix=baby%20food"), Some(&developer)).await;
+    assert_eq!(status, 400);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean baby_food_root_vegetables, canned_baby_food"),
+        "{body}"
+    );
+    // The vocabularies are public reference data.
+    let (status, headers, vocabulary) = get(&format!("{url}/vocabulary"), None).await;
+    assert_eq!(status, 200, "{vocabulary}");
+    assert_eq!(headers["cache-control"], "public, max-age=7200");
+    let ids = |list: &str| -> Vec<String> {
+        vocabulary[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(ids("matrices").contains(&"processed_baby_food_general".to_string()));
+    assert!(!ids("matrices").contains(&"prop65_cancer_listing".to_string()));
+    assert!(ids("listings").contains(&"prop65_cancer_listing".to_string()));
+    assert_eq!(ids("jurisdictions"), ["US", "EU", "CA_AB899"]);
+    let bpa = vocabulary["analytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["id"] == "bisphenol_a")
+        .unwrap();
+    assert_eq!(bpa["compounds"], serde_json::json!(["hq-c-org-000218"]));
+    assert_eq!(bpa["label"], "Bisphenol A (BPA)");
 }

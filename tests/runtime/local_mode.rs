@@ -92,6 +92,22 @@ fn local_mode_answers_what_the_tree_did_not_precompute_as_the_runtime_does() {
         assert_eq!((status, body), (400, expected.body), "{query}");
     }
 
+    // A product's badge is a file; another context is the runtime's 400 badge, not the file.
+    let product = d.products.keys().next().unwrap().clone();
+    let (status, body) = get(&format!("/api/badge/{product}?style=pill"));
+    assert_eq!(status, 200);
+    assert!(body == file(format!("api/badge/{product}/human_adult/pill.svg")));
+    let (status, body) = get(&format!("/api/badge/{product}?context=dog"));
+    let expected = render(format!("/api/badge/{product}"), "context=dog");
+    assert_eq!(expected.status, 400);
+    assert_eq!((status, body), (400, expected.body));
+
+    // The name lookup has no file: the runtime answers it (a preview would say it needs one).
+    let (status, body) = get("/api/lookup?q=benzene");
+    assert_eq!(status, 200);
+    let found: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(found["results"][0]["id"], benzene.as_str(), "{found}");
+
     // The BPA badge for children says the children's tier.
     let tiers: serde_json::Value =
         serde_json::from_slice(&get(&format!("/api/compound/{bpa}?context=children")).1).unwrap();

@@ -4,11 +4,13 @@
 
 mod accounts;
 mod as_of;
+mod badges;
 mod browser_cors;
 mod browser_pages;
 mod catalogue;
 mod changelog;
 mod compound;
+mod conventions;
 mod cors;
 mod defaults;
 mod entities;
@@ -22,8 +24,11 @@ mod health;
 mod hostile;
 mod keys;
 mod local_mode;
+mod logging;
+mod lookup;
 mod netlify_dev;
 mod protocol;
+mod published_client;
 mod schemathesis;
 mod static_tree;
 mod store_contract;

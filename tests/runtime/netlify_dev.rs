@@ -366,6 +366,15 @@ fn netlify_dev_answers_as_the_runtime_does() {
         assert_from_file(&url, &d, &rt);
     }
 
+    // A product's badge, the files of the default context.
+    let product = dataset.products.keys().next().unwrap().clone();
+    for query in ["", "?style=flat-square", "?context=human_adult&style=pill"] {
+        let url = format!("/api/badge/{product}{query}");
+        let (d, rt) = both(&url, None);
+        assert_eq!(rt.status, 200, "{url}");
+        assert_from_file(&url, &d, &rt);
+    }
+
     // Values the tree has no file for, keyed endpoints, unknown paths: the runtime answers.
     for (url, key) in [
         (format!("/api/badge/{benzene}?label=Benzene"), None),
@@ -382,6 +391,13 @@ fn netlify_dev_answers_as_the_runtime_does() {
             None,
         ),
         ("/api/compound/cas/71-43-2?context=dog".to_string(), None),
+        (format!("/api/badge/{benzene}?show_name=true"), None),
+        (
+            format!("/api/badge/{benzene}?context=dog&show_context=true"),
+            None,
+        ),
+        ("/api/lookup?q=benzene".to_string(), None),
+        ("/api/lookup?q=71432".to_string(), None),
         ("/api/search?q=benzene".to_string(), Some(key.as_str())),
         ("/api/no-such-endpoint".to_string(), None),
     ] {

@@ -125,6 +125,20 @@ impl Answer {
             && self.json().is_some_and(|j| j["error"].is_string())
     }
 
+    /// A 4xx a badge URL answers: an SVG whose title is the service's error message, because a
+    /// badge is embedded with an `<img>` that cannot show JSON.
+    fn is_badge_error(&self) -> bool {
+        let head = self
+            .raw
+            .split("\r\n\r\n")
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        self.status.is_some_and(|s| (400..500).contains(&s))
+            && head.contains("content-type: image/svg+xml")
+            && String::from_utf8_lossy(&self.body).contains("<title>saferef: ")
+    }
+
     /// One of hyper's own bodiless refusals of a head it could not parse.
     fn is_hyper_refusal(&self) -> bool {
         matches!(self.status, Some(400 | 414 | 431)) && self.body.is_empty()
@@ -334,6 +348,8 @@ fn fuzzed_raw_request_heads_never_get_a_5xx_a_dropped_connection_or_a_panic() {
             "hyper"
         } else if status < 400 || head_only || answer.is_json_error() {
             "service"
+        } else if line.contains("/badge/") && answer.is_badge_error() {
+            "badge"
         } else {
             return Err(TestCaseError::fail(format!(
                 "{status} without a JSON error for {request:?}: {}",

@@ -54,6 +54,8 @@ fn content_type(file: &str) -> &'static str {
         "json" => "application/json",
         "svg" => "image/svg+xml",
         "html" => "text/html; charset=utf-8",
+        "xml" => "application/xml",
+        "txt" => "text/plain; charset=utf-8",
         other => panic!("unexpected extension {other}"),
     }
 }
@@ -102,6 +104,17 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
     assert!(sample.len() > 5_000, "{}", sample.len());
     let patterns: std::collections::BTreeSet<&str> = sample.iter().map(|r| r.pattern).collect();
     assert!(patterns.len() >= 15, "{patterns:?}");
+    for page in [
+        "home",
+        "compound_page",
+        "material_page",
+        "product_page",
+        "sitemap",
+        "robots",
+        "name_index",
+    ] {
+        assert!(patterns.contains(page), "{page} is sampled");
+    }
     for (n, r) in sample.iter().enumerate() {
         let query = r.query.as_deref().unwrap_or_default().replace(' ', "&");
         // Every other request goes through the versioned base.
@@ -193,6 +206,9 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
     for (path, status) in [
         ("/api/compound/hq-c-org-999999".to_string(), 404),
         ("/api/compound/not-an-id".to_string(), 400),
+        // A page's unknown or malformed id is the same API error.
+        ("/compound/hq-c-org-999999".to_string(), 404),
+        ("/product/not-an-id".to_string(), 400),
         ("/_data/dataset.json.zst".to_string(), 404),
         ("/manifest.json/../_data/dataset.json.zst".to_string(), 404),
         // Build internals are not published (issue 23: 24 MB, read whole per request).
@@ -236,6 +252,7 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
     assert_eq!(freshness["source"], "build");
     assert_eq!(freshness["deploy_age_days"], 0);
     assert_eq!(freshness["deploy_stale"], false);
+    files_are_answered_from_memory_and_not_counted(&server, site.path(), &dataset, &blocks);
     drop(server);
 
     // A restart on the current tree serves it without rebuilding.
@@ -292,4 +309,65 @@ fn a_large_file_is_streamed_with_its_etag_and_the_manifest_is_not_published() {
         let res = client.get(format!("{}{path}", server.base)).send().unwrap();
         assert_eq!(res.status(), 404, "{path}");
     }
+}
+
+/// A file of the tree is answered from memory after its first request (the same bytes, headers
+/// and ETag: the release's tree does not change while it is served, so a file changed on disk
+/// under it is not read again), and, as on the CDN, it is not counted against the public
+/// per-IP quota and carries no rate-limit headers (issue 22).
+fn files_are_answered_from_memory_and_not_counted(
+    server: &Server,
+    site: &Path,
+    dataset: &saferef_generator::model::Dataset,
+    blocks: &BTreeMap<String, Vec<(String, String)>>,
+) {
+    let route = routes(dataset)
+        .into_iter()
+        .rev()
+        .find(|r| r.pattern == "compound_context" && r.rendered.status == 200)
+        .expect("a compound answer in a context");
+    let url = format!(
+        "{}{}?{}",
+        server.base,
+        route.path,
+        route.query.as_deref().unwrap()
+    );
+    let public = reqwest::blocking::Client::new();
+    let file = std::fs::read(site.join(&route.file)).unwrap();
+    let first = public.get(&url).send().unwrap();
+    assert_eq!(first.status(), 200);
+    let first_headers = first.headers().clone();
+    assert!(first.bytes().unwrap() == file);
+    for (name, value) in &blocks[&route.path] {
+        assert_eq!(first_headers[name.as_str()], value.as_str(), "{name}");
+    }
+    std::fs::write(site.join(&route.file), b"{\"changed\":true}").unwrap();
+    // More than the public quota (500 a day per address), none counted.
+    for n in 0..600 {
+        let res = public.get(&url).send().unwrap();
+        assert_eq!(res.status(), 200, "request {n}");
+        assert_eq!(res.headers()["etag"], first_headers["etag"], "request {n}");
+        for name in ["x-ratelimit-limit", "x-ratelimit-remaining", "ratelimit"] {
+            assert!(!res.headers().contains_key(name), "{name} on request {n}");
+        }
+        if n == 599 {
+            assert!(res.bytes().unwrap() == file);
+        }
+    }
+    std::fs::write(site.join(&route.file), &file).unwrap();
+    let tag = first_headers["etag"].clone();
+    let cached = public
+        .get(&url)
+        .header("if-none-match", tag.clone())
+        .send()
+        .unwrap();
+    assert_eq!(cached.status(), 304);
+    assert_eq!(cached.headers()["etag"], tag);
+    // A request the runtime answers (an unknown id) is the first one counted.
+    let counted = public
+        .get(format!("{}/api/compound/hq-c-org-999999", server.base))
+        .send()
+        .unwrap();
+    assert_eq!(counted.status(), 404);
+    assert_eq!(counted.headers()["x-ratelimit-remaining"], "499");
 }

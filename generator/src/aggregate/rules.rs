@@ -5,6 +5,7 @@
 //! tier (monotone by construction). Life-stage rules raise a finding one tier, never above
 //! very high; only the watch lists give `critical`.
 
+use super::routes::Route;
 use super::signals::{Hazard, Signal};
 use crate::model::contexts::{Context, Context as C, ContextKind as Kind};
 use crate::model::vocab::RiskLevel::{self, Critical, High, Low, Moderate, VeryHigh};
@@ -31,7 +32,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "organ_toxicity",
-        text: "Specific target organ toxicity of category 1 (H370, H372) is high and of category 2 (H371, H373) moderate.",
+        text: "Specific target organ toxicity of category 1 (H370, H372) is high and of category 2 (H371, H373) moderate. Where the classification states its route (EU CLP Annex VI \"(Inhalation)\" beside the code; Safe Work Australia's \"if inhaled\", \"if swallowed\", \"in contact with skin\"), it counts only for that route, for the workplace when the route is inhalation or the skin, and for people, at most moderate where inhalation is its only route unless the agent is inhaled in its ordinary form.",
     },
     Rule {
         id: "acute_toxicity",
@@ -79,7 +80,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         id: "aquatic",
-        text: "Aquatic life: chronic category 1 (H410) is very high, acute category 1 (H400) and chronic category 2 (H411) high, chronic category 3 (H412) moderate; PBT substances and environmental endocrine disruptors are high.",
+        text: "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400) and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high.",
     },
     Rule {
         id: "wildlife",
@@ -175,6 +176,11 @@ pub fn findings<'s>(
                 add("carcinogenicity", by_strength3(s.strength), s, factor)
             }
             (_, H::CarcinogenInhalation) if s.strength == 0 => {}
+            (c, H::OrganRepeated | H::OrganSingle) if s.routes.is_some() => {
+                if let Some((rule, tier, factor)) = organ_by_stated_route(c, s, exposure) {
+                    add(rule, tier, s, factor)
+                }
+            }
             (
                 C::ExposureInhalation,
                 H::Carcinogen | H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated,
@@ -333,7 +339,12 @@ pub fn findings<'s>(
                 0.9,
             ),
             (C::AquaticLife, H::AquaticChronic) => add("aquatic", by_strength3(s.strength), s, 1.0),
-            (C::AquaticLife, H::AquaticAcute) => add("aquatic", High, s, 1.0),
+            (C::AquaticLife, H::AquaticAcute) => add(
+                "aquatic",
+                if s.strength >= 3 { VeryHigh } else { High },
+                s,
+                1.0,
+            ),
             (C::AquaticLife, H::PersistentBioaccumulative | H::EndocrineEnvironment) => {
                 add("aquatic", High, s, 0.9)
             }
@@ -362,6 +373,37 @@ pub fn findings<'s>(
     }
     life_stage(context, &mut out);
     out
+}
+
+/// An organ toxicity class whose classification states its routes (rule "organ_toxicity"):
+/// the rule, tier and confidence factor it gives the context, if it counts there.
+fn organ_by_stated_route(
+    context: Context,
+    s: &Signal,
+    exposure: Exposure,
+) -> Option<(&'static str, RiskLevel, f64)> {
+    let routes = s.routes?;
+    let by = |route: Route| routes.contains(&route);
+    let tier = by_strength2(s.strength);
+    match context {
+        C::ExposureInhalation => by(Route::Inhalation).then_some(("route_relevance", tier, 0.95)),
+        C::ExposureDermal => by(Route::Dermal).then_some(("route_relevance", tier, 0.9)),
+        C::ExposureIngestion => by(Route::Oral).then_some(("organ_toxicity", tier, 1.0)),
+        C::OccupationalExposure => {
+            (by(Route::Inhalation) || by(Route::Dermal)).then_some(("organ_toxicity", tier, 1.0))
+        }
+        c if c.kind() == Kind::Human => {
+            // People swallow and touch what they meet; a class by inhalation only reaches them
+            // at full strength only where the agent is airborne as named (silica dust).
+            let tier = if by(Route::Oral) || by(Route::Dermal) || exposure.inhaled_form {
+                tier
+            } else {
+                tier.min(Moderate)
+            };
+            Some(("organ_toxicity", tier, 1.0))
+        }
+        _ => None,
+    }
 }
 
 /// Whether a curated finding of the context's own species is in the record: it replaces the

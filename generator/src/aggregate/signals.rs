@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::routes::Route;
 use crate::model::record::{CompoundRecord, DoseValue, MolecularWeight};
 use crate::model::vocab::{DoseKind, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, WatchClass};
 
@@ -96,6 +97,10 @@ pub struct Signal {
     /// beverages"): it counts for people and ingestion only.
     #[serde(skip)]
     pub drunk_only: bool,
+    /// For an organ toxicity class: the routes its classification states (`routes.rs`);
+    /// `None` where no route is stated, so that every route counts.
+    #[serde(skip)]
+    pub routes: Option<&'static [Route]>,
 }
 
 impl Signal {
@@ -119,6 +124,7 @@ impl Signal {
             weight,
             prenatal_only: false,
             drunk_only: false,
+            routes: None,
         }
     }
 
@@ -310,6 +316,12 @@ const H_CODES: &[(&str, Hazard, u8, &str)] = &[
         "harmful to aquatic life with long lasting effects (H412)",
     ),
     (
+        "H413",
+        Hazard::AquaticChronic,
+        1,
+        "may cause long lasting harmful effects to aquatic life (H413)",
+    ),
+    (
         "H420",
         Hazard::OzoneDepleting,
         2,
@@ -420,23 +432,52 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
                 continue;
             };
             // Carc. 1A is "known" (3), 1B "presumed" (2): the code is the same, the class says.
-            let strength = if *hazard == Hazard::Carcinogen && classes.contains("Carc. 1A") {
+            let mut strength = if *hazard == Hazard::Carcinogen && classes.contains("Carc. 1A") {
                 3
             } else {
                 *strength
             };
-            out.push(
-                Signal::new(
-                    *hazard,
-                    strength,
-                    format!("{who}: {words}"),
-                    &g.source,
-                    weight,
-                )
-                .by(agency, None),
-            );
+            let mut finding = format!("{who}: {words}");
+            // An M-factor of 10 or more on an acute category 1 entry puts its L(E)C50 at or
+            // below 0.1 mg/l (CLP Annex I, Table 4.1.3); the rubric's very high band.
+            if *hazard == Hazard::AquaticAcute
+                && let Some(m) = g
+                    .specific_concentration_limits
+                    .as_deref()
+                    .and_then(acute_m_factor)
+                    .filter(|m| *m >= 10)
+            {
+                strength = 3;
+                finding = format!(
+                    "{finding}; M-factor {m}: acute L(E)C50 at most {} mg/l",
+                    fmt_num(1.0 / f64::from(m))
+                );
+            }
+            let mut s = Signal::new(*hazard, strength, finding, &g.source, weight).by(agency, None);
+            if matches!(*hazard, Hazard::OrganRepeated | Hazard::OrganSingle)
+                && let Some(stated) = super::routes::stated_routes(&r.cas, code)
+            {
+                let routes: Vec<&str> = stated.routes.iter().map(|r| r.words()).collect();
+                s.routes = Some(stated.routes);
+                s.finding = format!(
+                    "{}, by {} ({})",
+                    s.finding,
+                    routes.join(" and "),
+                    stated.basis
+                );
+            }
+            out.push(s);
         }
     }
+}
+
+/// The M-factor an entry states for acute aquatic toxicity: "M=100", or the smaller of an
+/// acute and a chronic factor ("M=100 | M=10"), which bounds the acute one from below.
+fn acute_m_factor(cell: &str) -> Option<u32> {
+    cell.split('|')
+        .filter_map(|part| part.trim().strip_prefix("M="))
+        .filter_map(|m| m.trim().trim_end_matches('"').parse::<u32>().ok())
+        .min()
 }
 
 /// ", only in alcoholic beverages": a finding says when its listing holds only under a

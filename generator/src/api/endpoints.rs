@@ -1,7 +1,7 @@
 //! The catalogue itself, in the order the reference presents it.
 
 use super::Access::{Developer, DeveloperForbidden, Public};
-use super::Answer::{Html, HtmlOrJson, Json, JsonOrCsv, Svg};
+use super::Answer::{Html, HtmlOrJson, Json, JsonOrCsv, Plain, Svg};
 use super::In::{Path, Query};
 use super::Kind::{
     Bool, CompoundList, Context, ContextList, Date, DateOrTime, Enum, Int, Pattern, Text,
@@ -65,7 +65,7 @@ const PAGE: Param = query(
         max: None,
         default: Some(1),
     },
-    "Page number",
+    "Page number, counting from 1 (instead of offset: page n is offset (n-1) x limit)",
 );
 const LIMIT_100: Param = query(
     "limit",
@@ -92,7 +92,7 @@ const OFFSET: Param = query(
         max: None,
         default: Some(0),
     },
-    "Items skipped",
+    "Items skipped (instead of page)",
 );
 const SEARCH: Param = query(
     "search",
@@ -150,7 +150,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[query(
             "check",
             Enum(&["integrity", "monitor"]),
-            "integrity: the loaded dataset against the site manifest (cached 60 s); monitor: admin token only",
+            "integrity: the static tree against its manifest, checked off the request path; the last verdict is answered, and a new check starts at most once a minute (only for a keyed or admin caller); monitor: admin token only",
         )],
         answer: Json("Health"),
         example: Some("/api/health"),
@@ -331,6 +331,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[
             PAGE,
             LIMIT_100,
+            OFFSET,
             SEARCH,
             RISK_PARAM,
             CONTEXT,
@@ -414,6 +415,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             ),
             PAGE,
             LIMIT_100,
+            OFFSET,
         ],
         answer: Json("CompoundList"),
         example: Some("/api/filter?hazard=mutagen&limit=5"),
@@ -504,6 +506,23 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Search
     Endpoint {
+        params: &[required(
+            "q",
+            Text { min: 1, max: 200 },
+            "An exact name, synonym, curated alias (BPA, PFOA, ...), id, InChIKey or CAS number (dashes optional); case and spacing do not count",
+        )],
+        answer: Json("Lookup"),
+        example: Some("/api/lookup?q=Benzene"),
+        ..endpoint(
+            Op::Lookup,
+            "lookup",
+            "GET",
+            "/api/lookup",
+            "Search",
+            "Name lookup without a key: exact matches with their JSON and page links, near misses when none",
+        )
+    },
+    Endpoint {
         access: Developer,
         params: &[
             required(
@@ -513,6 +532,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             ),
             LIMIT_100,
             OFFSET,
+            PAGE,
             query(
                 "type",
                 Enum(&["compound", "product", "material"]),
@@ -570,7 +590,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     Endpoint {
         access: Developer,
-        params: &[PAGE, LIMIT_100, SEARCH],
+        params: &[PAGE, LIMIT_100, OFFSET, SEARCH],
         example: Some("/api/materials?limit=5"),
         ..endpoint(
             Op::Materials,
@@ -586,6 +606,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[
             PAGE,
             LIMIT_100,
+            OFFSET,
             SEARCH,
             query(
                 "risk",
@@ -628,6 +649,16 @@ pub static ENDPOINTS: &[Endpoint] = &[
                 Text { min: 1, max: 40 },
                 "Left-hand text (default the service name)",
             ),
+            query(
+                "show_name",
+                Bool,
+                "true to add the entity's name after the label (cut at 32 characters)",
+            ),
+            query(
+                "show_context",
+                Bool,
+                "true to put the context's label before a compound's tier (Children: high)",
+            ),
         ],
         answer: Svg,
         example: Some("/api/badge/hq-c-org-000145?style=pill"),
@@ -637,7 +668,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             "GET",
             "/api/badge/{id}",
             "Badges",
-            "Embeddable SVG safety badge (gray not-found badge for unknown ids)",
+            "Embeddable SVG badge of a compound's tier, a product's risk level or a material; every error is a gray SVG badge too",
         )
     },
     // Regulatory
@@ -671,6 +702,8 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[
             path("agency", Text { min: 1, max: 200 }, "Agency name"),
             LIMIT_1000,
+            OFFSET,
+            PAGE,
         ],
         example: Some("/api/regulatory/by-agency/IARC?limit=5"),
         ..endpoint(
@@ -685,8 +718,21 @@ pub static ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         access: Developer,
         params: &[
-            query("analyte", Text { min: 1, max: 200 }, "Analyte id or name"),
-            query("matrix", Text { min: 1, max: 200 }, "Food matrix"),
+            query(
+                "analyte",
+                Text { min: 1, max: 200 },
+                "Analyte id, name or abbreviation (any case), a CAS number or a compound id (/api/regulatory-status/vocabulary lists them)",
+            ),
+            query(
+                "matrix",
+                Text { min: 1, max: 200 },
+                "Food, article or drug matrix id or label (any case); not with listing",
+            ),
+            query(
+                "listing",
+                Text { min: 1, max: 200 },
+                "Hazard listing or classification id or label (any case); not with matrix",
+            ),
             query(
                 "jurisdiction",
                 Enum(&["US", "EU", "CA_AB899"]),
@@ -716,6 +762,18 @@ pub static ENDPOINTS: &[Endpoint] = &[
             "/api/regulatory-status",
             "Regulatory",
             "Limits per analyte, matrix and jurisdiction, with a temporal view and a change calendar",
+        )
+    },
+    Endpoint {
+        answer: Json("RegulatoryStatusVocabulary"),
+        example: Some("/api/regulatory-status/vocabulary"),
+        ..endpoint(
+            Op::RegulatoryStatusVocabulary,
+            "regulatoryStatusVocabulary",
+            "GET",
+            "/api/regulatory-status/vocabulary",
+            "Regulatory",
+            "The analytes, matrices, listings and jurisdictions regulatory-status filters take, and its answer's enumerated values, with labels",
         )
     },
     // Exposure and relationships
@@ -749,6 +807,8 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[
             path("category", Text { min: 1, max: 64 }, "Exposure category"),
             LIMIT_1000,
+            OFFSET,
+            PAGE,
         ],
         ..endpoint(
             Op::FoundInByCategory,
@@ -826,6 +886,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         params: &[
             LIMIT_100,
             OFFSET,
+            PAGE,
             query(
                 "class",
                 Text { min: 1, max: 64 },
@@ -864,6 +925,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             ),
             LIMIT_100,
             OFFSET,
+            PAGE,
         ],
         example: Some("/api/fragrance/search?q=linalool"),
         ..endpoint(
@@ -928,6 +990,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             ),
             LIMIT_100,
             OFFSET,
+            PAGE,
         ],
         example: Some("/api/changelog?limit=5"),
         ..endpoint(
@@ -986,6 +1049,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         body: Some("EmailBody"),
         status: 202,
+        answer: Json("TrialAccepted"),
         ..endpoint(
             Op::KeyTrial,
             "keyTrial",
@@ -1004,6 +1068,18 @@ pub static ENDPOINTS: &[Endpoint] = &[
             "/api/keys/recover",
             "Keys",
             "Two steps: {email} mails a code; {email, code} returns replacement keys",
+        )
+    },
+    Endpoint {
+        body: Some("EmailBody"),
+        status: 202,
+        ..endpoint(
+            Op::KeyResend,
+            "keyResend",
+            "POST",
+            "/api/keys/resend",
+            "Keys",
+            "Keys are kept only as hashes and cannot be sent again: mails the recovery code (step one of /api/keys/recover)",
         )
     },
     Endpoint {
@@ -1031,7 +1107,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     // Watchlist
     Endpoint {
         access: Developer,
-        params: &[LIMIT_100, OFFSET],
+        params: &[LIMIT_100, OFFSET, PAGE],
         ..endpoint(
             Op::WatchlistList,
             "watchlist",
@@ -1092,6 +1168,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
                 "The webhook (with action=deliveries)",
             ),
             OFFSET,
+            PAGE,
             query(
                 "limit",
                 Int {
@@ -1207,6 +1284,94 @@ pub static ENDPOINTS: &[Endpoint] = &[
             "/api/compliance",
             "Pages",
             "Data sources and licences, sub-processors, retention, erasure",
+        )
+    },
+    // The site for people, outside /api: the front door, a page per entity, and what search
+    // engines and the pages' name search read.
+    Endpoint {
+        answer: Html,
+        example: Some("/"),
+        ..endpoint(
+            Op::Home,
+            "home",
+            "GET",
+            "/",
+            "Pages",
+            "The front door: what saferef is, name search, badges, the trial key form",
+        )
+    },
+    Endpoint {
+        params: &[ID],
+        answer: Html,
+        example: Some("/compound/hq-c-org-000145"),
+        ..endpoint(
+            Op::CompoundPage,
+            "compoundPage",
+            "GET",
+            "/compound/{id}",
+            "Pages",
+            "A compound's page: its 19 context tiers with their evidence, classifications, where it is found",
+        )
+    },
+    Endpoint {
+        params: &[ENTITY_ID],
+        answer: Html,
+        example: Some("/material/hq-m-adh-000001"),
+        ..endpoint(
+            Op::MaterialPage,
+            "materialPage",
+            "GET",
+            "/material/{id}",
+            "Pages",
+            "A material's page",
+        )
+    },
+    Endpoint {
+        params: &[ENTITY_ID],
+        answer: Html,
+        example: Some("/product/hq-p-bdy-000002"),
+        ..endpoint(
+            Op::ProductPage,
+            "productPage",
+            "GET",
+            "/product/{id}",
+            "Pages",
+            "A product's page: its risk synthesis, composition and materials",
+        )
+    },
+    Endpoint {
+        answer: Plain("application/xml"),
+        example: Some("/sitemap.xml"),
+        ..endpoint(
+            Op::Sitemap,
+            "sitemap",
+            "GET",
+            "/sitemap.xml",
+            "Pages",
+            "Every page for search engines (sitemaps.org)",
+        )
+    },
+    Endpoint {
+        answer: Plain("text/plain"),
+        example: Some("/robots.txt"),
+        ..endpoint(
+            Op::Robots,
+            "robots",
+            "GET",
+            "/robots.txt",
+            "Pages",
+            "Crawler rules and the sitemap's address",
+        )
+    },
+    Endpoint {
+        example: Some("/search-index.json"),
+        ..endpoint(
+            Op::NameIndex,
+            "nameIndex",
+            "GET",
+            "/search-index.json",
+            "Pages",
+            "Every compound's, material's and product's names, synonyms and CAS, for the pages' search",
         )
     },
 ];

@@ -11,7 +11,11 @@ mod endpoints;
 mod query;
 
 pub use endpoints::ENDPOINTS;
-pub use query::{Query, pairs};
+pub use query::{Query, boolean, pairs};
+
+/// The conventions every endpoint keeps, stated once: the OpenAPI document's description and
+/// the docs page's "Conventions" section show this text.
+pub const CONVENTIONS: &str = "Lists take limit with page (counting from 1) or offset (items skipped; page n is offset (n-1) x limit; both at once is a 400), and every list answer carries one pagination object {limit, offset, page, total, total_pages, has_more} beside its older paging fields. Every error answer is JSON {error, code}: error is a message for people and may be reworded, code is a stable machine-readable value (the Error schema lists them). Wherever an answer names a compound, material or product by id, it gives the same value as hq_id too. Answers only ever gain fields.";
 
 /// What an endpoint does: the key the runtime's handlers, the reference's example answers and
 /// the renderers dispatch on. Two endpoints share an op when one handler answers both methods
@@ -37,6 +41,7 @@ pub enum Op {
     Compare,
     Contexts,
     Search,
+    Lookup,
     Material,
     Product,
     ProductRaw,
@@ -47,6 +52,7 @@ pub enum Op {
     RegulatoryAgencies,
     RegulatoryByAgency,
     RegulatoryStatus,
+    RegulatoryStatusVocabulary,
     FoundIn,
     FoundInCategories,
     FoundInByCategory,
@@ -63,6 +69,7 @@ pub enum Op {
     KeyRotate,
     KeyTrial,
     KeyRecover,
+    KeyResend,
     KeyErasure,
     BillingWebhook,
     WatchlistList,
@@ -77,6 +84,13 @@ pub enum Op {
     Examples,
     Dashboard,
     Compliance,
+    Home,
+    CompoundPage,
+    MaterialPage,
+    ProductPage,
+    Sitemap,
+    Robots,
+    NameIndex,
 }
 
 /// Who may call an endpoint.
@@ -152,6 +166,8 @@ pub enum Answer {
     JsonOrCsv(&'static str),
     /// HTML, or JSON of this schema with `format=json` (documents).
     HtmlOrJson(&'static str),
+    /// Text of this media type (the sitemap, robots.txt).
+    Plain(&'static str),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,9 +198,20 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// The path parameters' values when `segments` (after `/api`) match this template.
+    /// Whether the endpoint answers under `/api` (the others are the site's pages for people:
+    /// `/`, `/compound/{id}`, the sitemap...).
+    pub fn under_api(&self) -> bool {
+        self.path == "/api" || self.path.starts_with("/api/")
+    }
+
+    /// The path parameters' values when `segments` (after `/api` for an endpoint under it,
+    /// of the whole path for a page) match this template.
     pub fn matches<'a>(&self, segments: &[&'a str]) -> Option<Vec<&'a str>> {
-        let template: Vec<&str> = self.path["/api".len()..]
+        let template: Vec<&str> = self
+            .path
+            .strip_prefix("/api")
+            .filter(|_| self.under_api())
+            .unwrap_or(self.path)
             .split('/')
             .filter(|s| !s.is_empty())
             .collect();
@@ -208,12 +235,46 @@ impl Endpoint {
     }
 }
 
+/// The declaration of query parameter `name` of `op`'s GET endpoint: where a typed query
+/// reads its bounds, so they are stated once, in the catalogue.
+pub fn declared(op: Op, name: &str) -> Option<&'static Param> {
+    ENDPOINTS
+        .iter()
+        .filter(|e| e.op == op && e.method == "GET")
+        .flat_map(|e| e.params)
+        .find(|p| p.name == name && p.location == In::Query)
+}
+
 /// The endpoints whose template matches `segments`: literal templates win over templates with
 /// parameters (`/api/regulatory/agencies` is not the compound `agencies`). All the returned
 /// endpoints share one template and differ by method.
 pub fn resolve<'a>(segments: &[&'a str]) -> Vec<(&'static Endpoint, Vec<&'a str>)> {
+    matching(segments, true)
+}
+
+/// The pages outside `/api` whose template matches `segments` (of the whole path).
+pub fn resolve_site<'a>(segments: &[&'a str]) -> Vec<(&'static Endpoint, Vec<&'a str>)> {
+    matching(segments, false)
+}
+
+/// The endpoints at a whole request path (`/api/...` or a page's), as `resolve` and
+/// `resolve_site` find them.
+pub fn resolve_path(path: &str) -> Vec<(&'static Endpoint, Vec<&str>)> {
+    let under_api = path == "/api" || path.starts_with("/api/");
+    let segments: Vec<&str> = path
+        .strip_prefix("/api")
+        .filter(|_| under_api)
+        .unwrap_or(path)
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    matching(&segments, under_api)
+}
+
+fn matching<'a>(segments: &[&'a str], under_api: bool) -> Vec<(&'static Endpoint, Vec<&'a str>)> {
     let mut found: Vec<(&'static Endpoint, Vec<&'a str>)> = ENDPOINTS
         .iter()
+        .filter(|e| e.under_api() == under_api)
         .filter_map(|e| e.matches(segments).map(|c| (e, c)))
         .collect();
     let best = found
@@ -292,5 +353,21 @@ mod tests {
             .collect();
         assert_eq!(methods, BTreeSet::from(["GET", "POST"]));
         assert!(resolve(&["nothing", "here"]).is_empty());
+    }
+
+    #[test]
+    fn pages_outside_api_never_answer_under_it() {
+        let found = resolve_path("/compound/hq-c-org-000001");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0.op, Op::CompoundPage);
+        assert_eq!(found[0].1, vec!["hq-c-org-000001"]);
+        assert_eq!(
+            resolve_path("/api/compound/hq-c-org-000001")[0].0.op,
+            Op::Compound
+        );
+        assert_eq!(resolve_path("/")[0].0.op, Op::Home);
+        assert_eq!(resolve_path("/api")[0].0.op, Op::Root);
+        assert!(resolve_path("/api/sitemap.xml").is_empty());
+        assert!(resolve_path("/health").is_empty());
     }
 }

@@ -27,3 +27,30 @@ pub fn pairs(query: &str) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// A boolean query value (`Kind::Bool`): `true`/`false` as the reference writes them, and the
+/// usual spellings clients send (`True` from Python's `str(True)`, `1`, `yes`, `on`), in any
+/// case; `None` for anything else, which the endpoint answers with a 400.
+pub fn boolean(raw: &str) -> Option<bool> {
+    match raw.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Some(true),
+        "false" | "0" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn booleans_take_the_usual_spellings_and_nothing_else() {
+        for yes in ["true", "True", "TRUE", "1", "yes", "On"] {
+            assert_eq!(super::boolean(yes), Some(true), "{yes}");
+        }
+        for no in ["false", "False", "0", "no", "OFF"] {
+            assert_eq!(super::boolean(no), Some(false), "{no}");
+        }
+        for neither in ["", "2", "truth", " true", "y"] {
+            assert_eq!(super::boolean(neither), None, "{neither:?}");
+        }
+    }
+}

@@ -473,20 +473,30 @@ fn apply_overlay(
 
 /// Marks the values an instrument ended (`CuratedEntry::ended`).
 fn end_values(value: &mut Value, ended: &Ended) -> Result<(), String> {
-    if ended.field != "safety.ghs" {
-        return Err(format!(
-            "ended: field {:?} is not supported (only safety.ghs)",
-            ended.field
-        ));
-    }
+    let (pointer, kind) = match (ended.field.as_str(), ended.kind) {
+        ("safety.ghs", None) => ("/safety/ghs", None),
+        ("dose_response", Some(kind)) => (
+            "/dose_response",
+            Some(serde_json::to_value(kind).map_err(|e| e.to_string())?),
+        ),
+        ("dose_response", None) => return Err("ended: dose_response needs a `kind`".into()),
+        ("safety.ghs", Some(_)) => return Err("ended: `kind` is only for dose_response".into()),
+        (field, _) => {
+            return Err(format!(
+                "ended: field {field:?} is not supported (only safety.ghs and dose_response)"
+            ));
+        }
+    };
     let entries = value
-        .pointer_mut("/safety/ghs")
+        .pointer_mut(pointer)
         .and_then(Value::as_array_mut)
-        .ok_or("ended: the record has no safety.ghs entries")?;
+        .ok_or_else(|| format!("ended: the record has no {} entries", ended.field))?;
     let status = serde_json::to_value(ended.status).map_err(|e| e.to_string())?;
     let mut found = false;
     for g in entries.iter_mut().filter_map(Value::as_object_mut) {
-        if g.get("source").and_then(Value::as_str) == Some(ended.source.as_str()) {
+        let of_source = g.get("source").and_then(Value::as_str) == Some(ended.source.as_str());
+        let of_kind = kind.as_ref().is_none_or(|k| g.get("kind") == Some(k));
+        if of_source && of_kind {
             g.insert("status".into(), status.clone());
             g.insert("superseded_by".into(), Value::String(ended.by.clone()));
             if let Some(until) = &ended.effective_until {
@@ -499,8 +509,13 @@ fn end_values(value: &mut Value, ended: &Ended) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "ended: the record has no safety.ghs entry of source {:?}",
-            ended.source
+            "ended: the record has no {} entry of source {:?}{}",
+            ended.field,
+            ended.source,
+            ended
+                .kind
+                .map(|k| format!(" and kind {k:?}"))
+                .unwrap_or_default()
         ))
     }
 }
@@ -556,4 +571,52 @@ pub(crate) fn json_files(dir: &Path) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::record::Lifecycle;
+    use crate::model::vocab::DoseKind;
+    use serde_json::json;
+
+    fn ended(field: &str, kind: Option<DoseKind>) -> Ended {
+        Ended {
+            field: field.into(),
+            source: "efsa-openfoodtox-2023".into(),
+            kind,
+            status: Lifecycle::Superseded,
+            by: "efsa-2024-iron-ul".into(),
+            effective_until: None,
+        }
+    }
+
+    /// Iron as OpenFoodTox gives it: an ADI and a UL of the same source.
+    fn iron() -> Value {
+        json!({"dose_response": [
+            {"kind": "adi", "value": 0.8, "source": "efsa-openfoodtox-2023"},
+            {"kind": "ul", "value": 45.0, "source": "efsa-openfoodtox-2023"},
+        ]})
+    }
+
+    #[test]
+    fn an_opinion_ends_only_the_dose_values_of_its_kind() {
+        let mut v = iron();
+        end_values(&mut v, &ended("dose_response", Some(DoseKind::Ul))).unwrap();
+        assert_eq!(v["dose_response"][1]["status"], "superseded");
+        assert_eq!(v["dose_response"][1]["superseded_by"], "efsa-2024-iron-ul");
+        assert!(v["dose_response"][0].get("status").is_none());
+    }
+
+    #[test]
+    fn ending_dose_values_needs_a_kind_that_the_record_has() {
+        let mut v = iron();
+        let e = end_values(&mut v, &ended("dose_response", None)).unwrap_err();
+        assert!(e.contains("needs a `kind`"), "{e}");
+        let e = end_values(&mut v, &ended("dose_response", Some(DoseKind::Arfd))).unwrap_err();
+        assert!(e.contains("no dose_response entry"), "{e}");
+        let e = end_values(&mut v, &ended("safety.ghs", Some(DoseKind::Ul))).unwrap_err();
+        assert!(e.contains("only for dose_response"), "{e}");
+        assert_eq!(v, iron());
+    }
 }

@@ -57,14 +57,19 @@ pub struct CuratedEntry {
     pub ended: Vec<Ended>,
 }
 
-/// "The `safety.ghs` entries of source S are `annulled` by source B."
+/// "The `safety.ghs` entries of source S are `annulled` by source B", or "the `dose_response`
+/// values of kind K from source S are `superseded` by source B" (an opinion that replaced a
+/// value the table still carries with no value of the same kind: EFSA's 2024 iron opinion).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ended {
-    /// The record section: only `safety.ghs` for now.
+    /// The record section: `safety.ghs` or `dose_response`.
     pub field: String,
     /// The source whose values in that section ended.
     pub source: String,
+    /// For `dose_response`, the kind of value that ended (required there, refused elsewhere).
+    #[serde(default)]
+    pub kind: Option<crate::model::vocab::DoseKind>,
     pub status: crate::model::record::Lifecycle,
     /// The source (of the curated file) that ended them.
     pub by: String,

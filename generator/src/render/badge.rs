@@ -1,26 +1,33 @@
-//! `GET /api/badge/{id}`: an SVG badge with a label on the left and the compound's
-//! risk tier on the right, in three styles. Widths come from the font's metrics table, so
-//! text never overflows; every user string is escaped by the template engine, in one place.
+//! `GET /api/badge/{id}`: an SVG badge with a label on the left and an entity's risk level on
+//! the right, in three styles: a compound's tier in a context, a product's synthesised risk
+//! level. Every answer a badge URL can get is an SVG an `<img>` can show, errors included
+//! (gray, with the reason in its title), as the OpenAPI document and the docs page's "Badges"
+//! section say. Widths come from the font's metrics table, so text never overflows; every user
+//! string is escaped by the template engine, in one place.
 
 use askama::Template;
 
 use super::badge_metrics::WIDTHS;
 use super::error::ApiError;
 use super::{Cache, Rendered};
+use crate::aggregate::synthesis::{self, ProductRisk};
 use crate::aggregate::{Assessment, Schema, assess};
 use crate::api::Query;
 use crate::model::Dataset;
 use crate::model::contexts::Context;
 use crate::model::ids::CompoundId;
+use crate::model::quoted;
 use crate::model::vocab::{RiskLevel, WatchClass};
 
 /// The default left-hand text.
 pub const DEFAULT_LABEL: &str = "saferef";
-/// Labels longer than this are cut (a badge is not a banner).
+/// The longest `label`, in characters (a badge is not a banner).
 pub const MAX_LABEL_CHARS: usize = 40;
+/// With `show_name=true`, names longer than this are cut and end in an ellipsis.
+pub const MAX_NAME_CHARS: usize = 32;
 /// Left box colour (contrast with white text 7.5:1).
 pub const LABEL_COLOR: &str = "#555555";
-/// Gray for "not found" and "no data" (contrast with white 4.8:1).
+/// Gray for "not found", "no data" and every error (contrast with white 4.8:1).
 pub const GRAY: &str = "#6b7280";
 
 /// Right box colour per tier; each gives white text at least WCAG AA contrast (4.5:1).
@@ -31,6 +38,19 @@ pub fn tier_color(tier: RiskLevel) -> &'static str {
         RiskLevel::High => "#c2410c",
         RiskLevel::VeryHigh => "#b91c1c",
         RiskLevel::Critical => "#6b21a8",
+    }
+}
+
+/// Right box colour per product risk level, on the tiers' scale (WCAG AA with white text).
+pub fn product_color(risk: ProductRisk) -> &'static str {
+    match risk {
+        ProductRisk::Negligible => "#166534",
+        ProductRisk::Low => tier_color(RiskLevel::Low),
+        ProductRisk::Moderate => tier_color(RiskLevel::Moderate),
+        ProductRisk::ModerateToHigh => "#9a3412",
+        ProductRisk::High => tier_color(RiskLevel::High),
+        ProductRisk::Severe => tier_color(RiskLevel::VeryHigh),
+        ProductRisk::Extreme => tier_color(RiskLevel::Critical),
     }
 }
 
@@ -72,6 +92,7 @@ pub fn text_width(text: &str) -> f32 {
 #[template(path = "badge.svg", escape = "html")]
 struct Svg<'a> {
     width: u32,
+    title: &'a str,
     label: &'a str,
     value: &'a str,
     gradient: bool,
@@ -87,12 +108,18 @@ struct Svg<'a> {
 /// Horizontal padding on each side of a text.
 const PAD: f32 = 6.0;
 
-/// The SVG of a badge.
+/// The SVG of a badge, titled "label: value".
 pub fn svg(label: &str, value: &str, color: &str, style: Style) -> String {
+    draw(label, value, color, style, &format!("{label}: {value}"))
+}
+
+/// The SVG of a badge with its own title (what a screen reader and a tooltip say).
+fn draw(label: &str, value: &str, color: &str, style: Style, title: &str) -> String {
     let box_width = |t: &str| (text_width(t) + 2.0 * PAD).ceil() as u32;
     let (label_width, value_width) = (box_width(label), box_width(value));
     let svg = Svg {
         width: label_width + value_width,
+        title,
         label,
         value,
         gradient: style == Style::Flat,
@@ -120,71 +147,235 @@ fn respond(status: u16, svg: String) -> Rendered {
     Rendered::bytes(status, svg.into_bytes(), "image/svg+xml", cache)
 }
 
-/// A badge's path id, or the 400 JSON error (an unknown but well-formed id is a 404 badge).
-pub fn check_id(id: &str) -> Result<&str, ApiError> {
-    match CompoundId::parse(id) {
-        Some(_) => Ok(id),
-        None => Err(ApiError::bad_request(format!(
-            "malformed compound id {id:?}: expected hq-c-<org|ino|mix>-<6 digits>"
-        ))),
+/// A badge URL that cannot be answered as asked: a gray badge naming what is wrong in a few
+/// words, with the whole message in its title, in the asked style when that one is valid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadgeError {
+    pub status: u16,
+    /// What the badge shows ("bad context").
+    pub value: &'static str,
+    /// The message, as a JSON error would give it.
+    pub message: String,
+}
+
+impl BadgeError {
+    fn bad(value: &'static str, message: String) -> BadgeError {
+        BadgeError {
+            status: 400,
+            value,
+            message,
+        }
+    }
+
+    fn render(&self, style: Style) -> Rendered {
+        let title = format!("{DEFAULT_LABEL}: {}", self.message);
+        respond(
+            self.status,
+            draw(DEFAULT_LABEL, self.value, GRAY, style, &title),
+        )
     }
 }
 
-/// What `GET /api/badge/{id}` is asked for (`style`, `context`, `label`), parsed once.
+/// A refusal of a badge URL made before the badge is drawn (a key that is not valid, the
+/// daily quota, the store down), as a badge with the refusal's status.
+pub fn refused(e: &ApiError) -> Rendered {
+    let value = match e.status {
+        401 => "bad key",
+        429 => "quota used up",
+        503 => "unavailable",
+        400..=499 => "bad request",
+        _ => "error",
+    };
+    BadgeError {
+        status: e.status,
+        value,
+        message: e.message.clone(),
+    }
+    .render(Style::Flat)
+}
+
+/// What a badge is of, by its id's shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject<'a> {
+    Compound(&'a str),
+    Material(&'a str),
+    Product(&'a str),
+}
+
+impl<'a> Subject<'a> {
+    /// A badge's path id: a compound, material or product id, or the 400.
+    pub fn parse(id: &'a str) -> Result<Subject<'a>, BadgeError> {
+        if CompoundId::parse(id).is_some() {
+            return Ok(Subject::Compound(id));
+        }
+        let entity = |letter: u8| {
+            let b = id.as_bytes();
+            b.len() == 15
+                && id.starts_with("hq-")
+                && b[3] == letter
+                && b[4] == b'-'
+                && b[5..8].iter().all(u8::is_ascii_lowercase)
+                && b[8] == b'-'
+                && b[9..].iter().all(u8::is_ascii_digit)
+        };
+        if entity(b'm') {
+            Ok(Subject::Material(id))
+        } else if entity(b'p') {
+            Ok(Subject::Product(id))
+        } else {
+            Err(BadgeError::bad(
+                "bad id",
+                format!(
+                    "malformed id {}: expected a compound (hq-c-<org|ino|mix>-<6 digits>), material (hq-m-<3 letters>-<6 digits>) or product (hq-p-<3 letters>-<6 digits>) id",
+                    quoted(id)
+                ),
+            ))
+        }
+    }
+}
+
+/// What `GET /api/badge/{id}` is asked for, parsed once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadgeQuery {
     pub style: Style,
-    pub context: Context,
-    /// The left-hand text, cut to its longest.
+    /// `None` when not asked: a compound's badge shows adults (`human_adult`).
+    pub context: Option<Context>,
+    /// The left-hand text.
     pub label: String,
+    /// `show_name=true`: the entity's name after the label.
+    pub show_name: bool,
+    /// `show_context=true`: the context's label before a compound's tier.
+    pub show_context: bool,
 }
 
 impl BadgeQuery {
-    pub fn parse(dataset: &Dataset, q: &dyn Query) -> Result<BadgeQuery, ApiError> {
-        let style = match q.get("style") {
-            None => Style::Flat,
+    /// The style alone, for the error badge of a query that fails elsewhere.
+    fn style(q: &dyn Query) -> Result<Style, BadgeError> {
+        match q.get("style") {
+            None => Ok(Style::Flat),
             Some(s) => Style::parse(s).ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "unknown style {s:?}: use flat, flat-square or pill"
-                ))
-            })?,
-        };
+                BadgeError::bad(
+                    "bad style",
+                    format!("unknown style {}: use flat, flat-square or pill", quoted(s)),
+                )
+            }),
+        }
+    }
+
+    pub fn parse(dataset: &Dataset, q: &dyn Query) -> Result<BadgeQuery, BadgeError> {
+        let style = BadgeQuery::style(q)?;
         let context = match q.get("context") {
-            None => Context::HumanAdult,
-            Some(c) => dataset
-                .contexts
-                .parse(c)
-                .map_err(|e| ApiError::bad_request(e.to_string()))?,
+            None => None,
+            Some(c) => Some(
+                dataset
+                    .contexts
+                    .parse(c)
+                    .map_err(|e| BadgeError::bad("bad context", e.to_string()))?,
+            ),
         };
-        let label = q
-            .get("label")
-            .unwrap_or(DEFAULT_LABEL)
-            .chars()
-            .take(MAX_LABEL_CHARS)
-            .collect();
+        let label = match q.get("label") {
+            None => DEFAULT_LABEL.to_string(),
+            Some(l) if l.trim().is_empty() || l.chars().count() > MAX_LABEL_CHARS => {
+                return Err(BadgeError::bad(
+                    "bad label",
+                    format!("label must be 1 to {MAX_LABEL_CHARS} characters, not only spaces"),
+                ));
+            }
+            Some(l) => l.to_string(),
+        };
+        let flag = |name: &'static str| match q.get(name) {
+            None | Some("false") => Ok(false),
+            Some("true") => Ok(true),
+            Some(v) => Err(BadgeError::bad(
+                "bad parameter",
+                format!("{name} must be true or false, not {}", quoted(v)),
+            )),
+        };
         Ok(BadgeQuery {
             style,
             context,
             label,
+            show_name: flag("show_name")?,
+            show_context: flag("show_context")?,
         })
+    }
+
+    /// The left-hand text: the label, and the entity's name when asked.
+    fn left(&self, name: &str) -> String {
+        if !self.show_name {
+            return self.label.clone();
+        }
+        let mut cut: String = name.chars().take(MAX_NAME_CHARS).collect();
+        if name.chars().count() > MAX_NAME_CHARS {
+            cut.pop();
+            cut.push('…');
+        }
+        format!("{} · {cut}", self.label)
     }
 }
 
-/// `GET /api/badge/{id}` of an id `check_id` accepted: an unknown compound is a 404 gray "not
-/// found" badge. `assessed` is the compound's assessment when the caller has made it already
-/// (the build draws 57 badges from one).
-pub fn badge(
+/// `GET /api/badge/{id}`: always an SVG. `assessed` is the compound's assessment when the
+/// caller has made it already (the build draws 57 badges from one).
+pub fn answer(
     dataset: &Dataset,
     id: &str,
-    query: &BadgeQuery,
+    q: &dyn Query,
     assessed: Option<&Assessment>,
 ) -> Rendered {
-    let (label, style, context) = (query.label.as_str(), query.style, query.context);
-    let Some(record) = dataset.compounds.get(id) else {
-        return respond(404, svg(label, "not found", GRAY, style));
+    let parsed = Subject::parse(id).and_then(|s| Ok((s, BadgeQuery::parse(dataset, q)?)));
+    match parsed {
+        Ok((subject, query)) => {
+            badge(dataset, subject, &query, assessed).unwrap_or_else(|e| e.render(query.style))
+        }
+        Err(e) => e.render(BadgeQuery::style(q).unwrap_or(Style::Flat)),
+    }
+}
+
+/// The badge of a parsed request: an unknown entity is a 404 "not found" badge, a critical
+/// threat a 403.
+pub fn badge(
+    dataset: &Dataset,
+    subject: Subject<'_>,
+    query: &BadgeQuery,
+    assessed: Option<&Assessment>,
+) -> Result<Rendered, BadgeError> {
+    let style = query.style;
+    let not_found = || Ok(respond(404, svg(&query.label, "not found", GRAY, style)));
+    let id = match subject {
+        Subject::Compound(id) => id,
+        Subject::Material(id) | Subject::Product(id) => {
+            // A material or product has one risk level, not one per context.
+            if query.context.is_some_and(|c| c != Context::HumanAdult) || query.show_context {
+                return Err(BadgeError::bad(
+                    "bad context",
+                    "context and show_context apply to compound badges: a product has one synthesised risk level, a material none of its own".into(),
+                ));
+            }
+            let (name, value, color) = match subject {
+                Subject::Material(id) => match dataset.materials.get(id) {
+                    Some(m) => (&m.name, "not assessed".to_string(), GRAY),
+                    None => return not_found(),
+                },
+                _ => match dataset.products.get(id) {
+                    Some(p) => match synthesis::synthesize(dataset, p).0.risk_level {
+                        Some(r) => (&p.name, r.as_str().replace('_', " "), product_color(r)),
+                        None => (&p.name, "no data".to_string(), GRAY),
+                    },
+                    None => return not_found(),
+                },
+            };
+            return Ok(respond(200, svg(&query.left(name), &value, color, style)).keyed(id));
+        }
     };
+    let Some(record) = dataset.compounds.get(id) else {
+        return not_found();
+    };
+    // A critical threat's badge does not name it, as its record is not served.
     if record.watch_class == WatchClass::CriticalThreat {
-        return respond(403, svg(label, "not available", GRAY, style));
+        return Ok(respond(
+            403,
+            svg(&query.label, "not available", GRAY, style),
+        ));
     }
     let owned;
     let a = match assessed {
@@ -194,20 +385,23 @@ pub fn badge(
             &owned
         }
     };
+    let context = query.context.unwrap_or(Context::HumanAdult);
     let result = (a.schema != Schema::V2Research)
         .then(|| a.get(context.name()))
         .flatten();
-    let mut r = match result {
-        Some(c) => respond(
-            200,
-            svg(label, c.risk_level.words(), tier_color(c.risk_level), style),
-        ),
-        None => respond(200, svg(label, "no data", GRAY, style)),
+    let (words, color) = match result {
+        Some(c) => (c.risk_level.words(), tier_color(c.risk_level)),
+        None => ("no data", GRAY),
     };
+    let value = match dataset.contexts.get(context.name()) {
+        Some(info) if query.show_context => format!("{}: {words}", info.label),
+        _ => words.to_string(),
+    };
+    let mut r = respond(200, svg(&query.left(&record.name), &value, color, style));
     if record.watch_class != WatchClass::None {
         r.cache = Cache::Private;
     }
-    r.keyed(&record.hq_id)
+    Ok(r.keyed(&record.hq_id))
 }
 
 #[cfg(test)]
@@ -232,6 +426,7 @@ mod tests {
         let colours = RiskLevel::ALL
             .iter()
             .map(|t| tier_color(*t))
+            .chain(ProductRisk::ALL.iter().map(|r| product_color(*r)))
             .chain([LABEL_COLOR, GRAY]);
         for c in colours {
             let ratio = 1.05 / (luminance(c) + 0.05);

@@ -17,7 +17,7 @@ use crate::model::contexts::Context;
 use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::{RiskLevel, WatchClass};
-use crate::render::error::ApiError;
+use crate::render::error::{self, ApiError};
 
 /// Who is asking, as the runtime authenticated them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +33,8 @@ pub struct BatchCaller {
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
+    /// `ids` is the original service's name for it, which its published client sends.
+    #[serde(alias = "ids")]
     pub compounds: Vec<String>,
     #[serde(default)]
     pub context: Option<String>,
@@ -44,19 +46,19 @@ pub struct BatchRequest {
 
 impl BatchRequest {
     /// The GET form, with a 400 for a missing `ids` or a `synthesize` other than true/false.
-    pub fn from_query(q: &dyn super::dispatch::Query) -> Result<BatchRequest, Rendered> {
+    pub fn from_query(q: &dyn super::dispatch::Query) -> Result<BatchRequest, ApiError> {
         let Some(ids) = q.get("ids") else {
-            return Err(Rendered::from(ApiError::bad_request(
+            return Err(ApiError::bad_request(
                 "ids is required: comma-separated compound ids or CAS numbers",
-            )));
+            ));
         };
-        let synthesize = match q.get("synthesize") {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(other) => {
-                return Err(Rendered::from(ApiError::bad_request(format!(
+        let synthesize = match q.get("synthesize").map(|s| (s, crate::api::boolean(s))) {
+            None => false,
+            Some((_, Some(b))) => b,
+            Some((other, None)) => {
+                return Err(ApiError::bad_request(format!(
                     "synthesize accepts true or false, not {other:?}"
-                ))));
+                )));
             }
         };
         Ok(BatchRequest {
@@ -70,12 +72,11 @@ impl BatchRequest {
 
 /// At most this many records are synthesised per request.
 const SYNTHESIZE_MAX: usize = 10;
-/// Where a public caller gets a key that raises the cap.
-const UPGRADE_URL: &str = "/api/keys/trial";
 
 #[derive(Serialize)]
 struct TooMany {
     error: String,
+    code: &'static str,
     requested: usize,
     cap: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -300,9 +301,10 @@ fn check(inputs: &[&str], synthesize: bool, caller: &BatchCaller) -> Result<(), 
                 inputs.len(),
                 caller.cap
             ),
+            code: error::code::BAD_REQUEST,
             requested: inputs.len(),
             cap: caller.cap,
-            upgrade_url: (!caller.keyed).then_some(UPGRADE_URL),
+            upgrade_url: (!caller.keyed).then_some(super::pages::docs::UPGRADE_TRIAL),
         };
         return Err(Rendered::json(400, &body, Cache::Private));
     }
@@ -593,7 +595,7 @@ mod tests {
             v["error"],
             "too many compounds: 11 given, your tier allows 10 per request"
         );
-        assert_eq!(v["upgrade_url"], "/api/keys/trial");
+        assert_eq!(v["upgrade_url"], "/api/docs#keys");
         let r = batch(dataset(), &many(51), None, false, None, &DEVELOPER);
         assert_eq!(r.status, 400);
         let v = json(&r);

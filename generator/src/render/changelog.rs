@@ -4,15 +4,13 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
-use super::dispatch::Query;
+use super::paging::{Pagination, Paging};
 use super::{Cache, Rendered};
+use crate::api::{Op, Query};
 use crate::model::Dataset;
 use crate::model::changelog::{Entry, EventType};
 use crate::model::ids::CompoundId;
 use crate::render::error::ApiError;
-
-const DEFAULT_LIMIT: usize = 20;
-const MAX_LIMIT: usize = 100;
 
 /// An entry without its changes and diff (`summary=true`).
 #[derive(Serialize)]
@@ -36,39 +34,25 @@ enum Item<'a> {
 }
 
 #[derive(Serialize)]
-struct Pagination {
-    total: usize,
-    limit: usize,
-    offset: usize,
-    has_more: bool,
-}
-
-#[derive(Serialize)]
 struct Body<'a> {
     entries: Vec<Item<'a>>,
     pagination: Pagination,
 }
 
-/// GET /api/changelog?since=&compound_id=&type=&summary=&limit=&offset=
-pub fn changelog(dataset: &Dataset, q: &dyn Query) -> Rendered {
-    match parse(dataset, q) {
-        Ok(f) => render(dataset, &f),
-        Err(e) => e,
-    }
-}
-
-struct Filter<'q> {
+/// What `GET /api/changelog` is asked for, parsed once.
+#[derive(Debug)]
+pub struct ChangelogQuery<'q> {
     since: Option<DateTime<Utc>>,
     compound_id: Option<&'q str>,
     kind: Option<EventType>,
     summary: bool,
-    limit: usize,
-    offset: usize,
+    pub paging: Paging,
 }
 
-fn parse<'q>(dataset: &Dataset, q: &'q dyn Query) -> Result<Filter<'q>, Rendered> {
-    let bad = |m: String| Rendered::from(ApiError::bad_request(m));
-    let since = q
+impl<'q> ChangelogQuery<'q> {
+    pub fn parse(dataset: &Dataset, q: &'q dyn Query) -> Result<ChangelogQuery<'q>, ApiError> {
+        let bad = ApiError::bad_request;
+        let since = q
         .get("since")
         .map(|s| {
             DateTime::parse_from_rfc3339(s)
@@ -84,76 +68,59 @@ fn parse<'q>(dataset: &Dataset, q: &'q dyn Query) -> Result<Filter<'q>, Rendered
                 })
         })
         .transpose()?;
-    let compound_id = match q.get("compound_id") {
-        None => None,
-        Some(id) if CompoundId::parse(id).is_none() => {
-            return Err(bad(format!(
-                "malformed compound_id {}: expected hq-c-<org|ino|mix>-<6 digits>",
-                shown(id)
-            )));
-        }
-        Some(id)
-            if !dataset.compounds.contains_key(id)
-                && !dataset
-                    .changelog
-                    .iter()
-                    .any(|e| e.compound_id.as_deref() == Some(id)) =>
-        {
-            return Err(Rendered::from(ApiError::not_found(format!(
-                "compound {id} not found"
-            ))));
-        }
-        Some(id) => Some(id),
-    };
-    let kind = q
-        .get("type")
-        .map(|t| {
-            EventType::parse(t).ok_or_else(|| {
-                bad(format!(
-                    "unknown type {}; valid values: {}",
-                    shown(t),
-                    EventType::ALL.map(EventType::as_str).join(", ")
-                ))
+        let compound_id = match q.get("compound_id") {
+            None => None,
+            Some(id) if CompoundId::parse(id).is_none() => {
+                return Err(bad(format!(
+                    "malformed compound_id {}: expected hq-c-<org|ino|mix>-<6 digits>",
+                    shown(id)
+                )));
+            }
+            Some(id)
+                if !dataset.compounds.contains_key(id)
+                    && !dataset
+                        .changelog
+                        .iter()
+                        .any(|e| e.compound_id.as_deref() == Some(id)) =>
+            {
+                return Err(ApiError::not_found(format!("compound {id} not found")));
+            }
+            Some(id) => Some(id),
+        };
+        let kind = q
+            .get("type")
+            .map(|t| {
+                EventType::parse(t).ok_or_else(|| {
+                    bad(format!(
+                        "unknown type {}; valid values: {}",
+                        shown(t),
+                        EventType::ALL.map(EventType::as_str).join(", ")
+                    ))
+                })
             })
+            .transpose()?;
+        let summary = match q.get("summary").map(|s| (s, crate::api::boolean(s))) {
+            None => false,
+            Some((_, Some(b))) => b,
+            Some((s, None)) => {
+                return Err(bad(format!(
+                    "summary accepts true or false, not {}",
+                    shown(s)
+                )));
+            }
+        };
+        Ok(ChangelogQuery {
+            since,
+            compound_id,
+            kind,
+            summary,
+            paging: Paging::parse(Op::Changelog, q)?,
         })
-        .transpose()?;
-    let summary = match q.get("summary") {
-        None | Some("false") => false,
-        Some("true") => true,
-        Some(s) => {
-            return Err(bad(format!(
-                "summary accepts true or false, not {}",
-                shown(s)
-            )));
-        }
-    };
-    let number = |name: &str, default: usize, min: usize, max: usize| -> Result<usize, Rendered> {
-        match q.get(name) {
-            None => Ok(default),
-            Some(raw) => match raw.parse::<usize>() {
-                Ok(n) if (min..=max).contains(&n) => Ok(n),
-                _ if max == usize::MAX => Err(bad(format!(
-                    "{name} must be a whole number of at least {min}, not {}",
-                    shown(raw)
-                ))),
-                _ => Err(bad(format!(
-                    "{name} must be a whole number from {min} to {max}, not {}",
-                    shown(raw)
-                ))),
-            },
-        }
-    };
-    Ok(Filter {
-        since,
-        compound_id,
-        kind,
-        summary,
-        limit: number("limit", DEFAULT_LIMIT, 1, MAX_LIMIT)?,
-        offset: number("offset", 0, 0, usize::MAX)?,
-    })
+    }
 }
 
-fn render(dataset: &Dataset, f: &Filter<'_>) -> Rendered {
+/// `GET /api/changelog?since=&compound_id=&type=&summary=&limit=&offset=`.
+pub fn changelog(dataset: &Dataset, f: &ChangelogQuery<'_>) -> Rendered {
     let mut found: Vec<(usize, &Entry)> = dataset
         .changelog
         .iter()
@@ -170,11 +137,9 @@ fn render(dataset: &Dataset, f: &Filter<'_>) -> Rendered {
         .collect();
     // Newest first: by date, and within a date the later-written entry first.
     found.sort_by(|(i, a), (j, b)| b.date.cmp(&a.date).then(j.cmp(i)));
-    let total = found.len();
-    let entries = found
-        .into_iter()
-        .skip(f.offset)
-        .take(f.limit)
+    let (page, pagination) = f.paging.slice(&found);
+    let entries = page
+        .iter()
         .map(|(_, e)| {
             if f.summary {
                 Item::Compact(Compact {
@@ -193,12 +158,7 @@ fn render(dataset: &Dataset, f: &Filter<'_>) -> Rendered {
         .collect();
     let body = Body {
         entries,
-        pagination: Pagination {
-            total,
-            limit: f.limit,
-            offset: f.offset,
-            has_more: f.offset.saturating_add(f.limit) < total,
-        },
+        pagination,
     };
     Rendered::json(200, &body, Cache::Private)
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::error::ApiError;
+use super::error::{self, ApiError};
 use super::{Cache, Rendered};
 use crate::aggregate::{self, Assessment, ContextResult, Disagreement, EvidenceItem, Schema};
 use crate::api::Query;
@@ -34,6 +34,8 @@ struct Links {
     this: String,
     raw: String,
     alternatives: String,
+    /// The compound's page for people.
+    page: String,
 }
 
 fn links(id: &str) -> Links {
@@ -41,6 +43,7 @@ fn links(id: &str) -> Links {
         this: format!("/api/compound/{id}"),
         raw: format!("/api/compound/{id}/raw"),
         alternatives: format!("/api/compound/{id}/alternatives"),
+        page: format!("/compound/{id}"),
     }
 }
 
@@ -139,6 +142,7 @@ struct Legacy<'a> {
 #[derive(Serialize)]
 struct Unavailable<'a> {
     error: &'a str,
+    code: &'static str,
     hq_id: &'a str,
     name: &'a str,
     message: String,
@@ -299,6 +303,7 @@ fn answer(
             422,
             &Unavailable {
                 error: "aggregated record unavailable",
+                code: error::code::UNPROCESSABLE,
                 hq_id: &record.hq_id,
                 name: &record.name,
                 message,

@@ -9,10 +9,12 @@ use chrono::NaiveDate;
 use super::compound::{self, CasQuery, CompoundQuery, View};
 use super::error::ApiError;
 use super::lists::{self, RiskIndex};
+use super::paging::Paging;
+use super::regulatory_status::RegulatoryStatusQuery;
 use super::search::{self, SearchIndex};
 use super::{
-    Rendered, badge, batch, compare, contexts, documents, entities, found_in, fragrance, pages,
-    regulatory, regulatory_status, relationships,
+    Rendered, badge, batch, changelog, compare, contexts, documents, entities, found_in, fragrance,
+    pages, regulatory, regulatory_status, relationships,
 };
 use crate::aggregate::Assessment;
 use crate::aggregate::graph::Graph;
@@ -101,21 +103,15 @@ pub fn render_static(
     from_dataset(d, op, params, query, assessed, View::Public).unwrap_or_else(|e| Some(e.into()))
 }
 
-/// `render_static` of a GET of `path` (`/api/...`), routed by the catalogue as the runtime
-/// routes it; a path no GET endpoint answers with a static answer is the 404.
+/// `render_static` of a GET of `path` (`/api/...` or a page's), routed by the catalogue as the
+/// runtime routes it; a path no GET endpoint answers with a static answer is the 404.
 pub fn get_static(
     d: &Dataset,
     path: &str,
     query: &dyn Query,
     assessed: Option<&Assessment>,
 ) -> Rendered {
-    let segments: Vec<&str> = path
-        .strip_prefix("/api")
-        .unwrap_or(path)
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .collect();
-    crate::api::resolve(&segments)
+    crate::api::resolve_path(path)
         .into_iter()
         .find(|(e, _)| e.method == "GET")
         .and_then(|(e, params)| render_static(d, e.op, &params, query, assessed))
@@ -133,7 +129,6 @@ fn from_dataset(
     view: View,
 ) -> Result<Option<Rendered>, ApiError> {
     let p = |i: usize| params.get(i).copied().unwrap_or_default();
-    let raw = |name: &'static str| q.get(name);
     Ok(Some(match op {
         Op::Root => super::root::root(d, &d.release_date()),
         Op::OpenApi => super::openapi::openapi(d, super::openapi::Format::parse(q)?),
@@ -158,35 +153,42 @@ fn from_dataset(
         Op::Material => entities::material(d, p(0)),
         Op::Product => entities::product(d, p(0), view),
         Op::ProductRaw => entities::product_raw(d, p(0)),
-        Op::Badge => {
-            let id = badge::check_id(p(0))?;
-            badge::badge(d, id, &badge::BadgeQuery::parse(d, q)?, assessed)
-        }
+        Op::Badge => badge::answer(d, p(0), q, assessed),
         Op::Contexts => contexts::contexts(d),
-        Op::Materials => lists::materials(d, raw("page"), raw("limit"), raw("search")),
+        Op::Materials => lists::materials(d, &lists::MaterialsQuery::parse(q)?),
         Op::Regulatory => regulatory::compound(d, p(0), compound::parse_as_of(q, view)?),
         Op::RegulatoryAgencies => regulatory::agencies(d),
-        Op::RegulatoryByAgency => regulatory::by_agency(d, p(0), raw("limit")),
+        Op::RegulatoryByAgency => regulatory::by_agency(d, p(0), Paging::parse(op, q)?),
+        Op::RegulatoryStatusVocabulary => regulatory_status::vocabulary::vocabulary(d),
         Op::FoundIn => found_in::compound(d, p(0)),
         Op::FoundInCategories => found_in::categories(d),
-        Op::FoundInByCategory => found_in::by_category(d, p(0), raw("limit")),
+        Op::FoundInByCategory => found_in::by_category(d, p(0), Paging::parse(op, q)?),
         Op::Fragrance => {
-            fragrance::list(&d.fragrance, d, raw("limit"), raw("offset"), raw("class"))
+            let query = fragrance::ListQuery::parse(&d.fragrance, q)?;
+            fragrance::list(&d.fragrance, d, &query)
         }
         Op::FragranceClasses => fragrance::classes(&d.fragrance),
         Op::FragranceSearch => {
-            fragrance::search(&d.fragrance, d, raw("q"), raw("limit"), raw("offset"))
+            fragrance::search(&d.fragrance, d, &fragrance::SearchQuery::parse(q)?)
         }
         Op::Playground => pages::playground::playground(d),
         Op::Examples => pages::examples::examples(d),
         Op::Dashboard => pages::dashboard::dashboard(),
         Op::Compliance => pages::compliance::compliance(d),
-        Op::Changelog => super::changelog::changelog(d, q),
+        Op::Changelog => changelog::changelog(d, &changelog::ChangelogQuery::parse(d, q)?),
+        Op::Home => pages::home::home(d),
+        Op::CompoundPage => pages::compound_page::compound_page(d, p(0), assessed)?,
+        Op::MaterialPage => pages::entity_pages::material_page(d, p(0))?,
+        Op::ProductPage => pages::entity_pages::product_page(d, p(0))?,
+        Op::Sitemap => pages::site::sitemap(d),
+        Op::Robots => pages::site::robots(),
+        Op::NameIndex => pages::name_index::name_index(d),
         _ => return Ok(None),
     }))
 }
 
 /// The ops answered from the indexes, the day or the caller; `None` for the runtime's own.
+/// Like `from_dataset`, each parses its path, then its typed query.
 fn from_indexes(
     d: &Dataset,
     ix: Indexes<'_>,
@@ -194,103 +196,32 @@ fn from_indexes(
     call: Call<'_>,
     viewer: Viewer,
 ) -> Result<Option<Rendered>, ApiError> {
-    let q = |name: &'static str| call.query.get(name);
+    let q = call.query;
     let p = |i: usize| call.params.get(i).copied().unwrap_or_default();
     Ok(Some(match op {
-        Op::Relationships => relationships::relationships(ix.graph, p(0), q("rel_type")),
-        Op::RelationshipGraph => relationships::graph(ix.graph, p(0), q("depth"), q("rel_type")),
+        Op::Relationships => {
+            let id = relationships::EntityId::parse(p(0))?;
+            relationships::relationships(ix.graph, id, relationships::rel_type(q)?)?
+        }
+        Op::RelationshipGraph => {
+            let id = relationships::EntityId::parse(p(0))?;
+            relationships::graph(ix.graph, id, relationships::GraphQuery::parse(q)?)?
+        }
         Op::RelationshipStats => relationships::stats(ix.graph, &d.release_date()),
-        Op::Compounds => lists::compounds(
-            d,
-            ix.risk_index,
-            &lists::CompoundsQuery {
-                page: q("page"),
-                limit: q("limit"),
-                search: q("search"),
-                risk: q("risk"),
-                context: q("context"),
-                hazard: q("hazard"),
-                cas: q("cas"),
-                type_filter: q("type_filter"),
-                category_filter: q("category_filter"),
-            },
-        ),
-        Op::Filter => lists::filter(
-            d,
-            ix.risk_index,
-            &lists::FilterQuery {
-                risk: q("risk"),
-                context: q("context"),
-                kind: q("type"),
-                agency: q("agency"),
-                hazard: q("hazard"),
-                cas_prefix: q("cas_prefix"),
-                exposure: q("exposure"),
-                functional_use: q("functional_use"),
-                year: q("year"),
-                year_min: q("year_min"),
-                year_max: q("year_max"),
-                page: q("page"),
-                limit: q("limit"),
-            },
-        ),
+        Op::Compounds => lists::compounds(d, ix.risk_index, &lists::CompoundsQuery::parse(d, q)?),
+        Op::Filter => lists::filter(d, ix.risk_index, &lists::FilterQuery::parse(d, q)?),
+        Op::Products => lists::products(d, ix.risk_index, &lists::ProductsQuery::parse(d, q)?),
         Op::Compare => {
-            compare::compare_indexed(d, ix.risk_index, q("ids"), q("context"), q("contexts"))
+            compare::compare_indexed(d, ix.risk_index, &compare::CompareQuery::parse(d, q)?)?
         }
-        Op::Search => search::search(
-            ix.search_index,
-            d,
-            q("q"),
-            q("limit"),
-            q("offset"),
-            q("type"),
-        ),
-        Op::Batch => {
-            let request = match call.batch {
-                Some(body) => body.clone(),
-                None => match batch::BatchRequest::from_query(call.query) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(Some(e)),
-                },
-            };
-            batch::batch_indexed(
-                d,
-                ix.risk_index,
-                &request.compounds,
-                request.context.as_deref(),
-                request.synthesize,
-                request.detail.as_deref(),
-                &batch::BatchCaller {
-                    cap: viewer.batch_cap,
-                    keyed: viewer.keyed,
-                },
-            )
-        }
-        Op::Products => lists::products(
-            d,
-            ix.risk_index,
-            &lists::ProductsQuery {
-                page: q("page"),
-                limit: q("limit"),
-                search: q("search"),
-                risk: q("risk"),
-                tier: q("tier"),
-                category_filter: q("category_filter"),
-            },
-        ),
+        Op::Lookup => search::lookup(ix.search_index, d, &search::LookupQuery::parse(q)?),
+        Op::Search => search::search(ix.search_index, d, &search::SearchQuery::parse(q)?),
+        Op::Batch => batch(d, ix, call, viewer)?,
         Op::Timeline => super::timeline::timeline(d, p(0), call.today)?,
         Op::RegulatoryStatus => regulatory_status::regulatory_status(
             &d.regulatory_status,
             &d.compounds,
-            &regulatory_status::Query {
-                analyte: q("analyte"),
-                matrix: q("matrix"),
-                jurisdiction: q("jurisdiction"),
-                as_of: q("as_of"),
-                view: q("view"),
-                before: q("before"),
-            },
-            call.today,
+            &RegulatoryStatusQuery::parse(d, call.query, call.today)?,
         ),
         // The runtime's own.
         Op::Health
@@ -301,6 +232,7 @@ fn from_indexes(
         | Op::KeyRotate
         | Op::KeyTrial
         | Op::KeyRecover
+        | Op::KeyResend
         | Op::KeyErasure
         | Op::BillingWebhook
         | Op::WatchlistList
@@ -331,6 +263,7 @@ fn from_indexes(
         | Op::Regulatory
         | Op::RegulatoryAgencies
         | Op::RegulatoryByAgency
+        | Op::RegulatoryStatusVocabulary
         | Op::FoundIn
         | Op::FoundInCategories
         | Op::FoundInByCategory
@@ -341,6 +274,38 @@ fn from_indexes(
         | Op::Examples
         | Op::Dashboard
         | Op::Compliance
-        | Op::Changelog => return Ok(None),
+        | Op::Changelog
+        | Op::Home
+        | Op::CompoundPage
+        | Op::MaterialPage
+        | Op::ProductPage
+        | Op::Sitemap
+        | Op::Robots
+        | Op::NameIndex => return Ok(None),
     }))
+}
+
+/// `GET` (from the query) or `POST` (the body already read) `/api/compounds/batch`.
+fn batch(
+    d: &Dataset,
+    ix: Indexes<'_>,
+    call: Call<'_>,
+    viewer: Viewer,
+) -> Result<Rendered, ApiError> {
+    let request = match call.batch {
+        Some(body) => body.clone(),
+        None => batch::BatchRequest::from_query(call.query)?,
+    };
+    Ok(batch::batch_indexed(
+        d,
+        ix.risk_index,
+        &request.compounds,
+        request.context.as_deref(),
+        request.synthesize,
+        request.detail.as_deref(),
+        &batch::BatchCaller {
+            cap: viewer.batch_cap,
+            keyed: viewer.keyed,
+        },
+    ))
 }

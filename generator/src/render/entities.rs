@@ -70,6 +70,7 @@ fn material_by_slug<'a>(dataset: &'a Dataset, slug: &str) -> Option<&'a Material
 #[derive(Serialize)]
 struct MaterialOut<'a> {
     id: &'a str,
+    hq_id: &'a str,
     name: &'a str,
     slug: &'a str,
     family: &'a str,
@@ -84,7 +85,8 @@ struct MaterialOut<'a> {
     meta: &'a EntityMeta,
 }
 
-fn check_id(id: &str, letter: char, what: &str) -> Result<(), Rendered> {
+/// A 400 unless `id` has the shape of a `letter` entity's id (`hq-m-...`, `hq-p-...`).
+pub(crate) fn check_id(id: &str, letter: char, what: &str) -> Result<(), ApiError> {
     let ok = id.len() == 15
         && id.starts_with(&format!("hq-{letter}-"))
         && id[5..8].bytes().all(|b| b.is_ascii_lowercase())
@@ -93,22 +95,23 @@ fn check_id(id: &str, letter: char, what: &str) -> Result<(), Rendered> {
     if ok {
         Ok(())
     } else {
-        Err(Rendered::from(ApiError::bad_request(format!(
+        Err(ApiError::bad_request(format!(
             "malformed {what} id {id:?}: expected hq-{letter}-<3 letters>-<6 digits>"
-        ))))
+        )))
     }
 }
 
 /// `GET /api/material/{id}`.
 pub fn material(dataset: &Dataset, id: &str) -> Rendered {
     if let Err(e) = check_id(id, 'm', "material") {
-        return e;
+        return Rendered::from(e);
     }
     let Some(m) = dataset.materials.get(id) else {
         return Rendered::from(ApiError::not_found(format!("material {id} not found")));
     };
     let body = MaterialOut {
         id: &m.id,
+        hq_id: &m.id,
         name: &m.name,
         slug: &m.slug,
         family: &m.family,
@@ -152,6 +155,7 @@ struct MaterialsOut<'a> {
 #[derive(Serialize)]
 struct ProductOut<'a> {
     id: &'a str,
+    hq_id: &'a str,
     name: &'a str,
     tier: &'a str,
     risk_level: Option<&'static str>,
@@ -197,7 +201,7 @@ fn uses<'a>(dataset: &'a Dataset, list: &'a [MaterialUse]) -> Vec<MaterialRef<'a
 /// `GET /api/product/{id}`: the profile; `compound_traces` only with `View::Full`.
 pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
     if let Err(e) = check_id(id, 'p', "product") {
-        return e;
+        return Rendered::from(e);
     }
     let Some(p) = dataset.products.get(id) else {
         return Rendered::from(ApiError::not_found(format!("product {id} not found")));
@@ -205,6 +209,7 @@ pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
     let (synthesis, traces) = synthesis::synthesize(dataset, p);
     let body = ProductOut {
         id: &p.id,
+        hq_id: &p.id,
         name: &p.name,
         tier: &p.tier,
         risk_level: synthesis.risk_level.map(|r| r.as_str()),
@@ -236,7 +241,7 @@ pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
 /// `GET /api/product/{id}/raw`: the stored product, without shaping or tier gating.
 pub fn product_raw(dataset: &Dataset, id: &str) -> Rendered {
     if let Err(e) = check_id(id, 'p', "product") {
-        return e;
+        return Rendered::from(e);
     }
     match dataset.products.get(id) {
         Some(p) => Rendered::json(200, p, Cache::PublicCompound).keyed(&p.id),

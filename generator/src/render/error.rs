@@ -1,8 +1,12 @@
 //! Error answers, one policy for every endpoint, whether the static tree or the runtime
 //! answers:
 //!
-//! - Every error is JSON `{"error": "<message>"}`, `Cache-Control: private, max-age=3600`, so
-//!   a shared cache never stores one.
+//! - Every error is JSON `{"error": "<message>", "code": "<code>"}`, `Cache-Control: private,
+//!   max-age=3600`, so a shared cache never stores one. The message is for people and may be
+//!   reworded; `code` is for programs and never changes meaning (`CODES` lists them all, and
+//!   the docs page and the OpenAPI `Error` schema publish that list).
+//!   A badge URL's error is a gray SVG badge with the same status and cache policy, its message
+//!   in the title (`render::badge`, the docs page's "Badges").
 //! - **400**: a parameter, path segment or body the interface does not accept. The message
 //!   names the parameter and what it accepts, and echoes the value only quoted and cut
 //!   (`model::quoted`), so a hostile value cannot make an error large.
@@ -26,75 +30,207 @@
 
 use super::Rendered;
 
-/// An error answer: its status and message (see the policy above).
+/// The error codes, by name (`CODES` says what each means).
+pub mod code {
+    pub const BAD_REQUEST: &str = "bad_request";
+    pub const UNAUTHORIZED: &str = "unauthorized";
+    pub const FORBIDDEN: &str = "forbidden";
+    pub const NOT_FOUND: &str = "not_found";
+    pub const METHOD_NOT_ALLOWED: &str = "method_not_allowed";
+    pub const REQUEST_TIMEOUT: &str = "request_timeout";
+    pub const CONFLICT: &str = "conflict";
+    pub const PAYLOAD_TOO_LARGE: &str = "payload_too_large";
+    pub const UNSUPPORTED_MEDIA_TYPE: &str = "unsupported_media_type";
+    pub const UNPROCESSABLE: &str = "unprocessable";
+    pub const RATE_LIMITED: &str = "rate_limited";
+    pub const INTERNAL: &str = "internal";
+    pub const UNAVAILABLE: &str = "unavailable";
+}
+
+/// Every error `code`, its status and what it means: the published list (docs page
+/// "Conventions", OpenAPI `Error`). One constructor below makes each.
+pub const CODES: &[(&str, u16, &str)] = &[
+    (
+        code::BAD_REQUEST,
+        400,
+        "a parameter, path segment or body the interface does not accept",
+    ),
+    (
+        code::UNAUTHORIZED,
+        401,
+        "a key is needed and no valid one was sent",
+    ),
+    (
+        code::FORBIDDEN,
+        403,
+        "the caller's tier may not use the endpoint",
+    ),
+    (code::NOT_FOUND, 404, "no endpoint or entity at the path"),
+    (
+        code::METHOD_NOT_ALLOWED,
+        405,
+        "the path answers other methods (see the Allow header)",
+    ),
+    (
+        code::REQUEST_TIMEOUT,
+        408,
+        "the request body arrived too slowly",
+    ),
+    (
+        code::CONFLICT,
+        409,
+        "the request conflicts with the account's current state",
+    ),
+    (
+        code::PAYLOAD_TOO_LARGE,
+        413,
+        "the request body is too large",
+    ),
+    (
+        code::UNSUPPORTED_MEDIA_TYPE,
+        415,
+        "the request body is not JSON",
+    ),
+    (
+        code::UNPROCESSABLE,
+        422,
+        "the entity exists but cannot be answered as asked",
+    ),
+    (
+        code::RATE_LIMITED,
+        429,
+        "a quota or rate is spent; the message says when it resets",
+    ),
+    (
+        code::INTERNAL,
+        500,
+        "a defect in the service; never answered on purpose",
+    ),
+    (
+        code::UNAVAILABLE,
+        503,
+        "something the answer needs is down, or only the runtime can answer: retry",
+    ),
+];
+
+/// An error answer: its status, its stable `code` (one of `CODES`) and its message (see the
+/// policy above).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     pub status: u16,
+    pub code: &'static str,
     pub message: String,
 }
 
 impl ApiError {
-    pub fn new(status: u16, message: impl Into<String>) -> ApiError {
+    fn new(status: u16, code: &'static str, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
+            code,
             message: message.into(),
         }
     }
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(400, message)
+        ApiError::new(400, code::BAD_REQUEST, message)
     }
 
     pub fn unauthorized(message: impl Into<String>) -> ApiError {
-        ApiError::new(401, message)
+        ApiError::new(401, code::UNAUTHORIZED, message)
     }
 
     pub fn forbidden(message: impl Into<String>) -> ApiError {
-        ApiError::new(403, message)
+        ApiError::new(403, code::FORBIDDEN, message)
     }
 
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError::new(404, message)
+        ApiError::new(404, code::NOT_FOUND, message)
+    }
+
+    pub fn method_not_allowed(message: impl Into<String>) -> ApiError {
+        ApiError::new(405, code::METHOD_NOT_ALLOWED, message)
+    }
+
+    pub fn request_timeout(message: impl Into<String>) -> ApiError {
+        ApiError::new(408, code::REQUEST_TIMEOUT, message)
     }
 
     pub fn conflict(message: impl Into<String>) -> ApiError {
-        ApiError::new(409, message)
+        ApiError::new(409, code::CONFLICT, message)
     }
 
     pub fn payload_too_large(message: impl Into<String>) -> ApiError {
-        ApiError::new(413, message)
+        ApiError::new(413, code::PAYLOAD_TOO_LARGE, message)
     }
 
     pub fn unsupported_media_type(message: impl Into<String>) -> ApiError {
-        ApiError::new(415, message)
+        ApiError::new(415, code::UNSUPPORTED_MEDIA_TYPE, message)
     }
 
     pub fn unprocessable(message: impl Into<String>) -> ApiError {
-        ApiError::new(422, message)
+        ApiError::new(422, code::UNPROCESSABLE, message)
     }
 
     pub fn too_many_requests(message: impl Into<String>) -> ApiError {
-        ApiError::new(429, message)
+        ApiError::new(429, code::RATE_LIMITED, message)
     }
 
     pub fn unavailable(message: impl Into<String>) -> ApiError {
-        ApiError::new(503, message)
+        ApiError::new(503, code::UNAVAILABLE, message)
     }
 
     /// A defect, never an answer on purpose (see the policy above).
     pub fn internal(message: impl Into<String>) -> ApiError {
-        ApiError::new(500, message)
+        ApiError::new(500, code::INTERNAL, message)
     }
 }
 
 impl From<ApiError> for Rendered {
     fn from(e: ApiError) -> Rendered {
-        Rendered::error(e.status, e.message)
+        Rendered::error(e.status, e.code, e.message)
     }
 }
 
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}", self.status, self.message)
+        write!(f, "{} {} {}", self.status, self.code, self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_constructor_makes_a_published_code_with_its_status() {
+        let made = [
+            ApiError::bad_request(""),
+            ApiError::unauthorized(""),
+            ApiError::forbidden(""),
+            ApiError::not_found(""),
+            ApiError::method_not_allowed(""),
+            ApiError::request_timeout(""),
+            ApiError::conflict(""),
+            ApiError::payload_too_large(""),
+            ApiError::unsupported_media_type(""),
+            ApiError::unprocessable(""),
+            ApiError::too_many_requests(""),
+            ApiError::internal(""),
+            ApiError::unavailable(""),
+        ];
+        let published: Vec<(&str, u16)> = CODES.iter().map(|(c, s, _)| (*c, *s)).collect();
+        let made: Vec<(&str, u16)> = made.iter().map(|e| (e.code, e.status)).collect();
+        assert_eq!(made, published);
+    }
+
+    #[test]
+    fn the_body_carries_the_code_beside_the_message() {
+        let r = Rendered::from(ApiError::not_found("no compound hq-c-org-999999"));
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"error": "no compound hq-c-org-999999", "code": "not_found"})
+        );
+        assert_eq!(r.status, 404);
     }
 }

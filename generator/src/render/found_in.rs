@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::compound::lookup;
-use super::lists::{number_param, quoted, served};
+use super::lists::{quoted, served};
+use super::paging::{Pagination, Paging};
 use super::{Cache, Rendered};
 use crate::model::Dataset;
 use crate::model::exposure::{self, Derived, Via};
@@ -193,20 +194,17 @@ struct Match<'a> {
 }
 
 #[derive(Serialize)]
-struct ByCategoryBody<'a> {
+struct ByCategoryBody<'a, 'b> {
     category: &'a str,
     total_matches: usize,
     limit: usize,
-    results: Vec<Match<'a>>,
+    results: &'b [Match<'a>],
+    pagination: Pagination,
 }
 
-/// `GET /api/found-in/by-category/{category}?limit=` (keyed): compounds in id order;
-/// `category` is case-insensitive.
-pub fn by_category(dataset: &Dataset, category: &str, limit: Option<&str>) -> Rendered {
-    let limit = match number_param("limit", limit, 100, 1..=1000) {
-        Ok(l) => l,
-        Err(e) => return e.into(),
-    };
+/// `GET /api/found-in/by-category/{category}?limit=&offset=` (keyed): compounds in id
+/// order; `category` is case-insensitive.
+pub fn by_category(dataset: &Dataset, category: &str, paging: Paging) -> Rendered {
     let (counts, per) = category_counts(dataset);
     let Some(name) = counts.keys().find(|c| c.eq_ignore_ascii_case(category)) else {
         return Rendered::from(ApiError::not_found(format!(
@@ -223,17 +221,18 @@ pub fn by_category(dataset: &Dataset, category: &str, limit: Option<&str>) -> Re
         .iter()
         .filter(|(_, cats)| cats.contains(name))
         .map(|(r, _)| *r)
-        .take(limit)
         .map(|r| Match {
             hq_id: &r.hq_id,
             name: &r.name,
         })
         .collect();
+    let (page, pagination) = paging.slice(&results);
     let body = ByCategoryBody {
         category: name,
         total_matches: counts[name],
-        limit,
-        results,
+        limit: paging.limit,
+        results: page,
+        pagination,
     };
     Rendered::json(200, &body, Cache::Private)
 }
@@ -243,10 +242,21 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+    use crate::api::Op;
     use crate::render::test_data::dataset;
 
     fn json(r: &Rendered) -> Value {
         serde_json::from_slice(&r.body).unwrap()
+    }
+
+    /// `by_category` with `limit` parsed as the dispatch parses it.
+    fn by_category(d: &Dataset, category: &str, limit: Option<&str>) -> Rendered {
+        let q: Vec<(String, String)> = limit
+            .map(|l| ("limit".to_string(), l.to_string()))
+            .into_iter()
+            .collect();
+        Paging::parse(Op::FoundInByCategory, &q)
+            .map_or_else(Rendered::from, |p| super::by_category(d, category, p))
     }
 
     fn with_found_in() -> &'static CompoundRecord {

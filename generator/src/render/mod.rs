@@ -9,6 +9,7 @@ pub mod changelog;
 pub mod compare;
 pub mod compound;
 pub mod contexts;
+pub mod declared;
 pub mod dispatch;
 pub mod documents;
 pub mod entities;
@@ -19,6 +20,7 @@ pub mod fragrance;
 pub mod lists;
 pub mod openapi;
 pub mod pages;
+pub mod paging;
 pub mod regulatory;
 pub mod regulatory_status;
 pub mod relationships;
@@ -119,15 +121,17 @@ impl Rendered {
 
     /// The JSON error body, never publicly cached. Only `render::error` makes one, from an
     /// `ApiError`, so every error answer follows its policy.
-    fn error(status: u16, message: impl Into<String>) -> Rendered {
+    fn error(status: u16, code: &'static str, message: String) -> Rendered {
         #[derive(Serialize)]
         struct Body {
             error: String,
+            code: &'static str,
         }
         Rendered::json(
             status,
             &Body {
-                error: message.into(),
+                error: message,
+                code,
             },
             Cache::Private,
         )

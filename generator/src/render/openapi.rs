@@ -5,12 +5,13 @@
 
 use serde_json::{Map, Value, json};
 
-use super::error::ApiError;
+use super::error::{ApiError, CODES};
 use super::{Cache, Rendered};
 use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind, Param, Query};
 use crate::model::Dataset;
 
-/// The description document's own version.
+/// The description document's own version (`info.version`): it changes when the document
+/// does, and is not the service's version (`x-service-version`); `info.description` says so.
 pub const DOCUMENT_VERSION: &str = "2.1.0";
 /// `api_schema_version` is the integer 1.
 pub const API_SCHEMA_VERSION: u32 = 1;
@@ -136,6 +137,7 @@ fn success(e: &Endpoint) -> Value {
         Answer::Json(s) => json!({"application/json": {"schema": schema_ref(s)}}),
         Answer::Html => json!({"text/html": {"schema": {"type": "string"}}}),
         Answer::Svg => json!({"image/svg+xml": {"schema": {"type": "string"}}}),
+        Answer::Plain(media) => json!({ media: {"schema": {"type": "string"}} }),
         Answer::JsonOrCsv(s) => json!({
             "application/json": {"schema": schema_ref(s)},
             "text/csv": {"schema": {"type": "string"}},
@@ -200,7 +202,10 @@ fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
             error("Key, token or signature required but missing or invalid"),
         ));
     }
-    if e.access == Access::DeveloperForbidden || e.path.starts_with("/api/compound") {
+    if e.access == Access::DeveloperForbidden
+        || e.path.starts_with("/api/compound")
+        || e.answer == Answer::Svg
+    {
         out.push(("403", error("Refused for this tier or compound")));
     }
     if e.path.starts_with("/api/compound/") {
@@ -227,6 +232,15 @@ fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
         ));
     }
     out.push(("503", error("A store or summary is unavailable; retry")));
+    // A badge URL's errors are gray badges (the docs page's "Badges"), but for another method.
+    if e.answer == Answer::Svg {
+        for (status, body) in out.iter_mut().filter(|(s, _)| *s != "405") {
+            body["content"] = json!({"image/svg+xml": {"schema": {"type": "string"}}});
+            if *status == "404" {
+                body["description"] = json!("Not found: a gray “not found” badge");
+            }
+        }
+    }
     out
 }
 
@@ -276,9 +290,14 @@ fn schemas() -> Value {
     json!({
         "Error": {
             "type": "object",
-            "required": ["error"],
+            "required": ["error", "code"],
             "properties": {
-                "error": {"type": "string"},
+                "error": {"type": "string", "description": "For people; may be reworded"},
+                "code": {
+                    "type": "string",
+                    "description": CODES.iter().map(|(c, s, m)| format!("{c} ({s}): {m}")).collect::<Vec<_>>().join("; "),
+                    "enum": CODES.iter().map(|(c, _, _)| *c).collect::<Vec<_>>(),
+                },
                 "hq_id": {"type": "string"}, "name": {"type": "string"},
                 "message": {"type": "string"}, "schema": {"type": "string"},
             },
@@ -311,7 +330,24 @@ fn schemas() -> Value {
                 }},
             },
         },
-        "CompoundList": object(&["pagination"]),
+        "Pagination": {
+            "type": "object",
+            "description": "Where a page sits in its list; the same object in every list answer",
+            "required": ["limit", "offset", "page", "total", "total_pages", "has_more"],
+            "properties": {
+                "limit": {"type": "integer", "minimum": 1},
+                "offset": count.clone(),
+                "page": {"type": "integer", "minimum": 1, "description": "The page the first item is on: offset / limit + 1"},
+                "total": count.clone(),
+                "total_pages": count.clone(),
+                "has_more": {"type": "boolean", "description": "Items follow this page"},
+            },
+        },
+        "CompoundList": {
+            "type": "object",
+            "required": ["pagination"],
+            "properties": {"pagination": schema_ref("Pagination")},
+        },
         "Batch": {
             "type": "object",
             "required": ["results", "meta"],
@@ -356,15 +392,16 @@ fn schemas() -> Value {
         "Compare": {"type": "object"},
         "Search": {
             "type": "object",
-            "required": ["query", "results", "meta"],
+            "required": ["query", "results", "meta", "pagination"],
             "properties": {
                 "query": {"type": "string"},
+                "pagination": schema_ref("Pagination"),
                 "results": {"type": "array", "maxItems": 100, "items": {
                     "type": "object",
-                    "required": ["entity_type", "id", "name", "score", "matched"],
+                    "required": ["entity_type", "id", "hq_id", "name", "score", "matched"],
                     "properties": {
                         "entity_type": {"type": "string", "enum": ["compound", "product", "material"]},
-                        "id": {"type": "string"}, "name": {"type": "string"},
+                        "id": {"type": "string"}, "hq_id": {"type": "string"}, "name": {"type": "string"},
                         "cas": {"type": "string"},
                         "score": {"type": "integer", "minimum": 0, "maximum": 100},
                         "matched": {"type": "string"},
@@ -383,18 +420,60 @@ fn schemas() -> Value {
                 },
             },
         },
+        "Lookup": {
+            "type": "object",
+            "required": ["query", "results"],
+            "properties": {
+                "query": {"type": "string"},
+                "results": {"type": "array", "items": schema_ref("LookupEntity")},
+                "suggestions": {
+                    "description": "Only when results is empty: the closest names the search finds (at most 5)",
+                    "type": "array", "maxItems": 5, "items": schema_ref("LookupEntity"),
+                },
+            },
+        },
+        "LookupEntity": {
+            "type": "object",
+            "required": ["kind", "id", "name", "matched", "json", "page"],
+            "properties": {
+                "kind": {"type": "string", "enum": ["compound", "product", "material"]},
+                "id": {"type": "string"}, "name": {"type": "string"},
+                "cas": {"type": "string"},
+                "matched": {"type": "string", "description": "The field that holds the query: id, cas, inchi_key, name, synonym, iupac_name, common_name, alias (suggestions: any searched field)"},
+                "json": {"type": "string", "description": "The entity's JSON, e.g. /api/compound/{id}"},
+                "page": {"type": "string", "description": "The entity's page, e.g. /compound/{id}"},
+            },
+        },
         "ReleaseNotes": object(&["versions", "latest"]),
         "Document": {"type": "object"},
         "Export": object(&["_notice", "_disclaimer_url"]),
         "BatchBody": {
             "type": "object",
             "additionalProperties": false,
-            "required": ["compounds"],
+            "oneOf": [{"required": ["compounds"]}, {"required": ["ids"]}],
             "properties": {
                 "compounds": {"type": "array", "minItems": 1, "maxItems": 100, "items": {"type": "string"}},
+                "ids": {
+                    "description": "The same list under the name the original service's clients send; give one of compounds and ids",
+                    "type": "array", "minItems": 1, "maxItems": 100, "items": {"type": "string"},
+                },
                 "context": {"type": "string"},
                 "synthesize": {"type": "boolean"},
                 "detail": {"type": "string", "enum": ["summary", "full"]},
+            },
+        },
+        "RegulatoryStatusVocabulary": object(&[
+            "dataset_version", "analytes", "matrices", "listings", "matrix_kinds",
+            "jurisdictions", "statuses", "confidences", "legal_statuses", "change_types",
+        ]),
+        "TrialAccepted": {
+            "type": "object",
+            "required": ["status", "message", "tier", "expires_at"],
+            "properties": {
+                "status": {"type": "string", "enum": ["accepted"]},
+                "message": {"type": "string"},
+                "tier": {"type": "string", "enum": ["developer"], "description": "The tier a trial key opens"},
+                "expires_at": {"type": "string", "format": "date-time", "description": "When a key issued by this request expires (the answer is the same whether or not the address may have one)"},
             },
         },
         "EmailBody": {
@@ -474,7 +553,7 @@ fn document(dataset: &Dataset) -> Value {
         "info": {
             "title": "saferef",
             "version": DOCUMENT_VERSION,
-            "description": "Chemical and product safety reference. Reference data, not professional advice. Every path is also served under /api/v1/. Pages on other origins may call every endpoint (CORS): responses carry Access-Control-Allow-Origin and expose ETag and the rate-limit headers, and OPTIONS answers the preflight a browser sends before a request with X-API-Key or a JSON body (the docs page, Browser access).",
+            "description": "Chemical and product safety reference. Reference data, not professional advice. Every path is also served under /api/v1/. Pages on other origins may call every endpoint (CORS): responses carry Access-Control-Allow-Origin and expose ETag and the rate-limit headers, and OPTIONS answers the preflight a browser sends before a request with X-API-Key or a JSON body (the docs page, Browser access). Versions: info.version is this document's own version, raised when the description changes; x-service-version is the version of the service that serves it (GET /api, GET /api/health); x-api-schema-version is the generation of the response shapes, the api_schema_version of GET /api. Conventions: ".to_string() + crate::api::CONVENTIONS,
             "x-api-schema-version": API_SCHEMA_VERSION,
             "x-service-version": crate::SERVICE_VERSION,
         },
@@ -531,11 +610,15 @@ fn postman() -> Value {
     json!({
         "info": {
             "name": "saferef",
-            "description": "Chemical and product safety reference. Set base_url, and api_key for keyed requests.",
+            "description": "Chemical and product safety reference. Set base_url to the service's origin first (no request works before), and api_key for keyed requests.",
             "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
         },
         "variable": [
-            {"key": "base_url", "value": "http://127.0.0.1:8080"},
+            {
+                "key": "base_url",
+                "value": "",
+                "description": "The service's origin, e.g. https://api.example.org (no trailing slash); saferef-serve listens on http://127.0.0.1:8080 unless told otherwise",
+            },
             {"key": "api_key", "value": ""},
         ],
         "item": items,

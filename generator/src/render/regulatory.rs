@@ -8,7 +8,8 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use super::compound::lookup;
-use super::lists::{number_param, quoted, served};
+use super::lists::{quoted, served};
+use super::paging::{Pagination, Paging};
 use super::{Cache, Rendered};
 use crate::model::as_of::as_of;
 use crate::model::dating::DatePrecision;
@@ -212,22 +213,20 @@ struct Match<'a> {
 }
 
 #[derive(Serialize)]
-struct ByAgencyBody<'a> {
+struct ByAgencyBody<'a, 'b> {
     agency: &'a str,
     agency_id: &'a str,
     /// Classifications by the agency (a compound it classified twice appears twice).
     total_matches: usize,
     limit: usize,
-    results: Vec<Match<'a>>,
+    results: &'b [Match<'a>],
+    pagination: Pagination,
 }
 
-/// `GET /api/regulatory/by-agency/{agency}?limit=` (keyed): the agency's classifications in
-/// compound id order; `agency` is a name, id or attribution, case-insensitive.
-pub fn by_agency(dataset: &Dataset, agency: &str, limit: Option<&str>) -> Rendered {
-    let limit = match number_param("limit", limit, 100, 1..=1000) {
-        Ok(l) => l,
-        Err(e) => return e.into(),
-    };
+/// `GET /api/regulatory/by-agency/{agency}?limit=&offset=` (keyed): the agency's
+/// classifications in compound id order; `agency` is a name, id or attribution,
+/// case-insensitive.
+pub fn by_agency(dataset: &Dataset, agency: &str, paging: Paging) -> Rendered {
     let Some(found) = find_agency(dataset, agency) else {
         return Rendered::from(ApiError::not_found(format!(
             "agency {} not found; known agencies: {}",
@@ -250,13 +249,14 @@ pub fn by_agency(dataset: &Dataset, agency: &str, limit: Option<&str>) -> Render
                 })
         })
         .collect();
-    let total_matches = matches.len();
+    let (results, pagination) = paging.slice(&matches);
     let body = ByAgencyBody {
         agency: &found.name,
         agency_id: &found.id,
-        total_matches,
-        limit,
-        results: matches.into_iter().take(limit).collect(),
+        total_matches: matches.len(),
+        limit: paging.limit,
+        results,
+        pagination,
     };
     Rendered::json(200, &body, Cache::Private)
 }
@@ -266,12 +266,23 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+    use crate::api::Op;
     use crate::model::record::CompoundRecord;
     use crate::model::vocab::WatchClass;
     use crate::render::test_data::dataset;
 
     fn json(r: &Rendered) -> Value {
         serde_json::from_slice(&r.body).unwrap()
+    }
+
+    /// `by_agency` with `limit` parsed as the dispatch parses it.
+    fn by_agency(d: &Dataset, agency: &str, limit: Option<&str>) -> Rendered {
+        let q: Vec<(String, String)> = limit
+            .map(|l| ("limit".to_string(), l.to_string()))
+            .into_iter()
+            .collect();
+        Paging::parse(Op::RegulatoryByAgency, &q)
+            .map_or_else(Rendered::from, |p| super::by_agency(d, agency, p))
     }
 
     fn bpa() -> &'static CompoundRecord {

@@ -5,7 +5,9 @@
 use serde::Serialize;
 
 use super::{Cache, Rendered};
-use crate::aggregate::graph::{Graph, NodeType, Stats, Traversal};
+use crate::aggregate::graph::{Edge, Graph, Node, NodeType, Stats};
+use crate::api::{Op, Query};
+use crate::render::declared;
 use crate::render::error::ApiError;
 
 /// `^hq-[cmp](-[a-z]{3})?-[0-9]{4,6}$`.
@@ -30,32 +32,63 @@ pub fn is_entity_id(id: &str) -> bool {
         && number.bytes().all(|b| b.is_ascii_digit())
 }
 
-fn rel_type(value: Option<&str>) -> Result<Option<NodeType>, Rendered> {
-    match value {
+/// An entity id path segment, its shape checked (compound, material or product).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntityId<'a>(&'a str);
+
+impl<'a> EntityId<'a> {
+    pub fn parse(id: &'a str) -> Result<EntityId<'a>, ApiError> {
+        if is_entity_id(id) {
+            Ok(EntityId(id))
+        } else {
+            Err(ApiError::bad_request(format!(
+                "malformed entity id {id:?}: expected a compound, material or product id"
+            )))
+        }
+    }
+}
+
+/// `rel_type`: only neighbours (or nodes) of this type.
+pub fn rel_type(q: &dyn Query) -> Result<Option<NodeType>, ApiError> {
+    match q.get("rel_type") {
         None => Ok(None),
         Some("compound") => Ok(Some(NodeType::Compound)),
         Some("material") => Ok(Some(NodeType::Material)),
         Some("product") => Ok(Some(NodeType::Product)),
-        Some(other) => Err(Rendered::from(ApiError::bad_request(format!(
+        Some(other) => Err(ApiError::bad_request(format!(
             "rel_type must be compound, material or product, not {other:?}"
-        )))),
+        ))),
     }
 }
 
-fn start<'g>(graph: &'g Graph, id: &str) -> Result<(&'g str, NodeType), Rendered> {
-    if !is_entity_id(id) {
-        return Err(Rendered::from(ApiError::bad_request(format!(
-            "malformed entity id {id:?}: expected a compound, material or product id"
-        ))));
+/// What `GET /api/relationships/{id}/graph` is asked for, parsed once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GraphQuery {
+    depth: u8,
+    only: Option<NodeType>,
+}
+
+impl GraphQuery {
+    pub fn parse(q: &dyn Query) -> Result<GraphQuery, ApiError> {
+        let depth = declared::count(Op::RelationshipGraph, "depth", q)?;
+        Ok(GraphQuery {
+            depth: u8::try_from(depth)
+                .map_err(|_| ApiError::internal("depth is declared beyond 255"))?,
+            only: rel_type(q)?,
+        })
     }
+}
+
+fn start<'g>(graph: &'g Graph, id: EntityId<'_>) -> Result<(&'g str, NodeType), ApiError> {
     graph
-        .node(id)
-        .ok_or_else(|| Rendered::from(ApiError::not_found(format!("{id} not found"))))
+        .node(id.0)
+        .ok_or_else(|| ApiError::not_found(format!("{} not found", id.0)))
 }
 
 #[derive(Serialize)]
 struct Related {
     id: String,
+    hq_id: String,
     name: String,
     role: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -72,6 +105,7 @@ struct Relationships {
 #[derive(Serialize)]
 struct RelationshipsBody<'a> {
     id: &'a str,
+    hq_id: &'a str,
     name: &'a str,
     #[serde(rename = "type")]
     kind: NodeType,
@@ -80,15 +114,13 @@ struct RelationshipsBody<'a> {
 }
 
 /// `GET /api/relationships/{id}?rel_type=`.
-pub fn relationships(graph: &Graph, id: &str, rel: Option<&str>) -> Rendered {
-    let only = match rel_type(rel) {
-        Ok(t) => t,
-        Err(e) => return e,
-    };
-    let (name, kind) = match start(graph, id) {
-        Ok(n) => n,
-        Err(e) => return e,
-    };
+pub fn relationships(
+    graph: &Graph,
+    id: EntityId<'_>,
+    only: Option<NodeType>,
+) -> Result<Rendered, ApiError> {
+    let (name, kind) = start(graph, id)?;
+    let id = id.0;
     let mut out = Relationships::default();
     let mut total = 0;
     for link in graph.neighbours(id) {
@@ -106,6 +138,7 @@ pub fn relationships(graph: &Graph, id: &str, rel: Option<&str>) -> Rendered {
         total += 1;
         let item = Related {
             id: other.clone(),
+            hq_id: other.clone(),
             name: other_name.to_string(),
             role: link.role.clone(),
             pct: link.pct.clone(),
@@ -118,51 +151,67 @@ pub fn relationships(graph: &Graph, id: &str, rel: Option<&str>) -> Rendered {
     }
     let body = RelationshipsBody {
         id,
+        hq_id: id,
         name,
         kind,
         relationships: out,
         total_edges: total,
     };
-    Rendered::json(200, &body, Cache::Private)
+    Ok(Rendered::json(200, &body, Cache::Private))
 }
 
 #[derive(Serialize)]
 struct GraphBody<'a> {
     id: &'a str,
+    hq_id: &'a str,
     name: &'a str,
     #[serde(rename = "type")]
     kind: NodeType,
     depth: u8,
-    graph: Traversal,
+    graph: TraversalOut<'a>,
+}
+
+/// A traversal as answered: each node's id also under `hq_id`.
+#[derive(Serialize)]
+struct TraversalOut<'a> {
+    nodes: Vec<NodeOut<'a>>,
+    edges: &'a [Edge],
+    node_count: usize,
+    edge_count: usize,
+}
+
+#[derive(Serialize)]
+struct NodeOut<'a> {
+    #[serde(flatten)]
+    node: &'a Node,
+    hq_id: &'a str,
 }
 
 /// `GET /api/relationships/{id}/graph?depth=&rel_type=` (depth 1 to 3, default 1).
-pub fn graph(graph: &Graph, id: &str, depth: Option<&str>, rel: Option<&str>) -> Rendered {
-    let depth = match depth.map(str::parse::<u8>) {
-        None => 1,
-        Some(Ok(d @ 1..=3)) => d,
-        Some(_) => {
-            return Rendered::from(ApiError::bad_request(
-                "depth must be an integer from 1 to 3",
-            ));
-        }
-    };
-    let only = match rel_type(rel) {
-        Ok(t) => t,
-        Err(e) => return e,
-    };
-    let (name, kind) = match start(graph, id) {
-        Ok(n) => n,
-        Err(e) => return e,
-    };
+pub fn graph(graph: &Graph, id: EntityId<'_>, q: GraphQuery) -> Result<Rendered, ApiError> {
+    let (name, kind) = start(graph, id)?;
+    let traversal = graph.traverse(id.0, q.depth, q.only);
     let body = GraphBody {
-        id,
+        id: id.0,
+        hq_id: id.0,
         name,
         kind,
-        depth,
-        graph: graph.traverse(id, depth, only),
+        depth: q.depth,
+        graph: TraversalOut {
+            nodes: traversal
+                .nodes
+                .iter()
+                .map(|node| NodeOut {
+                    node,
+                    hq_id: &node.id,
+                })
+                .collect(),
+            edges: &traversal.edges,
+            node_count: traversal.node_count,
+            edge_count: traversal.edge_count,
+        },
     };
-    Rendered::json(200, &body, Cache::Private)
+    Ok(Rendered::json(200, &body, Cache::Private))
 }
 
 #[derive(Serialize)]
@@ -209,15 +258,30 @@ mod tests {
         }
     }
 
+    /// The status of `op` at `id` with `query`, parsed as the dispatch parses it.
+    fn status(op: Op, id: &str, query: &[(&str, &str)]) -> u16 {
+        let g = Graph::default();
+        let q: Vec<(String, String)> = query
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect();
+        let answer = EntityId::parse(id).and_then(|id| match op {
+            Op::RelationshipGraph => graph(&g, id, GraphQuery::parse(&q)?),
+            _ => relationships(&g, id, rel_type(&q)?),
+        });
+        answer.map_or_else(|e| e.status, |r| r.status)
+    }
+
     #[test]
     fn bad_parameters_are_400_and_unknown_ids_404() {
-        let g = Graph::default();
-        assert_eq!(graph(&g, "hq-c-org-000001", Some("4"), None).status, 400);
-        assert_eq!(graph(&g, "nope", None, None).status, 400);
-        assert_eq!(graph(&g, "hq-c-org-000001", None, None).status, 404);
-        assert_eq!(
-            relationships(&g, "hq-c-org-000001", Some("thing")).status,
-            400
-        );
+        let g = Op::RelationshipGraph;
+        assert_eq!(status(g, "hq-c-org-000001", &[("depth", "4")]), 400);
+        assert_eq!(status(g, "hq-c-org-000001", &[("depth", "0")]), 400);
+        assert_eq!(status(g, "nope", &[]), 400);
+        assert_eq!(status(g, "hq-c-org-000001", &[]), 404);
+        assert_eq!(status(g, "hq-c-org-000001", &[("depth", "3")]), 404);
+        let r = Op::Relationships;
+        assert_eq!(status(r, "hq-c-org-000001", &[("rel_type", "thing")]), 400);
+        assert_eq!(status(r, "hq-c-org-000001", &[]), 404);
     }
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::Problem;
 use crate::model::regulatory_status::{
-    CHANGE_TYPES, CONFIDENCES, Cell, JURISDICTIONS, LEGAL_STATUSES, NO_LEGAL_STATUS,
+    CHANGE_TYPES, CONFIDENCES, Cell, JURISDICTIONS, LEGAL_STATUSES, MATRIX_KINDS, NO_LEGAL_STATUS,
     RegulatoryStatus, STATUSES, Value, Vocabulary, parse_date,
 };
 
@@ -127,6 +127,18 @@ fn vocabulary(vocabulary: &Vocabulary, problems: &mut Vec<Problem>) {
             if let Err(e) = crate::model::cas::Cas::parse(cas) {
                 p(format!("analytes.{id}.cas[{k}]"), e.to_string());
             }
+        }
+    }
+    for (id, matrix) in &vocabulary.matrices {
+        if !MATRIX_KINDS.contains(&matrix.kind.as_str()) {
+            p(
+                format!("matrices.{id}.kind"),
+                format!(
+                    "{:?} is not a kind: one of {}",
+                    matrix.kind,
+                    MATRIX_KINDS.join(", ")
+                ),
+            );
         }
     }
 }
@@ -277,6 +289,7 @@ mod tests {
             "infant_formula".into(),
             Matrix {
                 name: "Infant formula".into(),
+                kind: "food".into(),
                 description: "powder".into(),
             },
         );
@@ -457,6 +470,7 @@ mod tests {
             "Rice".into(),
             Matrix {
                 name: "Rice".into(),
+                kind: "grain".into(),
                 description: "rice".into(),
             },
         );
@@ -467,6 +481,7 @@ mod tests {
         let expected = [
             "regulatory-status/vocabulary.json: matrices.Rice: \"Rice\" is not an id",
             "regulatory-status/vocabulary.json: analytes.lead.cas[1]: `7439-92-2` has check digit",
+            "regulatory-status/vocabulary.json: matrices.Rice.kind: \"grain\" is not a kind: one of food, article, drug, listing",
             "regulatory-status/eu.json: jurisdiction: \"EEA\" is not one of US, EU, CA_AB899",
             "regulatory-status/eu.json: sources[1].id: \"eu-2023-915\" is defined twice",
             "regulatory-status/eu.json: sources[1].date: \"2023-04\" is not a date",

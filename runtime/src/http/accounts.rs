@@ -1,11 +1,12 @@
 //! The account endpoints anyone may call (ARCHITECTURE.md, Decisions):
-//! `POST /api/keys/trial` {email}, and the two-step `POST /api/keys/recover` and
-//! `POST /api/keys/erasure` ({email}, then {email, code}).
+//! `POST /api/keys/trial` {email}, the two-step `POST /api/keys/recover` and
+//! `POST /api/keys/erasure` ({email}, then {email, code}), and `POST /api/keys/resend` {email},
+//! recovery's first step under the name the original service's published client calls.
 //!
 //! Keys and codes travel only by mail, and the first step answers the same whether or not
 //! the address has an account, so nobody learns that from the API.
 
-use chrono::{Days, Utc};
+use chrono::{DateTime, Days, Utc};
 use minijinja::context;
 use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
@@ -22,7 +23,8 @@ use crate::store::StoreError;
 use crate::store::keyspace;
 use crate::tier::Tier;
 
-/// Trial keys open the Developer tier this long.
+/// Trial keys open this tier for `TRIAL_DAYS`.
+const TRIAL_TIER: Tier = Tier::Developer;
 const TRIAL_DAYS: u64 = 7;
 /// Account mail (trials, codes) one client may trigger per day.
 const MAIL_PER_IP_PER_DAY: u64 = 10;
@@ -31,7 +33,7 @@ const CODES_PER_ADDRESS_PER_DAY: u64 = 5;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct TrialBody {
+struct EmailBody {
     email: String,
 }
 
@@ -47,6 +49,16 @@ struct CodeBody {
 struct Accepted {
     status: &'static str,
     message: String,
+}
+
+/// A trial request's answer: the same whether or not the address may have a trial, so it
+/// names the tier and expiry a key issued now has, not whether one was issued.
+#[derive(Serialize)]
+struct TrialAccepted {
+    status: &'static str,
+    message: String,
+    tier: &'static str,
+    expires_at: String,
 }
 
 #[derive(Serialize)]
@@ -117,19 +129,36 @@ async fn mail_allowance(state: &AppState, caller: &Caller) -> Result<(), ApiErro
 
 /// POST /api/keys/trial {email}
 pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Result<Rendered, ApiError> {
-    let body: TrialBody = req.json("trial request")?;
+    let body: EmailBody = req.json("trial request")?;
     let email = email_of(&body.email)?;
     mail_allowance(state, caller).await?;
-    issue_trial(state, &email).await?;
-    Ok(accepted(format!(
-        "if this address may have a trial, a key for {TRIAL_DAYS} days of the Developer tier is on its way to it (one trial per address)"
-    )))
+    let now = Utc::now();
+    let expires = now
+        .checked_add_days(Days::new(TRIAL_DAYS))
+        .ok_or_else(|| ApiError::internal("the trial's expiry is past the calendar"))?;
+    issue_trial(state, &email, now, expires).await?;
+    Ok(Rendered::json(
+        202,
+        &TrialAccepted {
+            status: "accepted",
+            message: format!(
+                "if this address may have a trial, a key for {TRIAL_DAYS} days of the Developer tier is on its way to it (one trial per address)"
+            ),
+            tier: TRIAL_TIER.name(),
+            expires_at: expires.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        },
+        Cache::NoStore,
+    ))
 }
 
-async fn issue_trial(state: &AppState, email: &str) -> Result<(), ApiError> {
+async fn issue_trial(
+    state: &AppState,
+    email: &str,
+    now: DateTime<Utc>,
+    expires: DateTime<Utc>,
+) -> Result<(), ApiError> {
     let store = &state.service.store;
     let mark = keyspace::trial(&email_hash(email));
-    let now = Utc::now();
     let first = store
         .put_if_absent(&mark, now.to_rfc3339().as_bytes(), None)
         .await
@@ -139,8 +168,7 @@ async fn issue_trial(state: &AppState, email: &str) -> Result<(), ApiError> {
             .await
             .map_err(mail_error);
     }
-    let expires = now.checked_add_days(Days::new(TRIAL_DAYS));
-    let made = keys::create(store, Tier::Developer, Some(email.to_string()), expires).await;
+    let made = keys::create(store, TRIAL_TIER, Some(email.to_string()), Some(expires)).await;
     let (key, mut record) = match made {
         Ok(m) => m,
         Err(e) => {
@@ -156,7 +184,7 @@ async fn issue_trial(state: &AppState, email: &str) -> Result<(), ApiError> {
     keys::save(store, &record).await.map_err(store_error)?;
     let ctx = context! {
         key => key,
-        expires_at => expires.map(|e| e.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        expires_at => expires.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
     };
     if let Err(e) = mail::send(&state.service.config, "trial_key", email, ctx).await {
         // Undelivered: take the key and the mark back so the address can ask again.
@@ -201,6 +229,19 @@ pub async fn recover(
         },
         Cache::NoStore,
     ))
+}
+
+/// POST /api/keys/resend {email}: a key is kept only as its hash, so it cannot be mailed
+/// again; this is recovery's first step (a code to replace the address's keys, answered the
+/// same whether or not the address has an account).
+pub async fn resend(
+    state: &AppState,
+    req: &Request,
+    caller: &Caller,
+) -> Result<Rendered, ApiError> {
+    let body: EmailBody = req.json("resend request")?;
+    let email = email_of(&body.email)?;
+    send_code(state, caller, &email, Purpose::Recover).await
 }
 
 fn new_key(key: String, r: &KeyRecord) -> NewKey {

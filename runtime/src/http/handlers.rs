@@ -27,7 +27,11 @@ impl dispatch::Query for Params {
 pub async fn run(state: &Arc<AppState>, req: &Request, caller: &Caller, e: Endpoint) -> Response {
     let q = match &req.query {
         Ok(q) => q,
-        Err(e) => return reply(e.clone()),
+        // A badge URL is answered with an image whatever happens (the docs page's "Badges").
+        Err(err) if e.op == Op::Badge => {
+            return reply(saferef_generator::render::badge::refused(err));
+        }
+        Err(err) => return reply(err.clone()),
     };
     match e.op {
         // GET /api/export?type=&format=&detail=&search=&risk=&context=: streamed, so it needs
@@ -57,6 +61,7 @@ async fn render_one(
         Op::KeyRotate => super::keys::rotate(state, caller).await,
         Op::KeyTrial => super::accounts::trial(state, req, caller).await,
         Op::KeyRecover => super::accounts::recover(state, req, caller).await,
+        Op::KeyResend => super::accounts::resend(state, req, caller).await,
         Op::KeyErasure => super::accounts::erasure(state, req, caller).await,
         Op::BillingWebhook => super::billing::webhook(state, req).await,
         Op::WatchlistList => super::watchlist::list(state, caller, q).await,

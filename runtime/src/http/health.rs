@@ -42,6 +42,8 @@ struct Monitor {
     resident_memory_bytes: Option<u64>,
     /// Webhook deliveries waiting in the queue (null when the store does not answer).
     webhook_queue_depth: Option<usize>,
+    /// Log lines dropped since start because the log queue was full (`log_writer.rs`).
+    log_lines_dropped: u64,
 }
 
 pub async fn health(
@@ -81,6 +83,7 @@ pub async fn health(
                     store: state.service.store.backend(),
                     store_reachable: state.service.store.ping().await.is_ok(),
                     resident_memory_bytes: resident_memory(),
+                    log_lines_dropped: crate::log_writer::dropped(),
                     webhook_queue_depth: crate::webhooks::queue_depth(&state.service.store)
                         .await
                         .ok(),

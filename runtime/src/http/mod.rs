@@ -34,6 +34,7 @@ use warp::reply::Response;
 
 pub use request::{Params, Request};
 use saferef_generator::api::Access;
+pub use static_site::StaticCache;
 use table::Matched;
 
 use crate::caller::{self, Caller};
@@ -86,18 +87,31 @@ async fn handle(state: &Arc<AppState>, req: Request) -> Response {
 }
 
 async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
+    // A badge URL is answered with an image whatever happens (the docs page's "Badges").
+    let badge = table::is_badge(req);
+    let fail = |e: ApiError| match badge {
+        true => reply(saferef_generator::render::badge::refused(&e)),
+        false => reply(e),
+    };
     let caller = match caller::resolve(state, &req.headers, req.api_key(), req.remote).await {
         Ok(c) => c,
-        Err(e) => return reply(e),
+        Err(e) => return fail(e),
     };
     let matched = table::route(state, req, &caller);
+    // A file of the static tree is what a CDN serves without counting it (the docs page,
+    // badges, public compound files): served here, it is not counted either, and carries no
+    // rate-limit headers (the docs page, `GET /api/docs#limits`).
+    let matched = match matched {
+        Matched::Static(res) => return with_caller_headers(res, &caller, None),
+        other => other,
+    };
     let (access, cost) = match &matched {
         Matched::Endpoint(e) => (e.access, e.cost),
         Matched::Static(_) => (Access::Public, 1),
         Matched::MethodNotAllowed(_) | Matched::NotFound => (Access::Public, 1),
     };
     if let Some(refusal) = table::refuse(access, &caller) {
-        return with_caller_headers(reply(refusal), &caller, None);
+        return with_caller_headers(fail(refusal), &caller, None);
     }
     // A signed payment-provider notification comes through shared addresses (the CDN, a
     // balancer): counting it against a per-IP public quota would let anyone block billing.
@@ -126,7 +140,7 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
         }
         Err(e) => {
             tracing::error!("store: {e}");
-            return reply(ApiError::unavailable(
+            return fail(ApiError::unavailable(
                 "the quota store is unavailable; retry shortly",
             ));
         }
@@ -140,20 +154,17 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
                 .reset
                 .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
         ));
-        return with_caller_headers(reply(refusal), &caller, Some((&usage, now)));
+        return with_caller_headers(fail(refusal), &caller, Some((&usage, now)));
     }
     let res = match matched {
         Matched::Static(res) => res,
         Matched::Endpoint(e) => handlers::run(state, req, &caller, e).await,
         Matched::MethodNotAllowed(allowed) => {
-            let mut res = reply(ApiError::new(
-                405,
-                format!(
-                    "method {} not allowed here; use {}",
-                    req.method,
-                    allowed.join(", ")
-                ),
-            ));
+            let mut res = reply(ApiError::method_not_allowed(format!(
+                "method {} not allowed here; use {}",
+                req.method,
+                allowed.join(", ")
+            )));
             if let Ok(v) = HeaderValue::from_str(&allowed.join(", ")) {
                 res.headers_mut().insert("allow", v);
             }
@@ -225,8 +236,12 @@ pub fn etag(body: &[u8]) -> HeaderValue {
 
 /// The ETag of a body whose SHA-256 is `digest`.
 pub fn etag_of(digest: &[u8]) -> HeaderValue {
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-    HeaderValue::from_str(&format!("\"{hex}\"")).expect("hex is a valid header value")
+    // Once per response: written into one buffer rather than a string per byte.
+    let mut tag = String::with_capacity(34);
+    tag.push('"');
+    crate::keys::push_hex(&mut tag, &digest[..16]);
+    tag.push('"');
+    HeaderValue::from_str(&tag).expect("hex is a valid header value")
 }
 
 /// 304 when a GET's `If-None-Match` names the response's ETag.

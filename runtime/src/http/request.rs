@@ -110,13 +110,10 @@ pub fn filter()
                 let body = tokio::time::timeout(BODY_TIMEOUT, read_body(body))
                     .await
                     .map_err(|_| {
-                        ApiError::new(
-                            408,
-                            format!(
-                                "the request body did not arrive within {} s",
-                                BODY_TIMEOUT.as_secs()
-                            ),
-                        )
+                        ApiError::request_timeout(format!(
+                            "the request body did not arrive within {} s",
+                            BODY_TIMEOUT.as_secs()
+                        ))
                     })??;
                 let path = normalize(path.as_str());
                 let segments = path

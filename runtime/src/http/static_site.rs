@@ -1,50 +1,171 @@
 //! Serves site/ the way the CDN does (`saferef_generator::build::site::cdn` reads the same
 //! `_redirects` and `_headers`), so `saferef-serve` alone answers the whole public API.
+//!
+//! A release's tree never changes while it is served, so each URL's answer is resolved once and
+//! kept in memory (`StaticCache`): the routing verdict, the headers, the ETag and, for files up
+//! to `STREAMED_ABOVE`, the body. A request the cache knows touches neither the file system nor
+//! the blocking pool; a reload brings a new release with an empty cache.
 
-use saferef_generator::build::site::cdn::Resolution;
-use warp::http::StatusCode;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, RwLock};
+
+use bytes::Bytes;
+use saferef_generator::build::site::cdn::{Resolution, StaticSite};
 use warp::http::header::{HeaderName, HeaderValue, LOCATION};
+use warp::http::{HeaderMap, StatusCode};
 use warp::reply::Response;
 
 use super::{Params, etag, etag_of};
 use crate::AppState;
 
+/// How many distinct URLs (path and query) the cache remembers; past that, further URLs are
+/// resolved per request as before (a client cycling through query strings cannot grow it).
+const MAX_ENTRIES: usize = 200_000;
+/// How many bytes of bodies it holds; past that, new files are read from disk per request.
+/// The full tree's responses are about 155 MB; a CDN-fronted service sees a small hot set.
+const MAX_BODY_BYTES: usize = 128 << 20;
+
+/// The tree's answers, by URL, for one release.
+#[derive(Debug, Default)]
+pub struct StaticCache {
+    entries: RwLock<HashMap<String, Arc<Answer>>>,
+    body_bytes: AtomicUsize,
+}
+
+/// What the tree answers for one URL.
+#[derive(Debug)]
+enum Answer {
+    /// Not a file of the tree: the runtime answers.
+    Runtime,
+    Redirect {
+        status: StatusCode,
+        location: HeaderValue,
+    },
+    File {
+        status: StatusCode,
+        headers: HeaderMap,
+        body: Body,
+    },
+}
+
+#[derive(Debug)]
+enum Body {
+    Held(Bytes),
+    /// Past the byte budget: read from disk per request (its ETag is kept).
+    Read(PathBuf),
+    /// Over `STREAMED_ABOVE`: streamed from disk per request (its ETag is kept).
+    Streamed(PathBuf),
+}
+
 /// The tree's answer to a GET of `path` (already without `/v1`), or `None` for the runtime.
 pub fn serve(state: &AppState, path: &str, query: &Params) -> Option<Response> {
     let site = state.release.site.as_ref()?;
-    match site.resolve(path, &query.pairs()) {
-        // The tree of a preview says where only the runtime answers: here, this is it.
-        Resolution::Runtime | Resolution::NeedsRuntime { .. } => None,
-        Resolution::Redirect { status, location } => {
-            let mut res = Response::new(Vec::new().into());
-            *res.status_mut() = StatusCode::from_u16(status).ok()?;
-            res.headers_mut()
-                .insert(LOCATION, HeaderValue::from_str(&location).ok()?);
-            Some(res)
+    let cache = &state.release.static_cache;
+    let url = cache_key(path, query);
+    let known = cache
+        .entries
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&url)
+        .cloned();
+    let answer = match known {
+        Some(a) => a,
+        None => {
+            let a = Arc::new(resolve(site, cache, path, query)?);
+            let mut entries = cache.entries.write().unwrap_or_else(|e| e.into_inner());
+            if entries.len() < MAX_ENTRIES {
+                entries.insert(url, a.clone());
+            }
+            a
         }
+    };
+    respond(&answer)
+}
+
+fn cache_key(path: &str, query: &Params) -> String {
+    // `Params` is sorted by name, so the same query in any order is one entry.
+    let mut key = String::with_capacity(path.len() + 32);
+    key.push_str(path);
+    for (k, v) in query.pairs() {
+        key.push('\0');
+        key.push_str(&k);
+        key.push('\0');
+        key.push_str(&v);
+    }
+    key
+}
+
+/// The answer built from the tree (files read and hashed here, once per URL). `None` when a
+/// file the routing names cannot be read: the runtime answers, uncached, as before.
+fn resolve(site: &StaticSite, cache: &StaticCache, path: &str, query: &Params) -> Option<Answer> {
+    Some(match site.resolve(path, &query.pairs()) {
+        // The tree of a preview says where only the runtime answers: here, this is it.
+        Resolution::Runtime | Resolution::NeedsRuntime { .. } => Answer::Runtime,
+        Resolution::Redirect { status, location } => Answer::Redirect {
+            status: StatusCode::from_u16(status).ok()?,
+            location: HeaderValue::from_str(&location).ok()?,
+        },
         Resolution::File {
             file,
             status,
-            headers,
+            headers: lines,
         } => {
             let path = site.root().join(&file);
             let size = std::fs::metadata(&path).ok()?.len();
-            let (mut res, tag) = if size > STREAMED_ABOVE {
-                streamed(&path)?
-            } else {
-                let bytes = std::fs::read(&path).ok()?;
-                let tag = etag(&bytes);
-                (Response::new(bytes.into()), tag)
-            };
-            *res.status_mut() = StatusCode::from_u16(status).ok()?;
-            let h = res.headers_mut();
-            for (name, value) in headers {
-                h.append(
+            let mut headers = HeaderMap::new();
+            for (name, value) in lines {
+                headers.append(
                     HeaderName::from_bytes(name.as_bytes()).ok()?,
                     HeaderValue::from_str(&value).ok()?,
                 );
             }
-            h.insert("etag", tag);
+            let held = size <= STREAMED_ABOVE
+                && cache.body_bytes.fetch_add(size as usize, Ordering::Relaxed) + size as usize
+                    <= MAX_BODY_BYTES;
+            let body = if held {
+                let bytes = std::fs::read(&path).ok()?;
+                headers.insert("etag", etag(&bytes));
+                Body::Held(Bytes::from(bytes))
+            } else {
+                headers.insert("etag", hash_file(&path)?);
+                if size > STREAMED_ABOVE {
+                    Body::Streamed(path)
+                } else {
+                    Body::Read(path)
+                }
+            };
+            Answer::File {
+                status: StatusCode::from_u16(status).ok()?,
+                headers,
+                body,
+            }
+        }
+    })
+}
+
+fn respond(answer: &Answer) -> Option<Response> {
+    match answer {
+        Answer::Runtime => None,
+        Answer::Redirect { status, location } => {
+            let mut res = Response::new(Vec::new().into());
+            *res.status_mut() = *status;
+            res.headers_mut().insert(LOCATION, location.clone());
+            Some(res)
+        }
+        Answer::File {
+            status,
+            headers,
+            body,
+        } => {
+            let mut res = match body {
+                Body::Held(bytes) => Response::new(bytes.clone().into()),
+                Body::Read(path) => Response::new(std::fs::read(path).ok()?.into()),
+                Body::Streamed(path) => streamed(path)?,
+            };
+            *res.status_mut() = *status;
+            *res.headers_mut() = headers.clone();
             Some(res)
         }
     }
@@ -56,24 +177,27 @@ const STREAMED_ABOVE: u64 = 1 << 20;
 /// The size of one chunk of a streamed file.
 const CHUNK: usize = 64 * 1024;
 
-/// A large file as a streamed body, with the same strong ETag a body read whole would get: the
-/// file is hashed chunk by chunk first, then read again as the client takes it.
-fn streamed(path: &std::path::Path) -> Option<(Response, HeaderValue)> {
+/// The strong ETag of a file, hashed chunk by chunk (the same tag as its body read whole).
+fn hash_file(path: &std::path::Path) -> Option<HeaderValue> {
     use sha2::Digest;
     use std::io::Read;
     let mut hasher = sha2::Sha256::new();
-    let mut hashed = std::fs::File::open(path).ok()?;
+    let mut file = std::fs::File::open(path).ok()?;
     let mut buf = vec![0u8; CHUNK];
     loop {
-        let n = hashed.read(&mut buf).ok()?;
+        let n = file.read(&mut buf).ok()?;
         if n == 0 {
             break;
         }
         hasher.update(&buf[..n]);
     }
-    let tag = etag_of(&hasher.finalize());
-    // Each chunk is read when the connection asks for the next (as the export streams), so a
-    // slow reader holds one chunk, not the file.
+    Some(etag_of(&hasher.finalize()))
+}
+
+/// A large file as a streamed body: each chunk is read when the connection asks for the next
+/// (as the export streams), so a slow reader holds one chunk, not the file.
+fn streamed(path: &std::path::Path) -> Option<Response> {
+    use std::io::Read;
     let mut file = std::fs::File::open(path).ok()?;
     let chunks = std::iter::from_fn(move || {
         let mut chunk = vec![0u8; CHUNK];
@@ -86,7 +210,7 @@ fn streamed(path: &std::path::Path) -> Option<(Response, HeaderValue)> {
             Err(e) => Some(Err(e)),
         }
     });
-    let res =
-        warp::reply::Reply::into_response(warp::reply::stream(futures_util::stream::iter(chunks)));
-    Some((res, tag))
+    Some(warp::reply::Reply::into_response(warp::reply::stream(
+        futures_util::stream::iter(chunks),
+    )))
 }

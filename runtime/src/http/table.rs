@@ -65,18 +65,26 @@ pub fn route(state: &AppState, req: &Request, caller: &Caller) -> Matched {
     })
 }
 
+/// Whether the request reads a badge, whose every answer is an SVG (refusals included).
+pub fn is_badge(req: &Request) -> bool {
+    matches!(req.method, Method::GET | Method::HEAD)
+        && catalogued(req)
+            .iter()
+            .any(|(e, _)| e.op == Op::Badge && e.method == "GET")
+}
+
 /// The methods the catalogue declares at the request's path (none when it names no endpoint).
 pub fn methods(req: &Request) -> Vec<&'static str> {
     catalogued(req).iter().map(|(e, _)| e.method).collect()
 }
 
 /// The catalogued endpoints at the request's path, one per method, with their captured
-/// parameters.
+/// parameters: under `/api` by its decoded segments, elsewhere the site's pages.
 fn catalogued(req: &Request) -> Vec<(&'static api::Endpoint, Vec<&str>)> {
     let under_api =
         req.path.starts_with("/api") && (req.path.len() == 4 || req.path[4..].starts_with('/'));
     if !under_api {
-        return Vec::new();
+        return api::resolve_path(&req.path);
     }
     let segs: Vec<&str> = req.segments.iter().map(String::as_str).collect();
     api::resolve(&segs)

@@ -4,11 +4,12 @@
 
 use std::collections::BTreeMap;
 
+use saferef_generator::api::Op;
 use saferef_generator::model::quoted;
 use saferef_generator::model::vocab::RiskLevel;
 use saferef_generator::render::batch::resolve;
 use saferef_generator::render::error::ApiError;
-use saferef_generator::render::lists::number_param;
+use saferef_generator::render::paging::{self, Paging};
 use saferef_generator::render::{Cache, Rendered};
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +31,7 @@ struct Body {
 #[derive(Serialize)]
 struct Entry<'a> {
     id: &'a str,
+    hq_id: &'a str,
     name: &'a str,
     cas: &'a str,
     added: String,
@@ -75,9 +77,8 @@ struct Page<'a> {
 
 #[derive(Serialize)]
 struct Pagination {
-    total: usize,
-    limit: usize,
-    offset: usize,
+    #[serde(flatten)]
+    page: paging::Pagination,
     cap: usize,
 }
 
@@ -138,21 +139,20 @@ fn account_and_inputs<'c>(
 /// GET /api/watchlist?limit=&offset=
 pub async fn list(state: &AppState, caller: &Caller, q: &Params) -> Result<Rendered, ApiError> {
     let account = account(caller)?;
-    let limit = number_param("limit", q.get("limit"), 20, 1..=100)?;
-    let offset = number_param("offset", q.get("offset"), 0, 0..=usize::MAX)?;
+    let paging = Paging::parse(Op::WatchlistList, q)?;
     let entries = watchlist::entries(&state.service.store, account)
         .await
         .map_err(store_error)?;
     let d = &state.release.dataset;
-    let page = entries
+    let (page, pagination) = paging.slice(&entries);
+    let page = page
         .iter()
-        .skip(offset)
-        .take(limit)
         // A compound dropped by a later release leaves the list quietly.
         .filter_map(|(id, added)| {
             let r = d.compounds.get(id)?;
             Some(Entry {
                 id,
+                hq_id: id,
                 name: &r.name,
                 cas: &r.cas,
                 added: added.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
@@ -166,9 +166,7 @@ pub async fn list(state: &AppState, caller: &Caller, q: &Params) -> Result<Rende
         &Page {
             watchlist: page,
             pagination: Pagination {
-                total: entries.len(),
-                limit,
-                offset,
+                page: pagination,
                 cap: watchlist::cap(caller.tier),
             },
         },

@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
+use saferef_generator::api::Op;
 use saferef_generator::render::error::ApiError;
+use saferef_generator::render::paging::Paging;
 use saferef_generator::render::{Cache, Rendered};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -24,7 +26,6 @@ use crate::webhooks::{crypto, log, queue, ssrf};
 const MAX_COMPOUNDS: usize = 1000;
 const SECRET_MIN: usize = 16;
 const SECRET_MAX: usize = 200;
-const DELIVERIES_MAX: usize = 50;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -277,31 +278,15 @@ async fn list(state: &AppState, key: &KeyRecord) -> Result<Rendered, ApiError> {
     ))
 }
 
-/// GET /api/webhooks?action=deliveries&webhook_id=&offset=&limit= (limit 1 to 50, default 20)
+/// GET /api/webhooks?action=deliveries&webhook_id=&offset=&limit= (bounds in the catalogue)
 async fn deliveries(state: &AppState, q: &Params, key: &KeyRecord) -> Result<Rendered, ApiError> {
     let Some(id) = q.get("webhook_id") else {
         return Err(ApiError::bad_request(
             "webhook_id is required with action=deliveries",
         ));
     };
-    let offset = match q.get("offset").map(str::parse::<usize>) {
-        None => 0,
-        Some(Ok(n)) => n,
-        Some(Err(_)) => {
-            return Err(ApiError::bad_request(
-                "offset must be a non-negative integer",
-            ));
-        }
-    };
-    let limit = match q.get("limit").map(str::parse::<usize>) {
-        None => 20,
-        Some(Ok(n)) if (1..=DELIVERIES_MAX).contains(&n) => n,
-        _ => {
-            return Err(ApiError::bad_request(format!(
-                "limit must be an integer from 1 to {DELIVERIES_MAX}"
-            )));
-        }
-    };
+    let paging = Paging::parse(Op::Webhooks, q)?;
+    let Paging { limit, offset } = paging;
     let account = key.account_id();
     registry::get(&state.service.store, account, id)
         .await
@@ -318,6 +303,7 @@ async fn deliveries(state: &AppState, q: &Params, key: &KeyRecord) -> Result<Ren
             "offset": offset,
             "limit": limit,
             "deliveries": page,
+            "pagination": paging.pagination(total),
         }),
         Cache::NoStore,
     ))

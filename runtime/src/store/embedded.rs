@@ -1,8 +1,8 @@
 //! The embedded backend: one redb database file. Values carry their expiry time; expired
 //! entries read as absent. Calls run on the blocking pool.
 //!
-//! Admission counters are kept in memory and written behind (at most a second late, and at
-//! `flush`): redb locks its file, so this process is the only writer and the in-memory count
+//! Admission counters are kept in memory and written behind (at most a second late, by a task
+//! of their own so no request waits for it, and at `flush`): redb locks its file, so this process is the only writer and the in-memory count
 //! is authoritative and atomic under one mutex. A write transaction per request would bound
 //! throughput; a crash forgets at most the last second of counting, never a key.
 
@@ -26,6 +26,8 @@ pub struct Embedded {
     db: Arc<Database>,
     /// Counters by key. A `std` mutex: held only for map updates, never across an await.
     counters: Arc<Mutex<Counters>>,
+    /// The turn to write counters (`write_dirty`).
+    writer: Arc<tokio::sync::Mutex<()>>,
 }
 
 #[derive(Debug, Default)]
@@ -75,6 +77,7 @@ impl Embedded {
         Ok(Embedded {
             db: Arc::new(db),
             counters: Arc::default(),
+            writer: Arc::default(),
         })
     }
 
@@ -106,14 +109,20 @@ impl Embedded {
         .await
     }
 
-    /// Takes the dirty counters (all, or only when the write-behind interval has passed) and
-    /// drops expired ones from memory.
-    fn take_dirty(&self, force: bool) -> Vec<(String, Counter)> {
+    /// Whether the write-behind interval has passed since the last write (and, if so, starts
+    /// the next interval).
+    fn due(&self) -> bool {
         let mut c = self.counters();
-        if !force && c.last_write.is_some_and(|t| t.elapsed() < WRITE_BEHIND) {
-            return Vec::new();
+        if c.last_write.is_some_and(|t| t.elapsed() < WRITE_BEHIND) {
+            return false;
         }
         c.last_write = Some(Instant::now());
+        true
+    }
+
+    /// Takes the dirty counters and drops expired ones from memory.
+    fn take_dirty(&self) -> Vec<(String, Counter)> {
+        let mut c = self.counters();
         c.map.retain(|_, v| live(v.expires) || v.dirty);
         c.map
             .iter_mut()
@@ -123,6 +132,31 @@ impl Embedded {
                 (k.clone(), *v)
             })
             .collect()
+    }
+
+    /// Writes the dirty counters. One writer at a time, each taking the counts when it holds
+    /// the turn, so a later write never carries older counts than an earlier one.
+    async fn write_dirty(&self) -> Result<(), StoreError> {
+        let _turn = self.writer.lock().await;
+        let dirty = self.take_dirty();
+        if dirty.is_empty() {
+            return Ok(());
+        }
+        let result = self.write_counters(dirty.clone()).await;
+        if result.is_err() {
+            self.mark_dirty(dirty);
+        }
+        result
+    }
+
+    /// Marks counters whose write failed as still to write.
+    fn mark_dirty(&self, batch: Vec<(String, Counter)>) {
+        let mut c = self.counters();
+        for (key, _) in batch {
+            if let Some(v) = c.map.get_mut(&key) {
+                v.dirty = true;
+            }
+        }
     }
 
     async fn blocking<T: Send + 'static>(
@@ -137,10 +171,7 @@ impl Embedded {
 
     /// Makes every earlier commit durable (called at shutdown).
     pub async fn flush(&self) -> Result<(), StoreError> {
-        let dirty = self.take_dirty(true);
-        if !dirty.is_empty() {
-            self.write_counters(dirty).await?;
-        }
+        self.write_dirty().await?;
         self.blocking(|db| {
             let txn = db.begin_write().map_err(err)?;
             txn.commit().map_err(err)
@@ -433,9 +464,15 @@ impl Embedded {
                 }
             }
         };
-        let due = self.take_dirty(false);
-        if !due.is_empty() {
-            self.write_counters(due).await?;
+        if self.due() {
+            // Written behind on a task of its own: the request that happens to come after the
+            // interval does not wait for the write transaction.
+            let this = self.clone();
+            tokio::spawn(async move {
+                if let Err(e) = this.write_dirty().await {
+                    tracing::warn!("store: writing quota counters: {e}; retried at the next write");
+                }
+            });
         }
         Ok(result)
     }

@@ -25,6 +25,8 @@
 //! | `job:<name>:<period>` | the instance that ran a scheduled job in that period | the period |
 //! | `freshness:summary:<fingerprint>` | the freshness summary of a dataset | a day |
 //! | `health:ping` | nothing: read to see the store answers | - |
+//! | `cache:invalidate` | a Pub/Sub channel: a key under a cached prefix changed (`store/cache.rs`) | - |
+//! | `cache:ack:<nonce>` | instances that dropped that changed key from memory | 10 s |
 
 use chrono::NaiveDate;
 
@@ -39,6 +41,16 @@ pub const DELIVERY_QUEUE: &str = "whq";
 /// Provider records still to erase.
 pub const PROVIDER_DELETES: &str = "provider-delete:";
 pub const HEALTH_PING: &str = "health:ping";
+/// The Pub/Sub channel on which a write to a cached key is announced (`store/cache.rs`).
+pub const CACHE_INVALIDATIONS: &str = "cache:invalidate";
+/// The prefixes whose values every instance keeps in memory (`store/cache.rs`): the API key
+/// records, read on every keyed request and written only by `keys.rs`, always without expiry.
+pub const CACHED: &[&str] = &[API_KEYS];
+
+/// How many instances confirmed they dropped the key announced with `nonce`.
+pub fn cache_ack(nonce: &str) -> String {
+    format!("cache:ack:{nonce}")
+}
 
 pub fn api_key(hash: &str) -> String {
     format!("{API_KEYS}{hash}")

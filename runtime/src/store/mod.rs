@@ -7,12 +7,16 @@
 //! The contract is deliberately small: byte values under string keys with an optional expiry,
 //! prefix scans, set-if-absent, and one atomic admission counter. Domain modules (`keys`, `quota`) build on it.
 
+mod cache;
 mod embedded;
 pub mod keyspace;
 mod redis;
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
+
+use cache::{Lookup, ReadCache};
 
 use embedded::Embedded;
 use redis::RedisStore;
@@ -38,6 +42,8 @@ pub struct Admitted {
 pub struct Store {
     backend: Backend,
     namespace: String,
+    /// The values under `keyspace::CACHED`, in memory (`cache.rs`); shared by clones.
+    cache: Arc<ReadCache>,
 }
 
 #[derive(Debug, Clone)]
@@ -56,18 +62,119 @@ impl Store {
         }
     }
 
+    /// The embedded store, its cache on from the start: this process is its only writer.
     pub fn embedded(path: &Path) -> anyhow::Result<Store> {
+        let cache = Arc::new(ReadCache::default());
+        cache.set_on(true);
         Ok(Store {
             backend: Backend::Embedded(Embedded::open(path)?),
             namespace: String::new(),
+            cache,
         })
     }
 
+    /// A Redis store, its cache off until `follow_invalidations` (a one-off command such as
+    /// `keys revoke` reads the store itself and only announces its writes).
     pub async fn redis(url: &str) -> anyhow::Result<Store> {
         Ok(Store {
             backend: Backend::Redis(Box::new(RedisStore::connect(url).await?)),
             namespace: String::new(),
+            cache: Arc::default(),
         })
+    }
+
+    /// For a serving process on Redis: subscribes to the invalidations other processes
+    /// announce and keeps the cache on while the subscription is up (`cache.rs`). Resubscribes
+    /// on its own after a broken connection. Nothing to follow for the embedded store.
+    pub fn follow_invalidations(&self) {
+        let Backend::Redis(redis) = &self.backend else {
+            return;
+        };
+        let (redis, cache) = (redis.clone(), self.cache.clone());
+        let channel = self.key(keyspace::CACHE_INVALIDATIONS);
+        let namespace = self.namespace.clone();
+        tokio::spawn(async move {
+            loop {
+                match redis.subscribe(&channel).await {
+                    Ok(pubsub) => {
+                        cache.set_on(true);
+                        let mut messages = pubsub.into_on_message();
+                        while let Some(msg) = futures_util::StreamExt::next(&mut messages).await {
+                            let Ok(payload) = msg.get_payload::<String>() else {
+                                continue;
+                            };
+                            let Some((nonce, key)) = payload.split_once(' ') else {
+                                continue;
+                            };
+                            cache.invalidate(key);
+                            let ack = format!("{namespace}{}", keyspace::cache_ack(nonce));
+                            if let Err(e) = redis.increment(&ack, cache::ACK_TTL).await {
+                                tracing::warn!("store: cannot confirm a key invalidation: {e}");
+                            }
+                        }
+                        cache.set_on(false);
+                        tracing::warn!(
+                            "store: the key invalidation subscription ended; reading keys from Redis until it is back"
+                        );
+                    }
+                    Err(e) => tracing::warn!("store: cannot subscribe to key invalidations: {e}"),
+                }
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        });
+    }
+
+    /// After a write to `key`: when it is cached, drops it here and, on Redis, on every
+    /// instance, waiting for their confirmations (`cache.rs`). A failure to announce is
+    /// logged, not returned: the write itself took effect.
+    async fn invalidated(&self, key: &str) {
+        if !cache::covers(key) {
+            return;
+        }
+        let full = self.key(key);
+        self.cache.invalidate(&full);
+        let Backend::Redis(redis) = &self.backend else {
+            return;
+        };
+        let nonce = crate::keys::random_base62(16);
+        let channel = self.key(keyspace::CACHE_INVALIDATIONS);
+        let receivers = match redis.publish(&channel, &format!("{nonce} {full}")).await {
+            Ok(n) => n,
+            Err(e) => {
+                tracing::error!("store: cannot announce a key change to other instances: {e}");
+                return;
+            }
+        };
+        if receivers == 0 {
+            return;
+        }
+        let ack = self.key(&keyspace::cache_ack(&nonce));
+        let deadline = tokio::time::Instant::now() + cache::ACK_WAIT;
+        loop {
+            match redis.get(&ack).await {
+                Ok(v) => {
+                    let confirmed: u64 = v
+                        .and_then(|v| String::from_utf8(v).ok())
+                        .and_then(|s| s.parse().ok())
+                        .unwrap_or(0);
+                    if confirmed >= receivers {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    tracing::error!("store: cannot read key invalidation confirmations: {e}");
+                    return;
+                }
+            }
+            if tokio::time::Instant::now() >= deadline {
+                tracing::warn!(
+                    "store: not every instance confirmed dropping a changed key within {:?}",
+                    cache::ACK_WAIT
+                );
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
     }
 
     /// The same store with every key under `namespace`.
@@ -88,11 +195,21 @@ impl Store {
     }
 
     pub async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let cached = cache::covers(key);
         let key = self.key(key);
-        match &self.backend {
+        let generation = match cached.then(|| self.cache.lookup(&key)) {
+            Some(Lookup::Hit(value)) => return Ok(value),
+            Some(Lookup::Miss(generation)) => Some(generation),
+            Some(Lookup::Off) | None => None,
+        };
+        let value = match &self.backend {
             Backend::Embedded(s) => s.get(&key).await,
             Backend::Redis(s) => s.get(&key).await,
+        }?;
+        if let Some(generation) = generation {
+            self.cache.fill(&key, &value, generation);
         }
+        Ok(value)
     }
 
     /// Sets `key`; with `ttl` it expires after that long.
@@ -102,11 +219,13 @@ impl Store {
         value: &[u8],
         ttl: Option<Duration>,
     ) -> Result<(), StoreError> {
-        let key = self.key(key);
+        let full = self.key(key);
         match &self.backend {
-            Backend::Embedded(s) => s.put(&key, value, ttl).await,
-            Backend::Redis(s) => s.put(&key, value, ttl).await,
-        }
+            Backend::Embedded(s) => s.put(&full, value, ttl).await,
+            Backend::Redis(s) => s.put(&full, value, ttl).await,
+        }?;
+        self.invalidated(key).await;
+        Ok(())
     }
 
     /// Sets `key` only when it holds no live value; whether it was set. Atomic across
@@ -117,11 +236,15 @@ impl Store {
         value: &[u8],
         ttl: Option<Duration>,
     ) -> Result<bool, StoreError> {
-        let key = self.key(key);
-        match &self.backend {
-            Backend::Embedded(s) => s.put_if_absent(&key, value, ttl).await,
-            Backend::Redis(s) => s.put_if_absent(&key, value, ttl).await,
+        let full = self.key(key);
+        let set = match &self.backend {
+            Backend::Embedded(s) => s.put_if_absent(&full, value, ttl).await,
+            Backend::Redis(s) => s.put_if_absent(&full, value, ttl).await,
+        }?;
+        if set {
+            self.invalidated(key).await;
         }
+        Ok(set)
     }
 
     /// For leases: renews `key` for `ttl`, or releases it (`None`), only while it still holds
@@ -133,11 +256,15 @@ impl Store {
         holder: &[u8],
         ttl: Option<Duration>,
     ) -> Result<bool, StoreError> {
-        let key = self.key(key);
-        match &self.backend {
-            Backend::Embedded(s) => s.if_holds(&key, holder, ttl).await,
-            Backend::Redis(s) => s.if_holds(&key, holder, ttl).await,
+        let full = self.key(key);
+        let held = match &self.backend {
+            Backend::Embedded(s) => s.if_holds(&full, holder, ttl).await,
+            Backend::Redis(s) => s.if_holds(&full, holder, ttl).await,
+        }?;
+        if held {
+            self.invalidated(key).await;
         }
+        Ok(held)
     }
 
     /// Ordered sets (the webhook delivery queue): adds `member` to `set` with `score`, or
@@ -176,11 +303,13 @@ impl Store {
 
     /// Removes `key`; whether it existed.
     pub async fn delete(&self, key: &str) -> Result<bool, StoreError> {
-        let key = self.key(key);
-        match &self.backend {
-            Backend::Embedded(s) => s.delete(&key).await,
-            Backend::Redis(s) => s.delete(&key).await,
-        }
+        let full = self.key(key);
+        let existed = match &self.backend {
+            Backend::Embedded(s) => s.delete(&full).await,
+            Backend::Redis(s) => s.delete(&full).await,
+        }?;
+        self.invalidated(key).await;
+        Ok(existed)
     }
 
     /// Every live key starting with `prefix`, with its value, sorted by key.
@@ -207,6 +336,7 @@ impl Store {
         limit: Option<u64>,
         ttl: Duration,
     ) -> Result<Admitted, StoreError> {
+        debug_assert!(!cache::covers(key), "a counter under a cached prefix");
         let key = self.key(key);
         match &self.backend {
             Backend::Embedded(s) => s.admit(&key, amount, limit, ttl).await,
@@ -242,12 +372,18 @@ impl Store {
     /// sees all of the change or none of it, and of concurrent calls removing the same key
     /// one applies (key rotation: the new record in, the old one out). Not for counters.
     pub async fn swap(&self, remove: &[&str], put: &[(&str, &[u8])]) -> Result<bool, StoreError> {
-        let remove: Vec<String> = remove.iter().map(|k| self.key(k)).collect();
-        let put: Vec<(String, Vec<u8>)> =
+        let removed: Vec<String> = remove.iter().map(|k| self.key(k)).collect();
+        let written: Vec<(String, Vec<u8>)> =
             put.iter().map(|(k, v)| (self.key(k), v.to_vec())).collect();
-        match &self.backend {
-            Backend::Embedded(s) => s.swap(remove, put).await,
-            Backend::Redis(s) => s.swap(&remove, &put).await,
+        let applied = match &self.backend {
+            Backend::Embedded(s) => s.swap(removed, written).await,
+            Backend::Redis(s) => s.swap(&removed, &written).await,
+        }?;
+        if applied {
+            for key in remove.iter().chain(put.iter().map(|(k, _)| k)) {
+                self.invalidated(key).await;
+            }
         }
+        Ok(applied)
     }
 }

@@ -37,6 +37,8 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 
 #[derive(Clone)]
 pub struct RedisStore {
+    /// For the Pub/Sub connection of `subscribe` (a connection of its own).
+    client: redis::Client,
     con: ConnectionManager,
     admit: redis::Script,
     if_holds: redis::Script,
@@ -59,10 +61,11 @@ impl RedisStore {
             .set_response_timeout(Duration::from_secs(2))
             .set_number_of_retries(2)
             .set_max_delay(500);
-        let con = ConnectionManager::new_with_config(client, config)
+        let con = ConnectionManager::new_with_config(client.clone(), config)
             .await
             .map_err(|e| anyhow::anyhow!("cannot reach Redis at {}: {e}", redacted(url)))?;
         Ok(RedisStore {
+            client,
             con,
             admit: redis::Script::new(ADMIT),
             if_holds: redis::Script::new(IF_HOLDS),
@@ -279,4 +282,29 @@ fn escape_glob(s: &str) -> String {
         out.push(c);
     }
     out
+}
+
+impl RedisStore {
+    /// Publishes `message` on `channel`; how many subscribers received it.
+    pub async fn publish(&self, channel: &str, message: &str) -> Result<u64, StoreError> {
+        Ok(self.con.clone().publish(channel, message).await?)
+    }
+
+    /// A connection subscribed to `channel` (confirmed by Redis when this returns).
+    pub async fn subscribe(&self, channel: &str) -> Result<redis::aio::PubSub, StoreError> {
+        let mut pubsub = self.client.get_async_pubsub().await?;
+        pubsub.subscribe(channel).await?;
+        Ok(pubsub)
+    }
+
+    /// Adds one to the counter at `key`, which expires `ttl` after this call.
+    pub async fn increment(&self, key: &str, ttl: Duration) -> Result<(), StoreError> {
+        let _: (i64, i64) = redis::pipe()
+            .atomic()
+            .incr(key, 1)
+            .pexpire(key, ttl.as_millis() as i64)
+            .query_async(&mut self.con.clone())
+            .await?;
+        Ok(())
+    }
 }

@@ -234,6 +234,8 @@ pub fn content_type(file: &str) -> &'static str {
         Some("json") => "application/json",
         Some("svg") => "image/svg+xml",
         Some("html") => "text/html; charset=utf-8",
+        Some("xml") => "application/xml",
+        Some("txt") => "text/plain; charset=utf-8",
         Some("zst") => "application/zstd",
         _ => "application/octet-stream",
     }

@@ -33,6 +33,9 @@ type Variant<'a> = (Option<&'a str>, &'a str);
 /// A route path's query (if any) and file, the patterns' placeholders filled in.
 type Filled = (Option<String>, String);
 
+/// The first segment of the entity pages' paths (`/compound/{id}`...).
+const PAGE_PREFIXES: [&str; 3] = ["compound", "material", "product"];
+
 /// Files that are bodies for the CDN's own fallbacks, not answers to their paths.
 const FALLBACK_BODIES: [&str; 3] = ["not_found", "badge_not_found", "runtime_required"];
 
@@ -169,13 +172,21 @@ pub fn redirects(
     }
     match origin {
         Some(o) => {
-            out.push_str("\n# Everything else: the runtime.\n");
+            out.push_str(
+                "\n# Everything else: the runtime (an id without a page: its 404 or 403).\n",
+            );
+            for prefix in PAGE_PREFIXES {
+                rule(&mut out, format!("/{prefix}/* {o}/{prefix}/:splat 200"));
+            }
             rule(&mut out, format!("/api/* {o}/api/:splat 200"));
         }
         None => {
             out.push_str(
-                "\n# Everything else needs the runtime, and no runtime origin was given (--runtime-origin).\n",
+                "\n# Everything else needs the runtime, and no runtime origin was given (--runtime-origin);\n# an id without a page is the 404.\n",
             );
+            for prefix in PAGE_PREFIXES {
+                rule(&mut out, format!("/{prefix}/* /api/404.json 404"));
+            }
             rule(&mut out, format!("/api/* /{RUNTIME_REQUIRED} 503"));
         }
     }
@@ -247,12 +258,7 @@ fn precomputed(path: &str, variants: &[Filled], runtime: &str) -> Vec<String> {
 /// The query parameters the endpoint at a route path reads (`:name` segments are the
 /// catalogue's `{name}`), with `api_key` where its keyed form has more.
 fn endpoint_params(path: &str) -> Vec<&'static str> {
-    let segments: Vec<&str> = path
-        .trim_start_matches("/api")
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .collect();
-    let found = crate::api::resolve(&segments);
+    let found = crate::api::resolve_path(path);
     let Some((endpoint, _)) = found.iter().find(|(e, _)| e.method == "GET") else {
         return Vec::new();
     };

@@ -8,6 +8,7 @@ use crate::aggregate::Assessment;
 use crate::api;
 use crate::model::Dataset;
 use crate::model::contexts::Context;
+use crate::model::vocab::WatchClass;
 use crate::render::badge::Style;
 use crate::render::documents::DOCUMENTS;
 use crate::render::error::ApiError;
@@ -115,6 +116,18 @@ pub const PATTERNS: &[(&str, &str, Option<&str>, &str)] = &[
     ),
     ("product", "/api/product/:id", None, "/api/product/:id.json"),
     ("root", "/api", None, "/api/index.json"),
+    ("home", "/", None, "/index.html"),
+    ("compound_page", "/compound/:id", None, "/compound/:id.html"),
+    ("material_page", "/material/:id", None, "/material/:id.html"),
+    ("product_page", "/product/:id", None, "/product/:id.html"),
+    ("sitemap", "/sitemap.xml", None, "/sitemap.xml"),
+    ("robots", "/robots.txt", None, "/robots.txt"),
+    (
+        "name_index",
+        "/search-index.json",
+        None,
+        "/search-index.json",
+    ),
     (
         "release_notes_json",
         "/api/release-notes",
@@ -281,13 +294,21 @@ pub fn rest_routes(dataset: &Dataset) -> Vec<Route> {
     out.extend(
         materials
             .par_iter()
-            .map(|id| {
-                plain(
-                    "material",
-                    &format!("/api/material/{id}"),
-                    None,
-                    &format!("api/material/{id}.json"),
-                )
+            .flat_map_iter(|id| {
+                [
+                    plain(
+                        "material",
+                        &format!("/api/material/{id}"),
+                        None,
+                        &format!("api/material/{id}.json"),
+                    ),
+                    plain(
+                        "material_page",
+                        &format!("/material/{id}"),
+                        None,
+                        &format!("material/{id}.html"),
+                    ),
+                ]
             })
             .collect::<Vec<_>>(),
     );
@@ -309,11 +330,45 @@ pub fn rest_routes(dataset: &Dataset) -> Vec<Route> {
                         None,
                         &format!("api/product/{id}/raw.json"),
                     ),
+                    plain(
+                        "product_page",
+                        &format!("/product/{id}"),
+                        None,
+                        &format!("product/{id}.html"),
+                    ),
                 ]
             })
             .collect::<Vec<_>>(),
     );
+    // Material and product badges: one risk level each, so only the default context's files
+    // (another context is the runtime's 400 badge).
+    let badged: Vec<&String> = materials.iter().chain(&products).copied().collect();
+    out.extend(
+        badged
+            .par_iter()
+            .flat_map_iter(|id| {
+                Style::ALL.map(|style| {
+                    let style = style.name();
+                    plain(
+                        "badge_context_style",
+                        &format!("/api/badge/{id}"),
+                        Some(&format!("context=human_adult style={style}")),
+                        &format!("api/badge/{id}/human_adult/{style}.svg"),
+                    )
+                })
+            })
+            .collect::<Vec<_>>(),
+    );
     out.push(plain("root", "/api", None, "api/index.json"));
+    // The site for people and what search engines and its search box read.
+    out.push(plain("home", "/", None, "index.html"));
+    for (pattern, path) in [
+        ("sitemap", "/sitemap.xml"),
+        ("robots", "/robots.txt"),
+        ("name_index", "/search-index.json"),
+    ] {
+        out.push(plain(pattern, path, None, &path[1..]));
+    }
     out.push(plain(
         "openapi",
         "/api/openapi",
@@ -408,8 +463,26 @@ fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
     let compound = |pattern: &'static str, path: String, query: Option<String>, file: String| {
         route(dataset, pattern, path, query, file, a)
     };
-    let mut out = vec![
-        compound("compound", base.clone(), None, format!("{dir}.json")),
+    let mut out = vec![compound(
+        "compound",
+        base.clone(),
+        None,
+        format!("{dir}.json"),
+    )];
+    // A page only for a compound whose record is served: the runtime answers the others' 403.
+    if dataset
+        .compounds
+        .get(id)
+        .is_some_and(|r| r.watch_class != WatchClass::CriticalThreat)
+    {
+        out.push(compound(
+            "compound_page",
+            format!("/compound/{id}"),
+            None,
+            format!("compound/{id}.html"),
+        ));
+    }
+    out.extend([
         compound(
             "compound_all",
             base.clone(),
@@ -428,7 +501,7 @@ fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
             None,
             format!("{dir}/alternatives.json"),
         ),
-    ];
+    ]);
     for context in Context::ALL.map(Context::name) {
         for style in Style::ALL.map(Style::name) {
             out.push(compound(

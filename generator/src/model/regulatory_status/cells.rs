@@ -14,6 +14,14 @@ use serde::{Deserialize, Serialize};
 /// The jurisdictions a cell may belong to.
 pub const JURISDICTIONS: [&str; 3] = ["US", "EU", "CA_AB899"];
 
+/// What a matrix is: a food or drink, a material or article, a drug product (the values of the
+/// `matrix` filter), or a hazard listing or classification, which sets no concentration limit
+/// (the values of the `listing` filter).
+pub const MATRIX_KINDS: [&str; 4] = ["food", "article", "drug", LISTING];
+
+/// The kind of the matrices that are listings and classifications.
+pub const LISTING: &str = "listing";
+
 /// The lifecycle of a value, in the order the interface lists it.
 pub const STATUSES: [&str; 6] = [
     "proposed",
@@ -46,6 +54,13 @@ pub const NO_LEGAL_STATUS: &str = "none";
 /// `change_type` of carcinogen classification and listing cells.
 pub const CHANGE_TYPES: [&str; 2] = ["classification", "listing"];
 
+impl Matrix {
+    /// A hazard listing or classification rather than a food, article or drug.
+    pub fn is_listing(&self) -> bool {
+        self.kind == LISTING
+    }
+}
+
 /// `vocabulary.json`: the controlled vocabularies cells are written in.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -72,6 +87,8 @@ pub struct Analyte {
 #[serde(deny_unknown_fields)]
 pub struct Matrix {
     pub name: String,
+    /// One of `MATRIX_KINDS`.
+    pub kind: String,
     /// The category as each jurisdiction's instrument defines it.
     pub description: String,
 }

@@ -68,6 +68,7 @@ pub(super) fn rank(level: RiskLevel) -> i8 {
 #[derive(Serialize)]
 pub(super) struct Ident<'a> {
     id: &'a str,
+    hq_id: &'a str,
     name: &'a str,
     cas: &'a str,
 }
@@ -76,6 +77,7 @@ pub(super) fn idents<'a>(all: &[Compared<'a>]) -> Vec<Ident<'a>> {
     all.iter()
         .map(|c| Ident {
             id: c.id(),
+            hq_id: c.id(),
             name: c.name(),
             cas: &c.record.cas,
         })

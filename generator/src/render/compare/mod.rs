@@ -18,12 +18,13 @@ mod tests;
 
 use serde::Serialize;
 
+use crate::api::Query;
 use crate::model::Dataset;
 use crate::render::error::ApiError;
 use crate::render::lists::RiskIndex;
 use crate::render::{Cache, Rendered};
 use matrix::across_contexts;
-use params::{compounds, contexts};
+use params::{compounds, contexts, inputs};
 use single::in_context;
 
 /// Compounds per comparison, and contexts per multi-context comparison.
@@ -48,71 +49,80 @@ struct Body<'a, C> {
     meta: Meta<'a>,
 }
 
-/// `GET /api/compounds/compare?ids=&context=` or `?ids=&contexts=` (Developer+).
-pub fn compare(
-    dataset: &Dataset,
-    ids: Option<&str>,
-    context: Option<&str>,
-    contexts: Option<&str>,
-) -> Rendered {
-    compare_indexed(dataset, &RiskIndex::default(), ids, context, contexts)
+/// What `GET /api/compounds/compare` is asked for, parsed once: the distinct compound
+/// inputs (ids or CAS numbers, resolved when answered) and one context or several.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompareQuery<'q> {
+    ids: Vec<&'q str>,
+    contexts: Contexts<'q>,
 }
 
-/// `compare` with the compounds' assessments read from `index` (the runtime's, built once)
-/// instead of made per request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Contexts<'d> {
+    One(&'d str),
+    Several(Vec<&'d str>),
+}
+
+impl<'q> CompareQuery<'q> {
+    pub fn parse(dataset: &'q Dataset, q: &'q dyn Query) -> Result<CompareQuery<'q>, ApiError> {
+        let Some(ids) = q.get("ids") else {
+            return Err(ApiError::bad_request(
+                "ids is required: 2 to 5 comma-separated compound ids or CAS numbers",
+            ));
+        };
+        let contexts = match (q.get("context"), q.get("contexts")) {
+            (Some(_), Some(_)) => {
+                return Err(ApiError::bad_request(
+                    "use either context (one context) or contexts (2 to 5), not both",
+                ));
+            }
+            (_, Some(raw)) => Contexts::Several(contexts(dataset, raw)?),
+            (None, None) => Contexts::One(DEFAULT_CONTEXT),
+            (Some(c), None) => Contexts::One(
+                dataset
+                    .contexts
+                    .resolve(c)
+                    .map_err(|e| ApiError::bad_request(e.to_string()))?
+                    .name
+                    .as_str(),
+            ),
+        };
+        Ok(CompareQuery {
+            ids: inputs(ids)?,
+            contexts,
+        })
+    }
+}
+
+/// `GET /api/compounds/compare` with each compound assessed per request.
+pub fn compare(dataset: &Dataset, q: &CompareQuery<'_>) -> Result<Rendered, ApiError> {
+    compare_indexed(dataset, &RiskIndex::default(), q)
+}
+
+/// `GET /api/compounds/compare?ids=&context=` or `?ids=&contexts=` (Developer+), with the
+/// compounds' assessments read from `index` (the runtime's, built once) instead of made per
+/// request.
 pub fn compare_indexed(
     dataset: &Dataset,
     index: &RiskIndex,
-    ids: Option<&str>,
-    context: Option<&str>,
-    contexts: Option<&str>,
-) -> Rendered {
-    match respond(dataset, index, ids, context, contexts) {
-        Ok(r) | Err(r) => r,
-    }
-}
-
-fn respond(
-    dataset: &Dataset,
-    index: &RiskIndex,
-    ids: Option<&str>,
-    context: Option<&str>,
-    several: Option<&str>,
-) -> Result<Rendered, Rendered> {
-    let Some(ids) = ids else {
-        return Err(Rendered::from(ApiError::bad_request(
-            "ids is required: 2 to 5 comma-separated compound ids or CAS numbers",
-        )));
+    q: &CompareQuery<'_>,
+) -> Result<Rendered, ApiError> {
+    let all = compounds(dataset, index, &q.ids)?;
+    let name = match &q.contexts {
+        Contexts::Several(names) => {
+            let body = Body {
+                meta: Meta {
+                    compared: all.len(),
+                    context: None,
+                    contexts: Some(names.clone()),
+                    generated_from: "dataset",
+                },
+                comparison: across_contexts(dataset, &all, names),
+            };
+            return Ok(Rendered::json(200, &body, Cache::Private));
+        }
+        Contexts::One(name) => *name,
     };
-    if context.is_some() && several.is_some() {
-        return Err(Rendered::from(ApiError::bad_request(
-            "use either context (one context) or contexts (2 to 5), not both",
-        )));
-    }
-    if let Some(raw) = several {
-        let names = contexts(dataset, raw)?;
-        let all = compounds(dataset, index, ids)?;
-        let body = Body {
-            meta: Meta {
-                compared: all.len(),
-                context: None,
-                contexts: Some(names.clone()),
-                generated_from: "dataset",
-            },
-            comparison: across_contexts(dataset, &all, &names),
-        };
-        return Ok(Rendered::json(200, &body, Cache::Private));
-    }
-    let name = match context {
-        None => DEFAULT_CONTEXT,
-        Some(c) => dataset
-            .contexts
-            .resolve(c)
-            .map_err(|e| Rendered::from(ApiError::bad_request(e.to_string())))?
-            .name
-            .as_str(),
-    };
-    let all = compounds(dataset, index, ids)?;
     let body = Body {
         meta: Meta {
             compared: all.len(),

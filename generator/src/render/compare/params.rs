@@ -8,7 +8,6 @@ use crate::model::cas::Cas;
 use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::WatchClass;
-use crate::render::Rendered;
 use crate::render::error::ApiError;
 use crate::render::lists::RiskIndex;
 
@@ -23,39 +22,39 @@ fn shown(input: &str) -> String {
 
 /// The compound an input names (an id, or a CAS number through the registry), or the
 /// 400 / 404 / 403 response naming it.
-fn resolve<'d>(dataset: &'d Dataset, input: &str) -> Result<&'d CompoundRecord, Rendered> {
+fn resolve<'d>(dataset: &'d Dataset, input: &str) -> Result<&'d CompoundRecord, ApiError> {
     let id = if CompoundId::parse(input).is_some() {
         input.to_string()
     } else if let Ok(cas) = Cas::parse(input) {
         match dataset.ids.get(&cas) {
             Some(id) => id.to_string(),
             None => {
-                return Err(Rendered::from(ApiError::not_found(format!(
+                return Err(ApiError::not_found(format!(
                     "compound not found: no compound with CAS {input}"
-                ))));
+                )));
             }
         }
     } else {
-        return Err(Rendered::from(ApiError::bad_request(format!(
+        return Err(ApiError::bad_request(format!(
             "malformed compound {}: expected a compound id (hq-c-org-000001) or a CAS number with a valid check digit (80-05-7)",
             shown(input)
-        ))));
+        )));
     };
     let record = dataset
         .compounds
         .get(&id)
-        .ok_or_else(|| Rendered::from(ApiError::not_found(format!("compound not found: {id}"))))?;
+        .ok_or_else(|| ApiError::not_found(format!("compound not found: {id}")))?;
     if record.watch_class == WatchClass::CriticalThreat {
-        return Err(Rendered::from(ApiError::forbidden(format!(
+        return Err(ApiError::forbidden(format!(
             "compound {id} is on the critical-threat watch list (e.g. Chemical Weapons Convention Schedule 1); it is not compared"
-        ))));
+        )));
     }
     Ok(record)
 }
 
 /// The distinct non-empty items of a comma-separated list, in order; more than `MAX` is an
 /// error as soon as it is certain.
-fn distinct_items<'a>(raw: &'a str, what: &str) -> Result<Vec<&'a str>, Rendered> {
+fn distinct_items<'a>(raw: &'a str, what: &str) -> Result<Vec<&'a str>, ApiError> {
     let mut items: Vec<&str> = Vec::new();
     for item in raw.split(',').map(str::trim).filter(|i| !i.is_empty()) {
         if !items.contains(&item) {
@@ -68,23 +67,29 @@ fn distinct_items<'a>(raw: &'a str, what: &str) -> Result<Vec<&'a str>, Rendered
     Ok(items)
 }
 
-fn count_error(what: &str, got: &str) -> Rendered {
-    Rendered::from(ApiError::bad_request(format!(
+fn count_error(what: &str, got: &str) -> ApiError {
+    ApiError::bad_request(format!(
         "compare takes 2 to 5 distinct {what} (comma-separated; duplicates are removed), not {got}"
-    )))
+    ))
 }
 
-pub(super) fn compounds<'d>(
-    dataset: &'d Dataset,
-    index: &'d RiskIndex,
-    raw: &str,
-) -> Result<Vec<Compared<'d>>, Rendered> {
+/// The distinct compound inputs of `ids`, 2 to 5 of them (resolved by `compounds`).
+pub(super) fn inputs(raw: &str) -> Result<Vec<&str>, ApiError> {
     let inputs = distinct_items(raw, "compounds")?;
     if inputs.len() < MIN {
         return Err(count_error("compounds", &inputs.len().to_string()));
     }
+    Ok(inputs)
+}
+
+/// The compounds `inputs` name, each once, with their assessments.
+pub(super) fn compounds<'d>(
+    dataset: &'d Dataset,
+    index: &'d RiskIndex,
+    inputs: &[&str],
+) -> Result<Vec<Compared<'d>>, ApiError> {
     let mut records: Vec<&CompoundRecord> = Vec::new();
-    for input in inputs {
+    for &input in inputs {
         let record = resolve(dataset, input)?;
         // An id and a CAS number may name the same compound.
         if !records.iter().any(|r| r.hq_id == record.hq_id) {
@@ -103,13 +108,13 @@ pub(super) fn compounds<'d>(
         .collect())
 }
 
-pub(super) fn contexts<'d>(dataset: &'d Dataset, raw: &str) -> Result<Vec<&'d str>, Rendered> {
+pub(super) fn contexts<'d>(dataset: &'d Dataset, raw: &str) -> Result<Vec<&'d str>, ApiError> {
     let mut names: Vec<&str> = Vec::new();
     for item in distinct_items(raw, "contexts")? {
         let c = dataset
             .contexts
             .resolve(item)
-            .map_err(|e| Rendered::from(ApiError::bad_request(e.to_string())))?;
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
         // An alias and its context name are one context.
         if !names.contains(&c.name.as_str()) {
             names.push(&c.name);

@@ -3,19 +3,25 @@
 
 use serde_json::Value;
 
-use super::compare;
 use super::compared::rank;
 use super::hazards::hazard_label;
+use super::{CompareQuery, compare};
 use crate::aggregate;
 use crate::model::vocab::{RiskLevel, WatchClass};
-use crate::render::Cache;
 use crate::render::test_data::dataset;
+use crate::render::{Cache, Rendered};
 
 const BPA: &str = "hq-c-org-000218";
 const BPS: &str = "hq-c-org-000221";
 
 fn run(ids: Option<&str>, context: Option<&str>, contexts: Option<&str>) -> (u16, Value) {
-    let r = compare(dataset(), ids, context, contexts);
+    let q: Vec<(String, String)> = [("ids", ids), ("context", context), ("contexts", contexts)]
+        .into_iter()
+        .filter_map(|(n, v)| Some((n.to_string(), v?.to_string())))
+        .collect();
+    let r = CompareQuery::parse(dataset(), &q)
+        .and_then(|q| compare(dataset(), &q))
+        .unwrap_or_else(Rendered::from);
     assert_eq!(r.cache, Cache::Private);
     (r.status, serde_json::from_slice(&r.body).unwrap())
 }

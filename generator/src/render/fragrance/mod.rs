@@ -8,12 +8,12 @@
 //! the sources its page cites.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::Range;
 
 use serde::Serialize;
 
 use super::{Cache, Rendered};
 use crate::aggregate;
+use crate::api::{Op, Query};
 use crate::model::Dataset;
 use crate::model::fragrance::{
     ClassDef, ClassFamily, EuAllergen, EuRegulation, Fragrance, IfraStatus, Ingredient,
@@ -21,14 +21,10 @@ use crate::model::fragrance::{
 };
 use crate::model::record::{CompoundRecord, SourceRef};
 use crate::model::vocab::RiskLevel;
+use crate::render::declared;
 use crate::render::error::ApiError;
+use crate::render::paging::{Pagination, Paging};
 
-/// Default and largest page size (and 8).
-const DEFAULT_LIMIT: usize = 20;
-const MAX_LIMIT: usize = 100;
-/// Shortest and longest accepted `q`, in characters once trimmed.
-const MIN_QUERY: usize = 2;
-const MAX_QUERY: usize = 200;
 /// Longest query value echoed in an error, so a hostile value cannot make the body large.
 const MAX_ECHO: usize = 64;
 
@@ -39,60 +35,6 @@ fn quoted(value: &str) -> String {
     } else {
         let cut: String = value.chars().take(MAX_ECHO).collect();
         format!("{cut:?}...")
-    }
-}
-
-/// `limit` (1 to 100, default 20) and `offset` (at least 0, default 0).
-#[derive(Debug, Clone, Copy)]
-struct Page {
-    limit: usize,
-    offset: usize,
-}
-
-#[derive(Serialize)]
-struct Pagination {
-    limit: usize,
-    offset: usize,
-    total: usize,
-}
-
-impl Page {
-    fn parse(limit: Option<&str>, offset: Option<&str>) -> Result<Page, Rendered> {
-        let limit = match limit {
-            None => DEFAULT_LIMIT,
-            Some(raw) => match raw.parse::<usize>() {
-                Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
-                _ => {
-                    return Err(Rendered::from(ApiError::bad_request(format!(
-                        "limit must be a whole number from 1 to {MAX_LIMIT}, not {}",
-                        quoted(raw)
-                    ))));
-                }
-            },
-        };
-        let offset = match offset {
-            None => 0,
-            Some(raw) => raw.parse::<usize>().map_err(|_| {
-                Rendered::from(ApiError::bad_request(format!(
-                    "offset must be a whole number of at least 0, not {}",
-                    quoted(raw)
-                )))
-            })?,
-        };
-        Ok(Page { limit, offset })
-    }
-
-    /// The indices of the page's items among `total`; an offset past the end gives an empty
-    /// page, not an error.
-    fn range(self, total: usize) -> (Range<usize>, Pagination) {
-        let start = self.offset.min(total);
-        let end = start.saturating_add(self.limit).min(total);
-        let pagination = Pagination {
-            limit: self.limit,
-            offset: self.offset,
-            total,
-        };
-        (start..end, pagination)
     }
 }
 
@@ -173,6 +115,7 @@ impl Tiers {
 struct Constituent<'a> {
     cas: &'a str,
     id: Option<String>,
+    hq_id: Option<String>,
     name: Option<&'a str>,
 }
 
@@ -182,6 +125,7 @@ struct Item<'a> {
     /// The compound's `hq_id`; `null` only if the data names a CAS outside the corpus,
     /// which `check` reports.
     id: Option<&'a str>,
+    hq_id: Option<&'a str>,
     name: &'a str,
     cas: &'a str,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
@@ -221,12 +165,14 @@ fn item<'a>(f: &'a Fragrance, dataset: &'a Dataset, entry: &'a Ingredient) -> It
             Constituent {
                 cas,
                 id: record.map(|r| r.hq_id.clone()),
+                hq_id: record.map(|r| r.hq_id.clone()),
                 name,
             }
         })
         .collect();
     Item {
         id: record.map(|r| r.hq_id.as_str()),
+        hq_id: record.map(|r| r.hq_id.as_str()),
         name: &entry.name,
         cas: &entry.cas,
         other_cas: &entry.other_cas,
@@ -287,7 +233,7 @@ struct ListBody<'a> {
 }
 
 /// `class`: the id of an odour family or chemical class, case-insensitive.
-fn class_param<'a>(f: &'a Fragrance, raw: &str) -> Result<&'a ClassDef, Rendered> {
+fn class_param<'a>(f: &'a Fragrance, raw: &str) -> Result<&'a ClassDef, ApiError> {
     let wanted = raw.trim().to_ascii_lowercase();
     if let Some((_, class)) = f.class(&wanted) {
         return Ok(class);
@@ -299,44 +245,46 @@ fn class_param<'a>(f: &'a Fragrance, raw: &str) -> Result<&'a ClassDef, Rendered
             .collect::<Vec<_>>()
             .join(", ")
     };
-    Err(Rendered::from(ApiError::bad_request(format!(
+    Err(ApiError::bad_request(format!(
         "class must be an odour family ({}) or a chemical class ({}), not {} (GET /api/fragrance/classes describes them)",
         ids(ClassFamily::Odour),
         ids(ClassFamily::Chemical),
         quoted(raw)
-    ))))
+    )))
 }
 
 fn has_class(entry: &Ingredient, id: &str) -> bool {
     entry.odour_families.iter().any(|c| c == id) || entry.chemical_classes.iter().any(|c| c == id)
 }
 
+/// What `GET /api/fragrance` is asked for, parsed once: the page and `class`.
+#[derive(Debug)]
+pub struct ListQuery<'f> {
+    pub paging: Paging,
+    class: Option<&'f ClassDef>,
+}
+
+impl<'f> ListQuery<'f> {
+    pub fn parse(f: &'f Fragrance, q: &dyn Query) -> Result<ListQuery<'f>, ApiError> {
+        Ok(ListQuery {
+            paging: Paging::parse(Op::Fragrance, q)?,
+            class: q.get("class").map(|c| class_param(f, c)).transpose()?,
+        })
+    }
+}
+
 /// `GET /api/fragrance?limit=&offset=&class=`: one page of the ingredients.
 ///
 /// The tiers of a page's compounds (at most 100) are assessed here, per request.
-pub fn list(
-    f: &Fragrance,
-    dataset: &Dataset,
-    limit: Option<&str>,
-    offset: Option<&str>,
-    class: Option<&str>,
-) -> Rendered {
-    let page = match Page::parse(limit, offset) {
-        Ok(p) => p,
-        Err(e) => return e,
-    };
-    let class = match class.map(|c| class_param(f, c)).transpose() {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+pub fn list(f: &Fragrance, dataset: &Dataset, q: &ListQuery<'_>) -> Rendered {
+    let class = q.class;
     let found: Vec<&Ingredient> = f
         .ingredients
         .entries
         .iter()
         .filter(|e| class.is_none_or(|c| has_class(e, &c.id)))
         .collect();
-    let (range, pagination) = page.range(found.len());
-    let items = &found[range];
+    let (items, pagination) = q.paging.slice(&found);
     let body = ListBody {
         ingredients: items.iter().map(|e| item(f, dataset, e)).collect(),
         pagination,
@@ -515,32 +463,32 @@ fn best_match<'a>(
         })
 }
 
+/// What `GET /api/fragrance/search` is asked for, parsed once: `q` and the page.
+#[derive(Debug)]
+pub struct SearchQuery<'q> {
+    text: &'q str,
+    pub paging: Paging,
+}
+
+impl<'q> SearchQuery<'q> {
+    pub fn parse(q: &'q dyn Query) -> Result<SearchQuery<'q>, ApiError> {
+        let Some(text) = declared::text(Op::FragranceSearch, "q", q)? else {
+            return Err(ApiError::bad_request(
+                "q is required: a name, synonym, CAS number or class",
+            ));
+        };
+        Ok(SearchQuery {
+            text,
+            paging: Paging::parse(Op::FragranceSearch, q)?,
+        })
+    }
+}
+
 /// `GET /api/fragrance/search?q=&limit=&offset=`: ingredients whose name, synonyms, CAS
 /// numbers or classes match `q` (case-insensitive, at least 2 characters once trimmed),
 /// best first: exact, then prefix, then substring matches; ties by name.
-pub fn search(
-    f: &Fragrance,
-    dataset: &Dataset,
-    q: Option<&str>,
-    limit: Option<&str>,
-    offset: Option<&str>,
-) -> Rendered {
-    let Some(raw) = q else {
-        return Rendered::from(ApiError::bad_request(
-            "q is required: a name, synonym, CAS number or class",
-        ));
-    };
-    let query = raw.trim();
-    if !(MIN_QUERY..=MAX_QUERY).contains(&query.chars().count()) {
-        return Rendered::from(ApiError::bad_request(format!(
-            "q must be {MIN_QUERY} to {MAX_QUERY} characters once trimmed, not {}",
-            quoted(raw)
-        )));
-    }
-    let page = match Page::parse(limit, offset) {
-        Ok(p) => p,
-        Err(e) => return e,
-    };
+pub fn search(f: &Fragrance, dataset: &Dataset, q: &SearchQuery<'_>) -> Rendered {
+    let query = q.text;
     let lowered = query.to_lowercase();
     let mut found: Vec<(u8, Matched<'_>, &Ingredient)> = f
         .ingredients
@@ -553,7 +501,7 @@ pub fn search(
             .then_with(|| a.2.name.to_lowercase().cmp(&b.2.name.to_lowercase()))
             .then_with(|| a.2.cas.cmp(&b.2.cas))
     });
-    let (range, pagination) = page.range(found.len());
+    let (range, pagination) = q.paging.range(found.len());
     let entries: Vec<&Ingredient> = found[range.clone()].iter().map(|h| h.2).collect();
     let sources = cited_sources(f, &entries);
     let results = found

@@ -39,12 +39,30 @@ fn json(r: &Rendered) -> Value {
     serde_json::from_slice(&r.body).expect("every response is JSON")
 }
 
+fn pairs(fields: &[(&str, Option<&str>)]) -> Vec<(String, String)> {
+    fields
+        .iter()
+        .filter_map(|(n, v)| Some((n.to_string(), (*v)?.to_string())))
+        .collect()
+}
+
+/// `GET /api/fragrance` with these values, parsed as the dispatch parses them.
 fn list(limit: Option<&str>, offset: Option<&str>, class: Option<&str>) -> Rendered {
-    render::list(fragrance(), dataset(), limit, offset, class)
+    let q = pairs(&[("limit", limit), ("offset", offset), ("class", class)]);
+    render::ListQuery::parse(fragrance(), &q)
+        .map_or_else(Rendered::from, |q| render::list(fragrance(), dataset(), &q))
+}
+
+/// `GET /api/fragrance/search` with these values, parsed as the dispatch parses them.
+fn searched(q: Option<&str>, limit: Option<&str>, offset: Option<&str>) -> Rendered {
+    let q = pairs(&[("q", q), ("limit", limit), ("offset", offset)]);
+    render::SearchQuery::parse(&q).map_or_else(Rendered::from, |q| {
+        render::search(fragrance(), dataset(), &q)
+    })
 }
 
 fn search(q: &str) -> Value {
-    let r = render::search(fragrance(), dataset(), Some(q), Some("100"), None);
+    let r = searched(Some(q), Some("100"), None);
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     json(&r)
 }
@@ -463,7 +481,7 @@ fn search_pages_and_bounds() {
     let all = search("floral");
     let total = all["pagination"]["total"].as_u64().expect("total");
     assert!(total > 20);
-    let page = render::search(fragrance(), dataset(), Some("floral"), Some("5"), Some("5"));
+    let page = searched(Some("floral"), Some("5"), Some("5"));
     let page = json(&page);
     assert_eq!(names(&page), names(&all)[5..10]);
     assert_eq!(page["pagination"]["total"], total);
@@ -475,13 +493,13 @@ fn search_pages_and_bounds() {
         (Some("linalool"), Some("0"), None, "from 1 to 100"),
         (Some("linalool"), None, Some("-3"), "at least 0"),
     ] {
-        let r = render::search(fragrance(), dataset(), q, limit, offset);
+        let r = searched(q, limit, offset);
         assert_eq!((r.status, r.cache), (400, Cache::Private), "{words}");
         let error = json(&r)["error"].as_str().unwrap_or_default().to_string();
         assert!(error.contains(words), "{error}");
     }
     let long = "x".repeat(5000);
-    let r = render::search(fragrance(), dataset(), Some(&long), None, None);
+    let r = searched(Some(&long), None, None);
     assert_eq!(r.status, 400);
     assert!(r.body.len() < 300, "the error echoes a cut value");
     assert!(names(&search("zzzz-no-such-thing")).is_empty());
@@ -518,8 +536,8 @@ fn hostile_values_never_panic() {
             list(None, Some(v), None),
             list(None, None, Some(v)),
             list(Some(v), Some(v), Some(v)),
-            render::search(fragrance(), dataset(), Some(v), None, None),
-            render::search(fragrance(), dataset(), Some("musk"), Some(v), Some(v)),
+            searched(Some(v), None, None),
+            searched(Some("musk"), Some(v), Some(v)),
         ] {
             assert!(matches!(r.status, 200 | 400), "{v:?}: {}", r.status);
             assert!(r.body.len() < 200_000);

@@ -6,10 +6,10 @@ use std::ops::RangeInclusive;
 use super::params::quoted;
 use super::risk_index::Entry;
 use crate::aggregate::signals::Hazard;
+use crate::model::cas::Cas;
 use crate::model::contexts::Context;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::{self, RiskLevel};
-use crate::render::Rendered;
 use crate::render::error::ApiError;
 
 /// The named hazard classes `hazard` accepts and the signals each stands for.
@@ -68,6 +68,7 @@ pub const HAZARD_CLASSES: &[(&str, &[Hazard])] = &[
 ];
 
 /// What `hazard` asks for.
+#[derive(Debug)]
 pub(super) enum HazardQuery {
     Class(&'static str, &'static [Hazard]),
     /// A hazard statement code, its prefix upper case (`H360Fd` keeps its effect letters).
@@ -76,7 +77,7 @@ pub(super) enum HazardQuery {
 }
 
 impl HazardQuery {
-    pub(super) fn parse(raw: &str) -> Result<HazardQuery, Rendered> {
+    pub(super) fn parse(raw: &str) -> Result<HazardQuery, ApiError> {
         if let Some((name, hazards)) = HAZARD_CLASSES
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(raw))
@@ -94,12 +95,12 @@ impl HazardQuery {
             return Ok(HazardQuery::Use(class));
         }
         let classes: Vec<&str> = HAZARD_CLASSES.iter().map(|(n, _)| *n).collect();
-        Err(Rendered::from(ApiError::bad_request(format!(
+        Err(ApiError::bad_request(format!(
             "unknown hazard {}; valid values: a hazard class ({}), a GHS hazard statement code (e.g. H350, H360FD, EUH059) or a use class ({})",
             quoted(raw),
             classes.join(", "),
             vocab::USE_CLASSES.join(", ")
-        ))))
+        )))
     }
 
     /// The value as applied.
@@ -150,14 +151,14 @@ fn has_use(record: &CompoundRecord, class: &str) -> bool {
 }
 
 /// What `category_filter` asks for.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub(super) enum CategoryQuery {
     Category(&'static str),
     Use(&'static str),
 }
 
 impl CategoryQuery {
-    pub(super) fn parse(raw: &str) -> Result<CategoryQuery, Rendered> {
+    pub(super) fn parse(raw: &str) -> Result<CategoryQuery, ApiError> {
         if let Some(c) = vocab::CATEGORIES
             .iter()
             .find(|c| c.eq_ignore_ascii_case(raw))
@@ -170,12 +171,12 @@ impl CategoryQuery {
         {
             return Ok(CategoryQuery::Use(c));
         }
-        Err(Rendered::from(ApiError::bad_request(format!(
+        Err(ApiError::bad_request(format!(
             "unknown category_filter {}; valid values: a category ({}) or a use class ({})",
             quoted(raw),
             vocab::CATEGORIES.join(", "),
             vocab::USE_CLASSES.join(", ")
-        ))))
+        )))
     }
 
     fn matches(self, record: &CompoundRecord) -> bool {
@@ -187,6 +188,7 @@ impl CategoryQuery {
 }
 
 /// The classification filters of `/api/filter`: one classification must satisfy all.
+#[derive(Debug)]
 pub(super) struct ClassificationQuery {
     pub(super) agency: Option<String>,
     /// Classification years; an open end is `i32::MIN` or `i32::MAX`.
@@ -206,10 +208,10 @@ impl ClassificationQuery {
 }
 
 /// A parsed compound filter: every part given must match (AND).
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub(super) struct CompoundFilter {
     pub(super) search: Option<String>,
-    pub(super) cas: Option<String>,
+    pub(super) cas: Option<Cas>,
     pub(super) cas_prefix: Option<String>,
     /// The tier and the context it is read in.
     pub(super) risk: Option<(RiskLevel, Context)>,
@@ -226,7 +228,7 @@ impl CompoundFilter {
         self.search
             .as_ref()
             .is_none_or(|s| entry.terms.iter().any(|t| t.contains(s.as_str())))
-            && self.cas.as_ref().is_none_or(|c| *c == record.cas)
+            && self.cas.as_ref().is_none_or(|c| c.as_str() == record.cas)
             && self
                 .cas_prefix
                 .as_ref()

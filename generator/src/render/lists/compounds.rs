@@ -6,13 +6,14 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::compound_filter::{CategoryQuery, CompoundFilter, HazardQuery};
-use super::params::{
-    Pagination, Paging, cas_param, context_param, risk_param, search_param, vocab_param,
-};
+use super::params::{cas_param, context_param, risk_param, search_param, vocab_param};
 use super::risk_index::{Entry, RiskIndex};
+use crate::api::{Op, Query};
 use crate::model::Dataset;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::{self, RiskLevel, WatchClass};
+use crate::render::error::ApiError;
+use crate::render::paging::{Pagination, Paging};
 use crate::render::{Cache, Rendered};
 
 /// The compounds whose records are served, in id order: critical-threat records are refused
@@ -64,41 +65,49 @@ pub(super) fn compound_items<'a>(
         .collect()
 }
 
-/// Raw query values of `GET /api/compounds`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CompoundsQuery<'a> {
-    pub page: Option<&'a str>,
-    pub limit: Option<&'a str>,
-    pub search: Option<&'a str>,
-    pub risk: Option<&'a str>,
-    /// The context `risk` is read in (default `human_adult`); used only with `risk`.
-    pub context: Option<&'a str>,
-    pub hazard: Option<&'a str>,
-    pub cas: Option<&'a str>,
-    pub type_filter: Option<&'a str>,
-    pub category_filter: Option<&'a str>,
+/// What `GET /api/compounds` is asked for, parsed once: the page and the filter.
+#[derive(Debug)]
+pub struct CompoundsQuery {
+    pub paging: Paging,
+    pub(super) filter: CompoundFilter,
 }
 
-impl CompoundsQuery<'_> {
-    pub(super) fn filter(&self, dataset: &Dataset) -> Result<CompoundFilter, Rendered> {
-        // A malformed context is a 400 even without `risk`: the caller asked for something.
-        let context = context_param(dataset, self.context)?;
-        Ok(CompoundFilter {
-            search: search_param(self.search)?,
-            cas: self.cas.map(cas_param).transpose()?,
-            risk: self
-                .risk
-                .map(|r| risk_param(r).map(|r| (r, context)))
-                .transpose()?,
-            hazard: self.hazard.map(HazardQuery::parse).transpose()?,
-            kind: self
-                .type_filter
-                .map(|t| vocab_param("type_filter", t, vocab::USE_CLASSES))
-                .transpose()?,
-            category: self.category_filter.map(CategoryQuery::parse).transpose()?,
-            ..CompoundFilter::default()
+impl CompoundsQuery {
+    pub fn parse(dataset: &Dataset, q: &dyn Query) -> Result<CompoundsQuery, ApiError> {
+        Ok(CompoundsQuery {
+            paging: Paging::parse(Op::Compounds, q)?,
+            filter: compound_filter(dataset, Op::Compounds, q)?,
         })
     }
+}
+
+/// The compound filter of `op`'s query (`search`, `cas`, `risk` in `context`, `hazard`,
+/// `type_filter`, `category_filter`); the bulk export reads the same.
+pub(super) fn compound_filter(
+    dataset: &Dataset,
+    op: Op,
+    q: &dyn Query,
+) -> Result<CompoundFilter, ApiError> {
+    // A malformed context is a 400 even without `risk`: the caller asked for something.
+    let context = context_param(dataset, q.get("context"))?;
+    Ok(CompoundFilter {
+        search: search_param(op, q)?,
+        cas: q.get("cas").map(cas_param).transpose()?,
+        risk: q
+            .get("risk")
+            .map(|r| risk_param(r).map(|r| (r, context)))
+            .transpose()?,
+        hazard: q.get("hazard").map(HazardQuery::parse).transpose()?,
+        kind: q
+            .get("type_filter")
+            .map(|t| vocab_param("type_filter", t, vocab::USE_CLASSES))
+            .transpose()?,
+        category: q
+            .get("category_filter")
+            .map(CategoryQuery::parse)
+            .transpose()?,
+        ..CompoundFilter::default()
+    })
 }
 
 #[derive(Serialize)]
@@ -109,13 +118,8 @@ struct CompoundsBody<'a> {
 
 /// `GET /api/compounds` (keyed): one page of the served compounds the filters keep.
 pub fn compounds(dataset: &Dataset, index: &RiskIndex, q: &CompoundsQuery) -> Rendered {
-    let (paging, filter) =
-        match Paging::parse(q.page, q.limit).and_then(|p| q.filter(dataset).map(|f| (p, f))) {
-            Ok(v) => v,
-            Err(e) => return e,
-        };
-    let found = matching(dataset, index, &filter);
-    let (page, pagination) = paging.slice(&found);
+    let found = matching(dataset, index, &q.filter);
+    let (page, pagination) = q.paging.slice(&found);
     let body = CompoundsBody {
         compounds: compound_items(page),
         pagination,

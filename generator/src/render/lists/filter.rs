@@ -7,60 +7,43 @@ use serde::Serialize;
 
 use super::compound_filter::{ClassificationQuery, CompoundFilter, HazardQuery};
 use super::compounds::{CompoundItem, compound_items, matching, served};
-use super::params::{Pagination, Paging, context_param, quoted, risk_param, vocab_param};
+use super::params::{context_param, quoted, risk_param, vocab_param};
 use super::risk_index::RiskIndex;
+use crate::api::{Op, Query};
 use crate::model::Dataset;
 use crate::model::vocab::{self, RiskLevel};
+use crate::render::declared;
 use crate::render::error::ApiError;
+use crate::render::paging::{Pagination, Paging};
 use crate::render::regulatory;
 use crate::render::{Cache, Rendered};
 
-/// Raw query values of `GET /api/filter`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct FilterQuery<'a> {
-    pub risk: Option<&'a str>,
-    pub context: Option<&'a str>,
-    /// `type`: the compound's primary use class.
-    pub kind: Option<&'a str>,
-    pub agency: Option<&'a str>,
-    pub hazard: Option<&'a str>,
-    pub cas_prefix: Option<&'a str>,
-    /// A found-in category.
-    pub exposure: Option<&'a str>,
-    /// Any of the compound's use classes.
-    pub functional_use: Option<&'a str>,
-    pub year: Option<&'a str>,
-    pub year_min: Option<&'a str>,
-    pub year_max: Option<&'a str>,
-    pub page: Option<&'a str>,
-    pub limit: Option<&'a str>,
+/// What `GET /api/filter` is asked for, parsed once: the page and the filters.
+#[derive(Debug)]
+pub struct FilterQuery {
+    pub paging: Paging,
+    filter: CompoundFilter,
 }
 
-fn year_param(name: &str, raw: Option<&str>) -> Result<Option<i32>, Rendered> {
-    raw.map(|y| match y.parse::<i32>() {
-        Ok(n) if (1000..=9999).contains(&n) => Ok(n),
-        _ => Err(Rendered::from(ApiError::bad_request(format!(
-            "{name} must be a four-digit year, not {}",
-            quoted(y)
-        )))),
-    })
-    .transpose()
+/// A classification year, within the catalogue's bounds.
+fn year_param(name: &str, q: &dyn Query) -> Result<Option<i32>, ApiError> {
+    Ok(declared::int(Op::Filter, name, q)?.and_then(|y| i32::try_from(y).ok()))
 }
 
-fn cas_prefix_param(raw: &str) -> Result<String, Rendered> {
+fn cas_prefix_param(raw: &str) -> Result<String, ApiError> {
     let ok = (1..=12).contains(&raw.len()) && raw.bytes().all(|b| b.is_ascii_digit() || b == b'-');
     if ok {
         Ok(raw.to_string())
     } else {
-        Err(Rendered::from(ApiError::bad_request(format!(
+        Err(ApiError::bad_request(format!(
             "cas_prefix must be the start of a CAS number (digits and hyphens, e.g. 80-05), not {}",
             quoted(raw)
-        ))))
+        )))
     }
 }
 
 /// `exposure`: a found-in category of the corpus, case-insensitive.
-fn exposure_param(dataset: &Dataset, raw: &str) -> Result<String, Rendered> {
+fn exposure_param(dataset: &Dataset, raw: &str) -> Result<String, ApiError> {
     let known: BTreeSet<&str> = served(dataset)
         .flat_map(|r| r.found_in.iter().map(|f| f.category.as_str()))
         .collect();
@@ -69,72 +52,78 @@ fn exposure_param(dataset: &Dataset, raw: &str) -> Result<String, Rendered> {
         .find(|k| k.eq_ignore_ascii_case(raw))
         .map(|k| k.to_string())
         .ok_or_else(|| {
-            Rendered::from(ApiError::bad_request(format!(
+            ApiError::bad_request(format!(
                 "unknown exposure {}; valid values (found-in categories): {}",
                 quoted(raw),
                 known.into_iter().collect::<Vec<_>>().join(", ")
-            )))
+            ))
         })
 }
 
-fn agency_param(dataset: &Dataset, raw: &str) -> Result<String, Rendered> {
+fn agency_param(dataset: &Dataset, raw: &str) -> Result<String, ApiError> {
     regulatory::find_agency(dataset, raw)
         .map(|a| a.name.clone())
         .ok_or_else(|| {
-            Rendered::from(ApiError::bad_request(format!(
+            ApiError::bad_request(format!(
                 "unknown agency {}; valid values: {}",
                 quoted(raw),
                 regulatory::agency_names(dataset)
-            )))
+            ))
         })
 }
 
-impl FilterQuery<'_> {
-    fn years(&self) -> Result<Option<RangeInclusive<i32>>, Rendered> {
-        let year = year_param("year", self.year)?;
-        let min = year_param("year_min", self.year_min)?;
-        let max = year_param("year_max", self.year_max)?;
-        match (year, min, max) {
-            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => Err(Rendered::from(
-                ApiError::bad_request("year cannot be combined with year_min or year_max"),
-            )),
-            (Some(y), None, None) => Ok(Some(y..=y)),
-            (None, Some(lo), Some(hi)) if lo > hi => Err(Rendered::from(ApiError::bad_request(
-                format!("year_min {lo} is after year_max {hi}"),
-            ))),
-            (None, None, None) => Ok(None),
-            (None, lo, hi) => Ok(Some(lo.unwrap_or(i32::MIN)..=hi.unwrap_or(i32::MAX))),
-        }
+/// The classification years of `year`, or of `year_min` and `year_max`.
+fn years(q: &dyn Query) -> Result<Option<RangeInclusive<i32>>, ApiError> {
+    let year = year_param("year", q)?;
+    let min = year_param("year_min", q)?;
+    let max = year_param("year_max", q)?;
+    match (year, min, max) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => Err(ApiError::bad_request(
+            "year cannot be combined with year_min or year_max",
+        )),
+        (Some(y), None, None) => Ok(Some(y..=y)),
+        (None, Some(lo), Some(hi)) if lo > hi => Err(ApiError::bad_request(format!(
+            "year_min {lo} is after year_max {hi}"
+        ))),
+        (None, None, None) => Ok(None),
+        (None, lo, hi) => Ok(Some(lo.unwrap_or(i32::MIN)..=hi.unwrap_or(i32::MAX))),
     }
+}
 
-    fn filter(&self, dataset: &Dataset) -> Result<CompoundFilter, Rendered> {
-        let context = context_param(dataset, self.context)?;
-        let agency = self.agency.map(|a| agency_param(dataset, a)).transpose()?;
-        let years = self.years()?;
+impl FilterQuery {
+    pub fn parse(dataset: &Dataset, q: &dyn Query) -> Result<FilterQuery, ApiError> {
+        let paging = Paging::parse(Op::Filter, q)?;
+        let context = context_param(dataset, q.get("context"))?;
+        let agency = q
+            .get("agency")
+            .map(|a| agency_param(dataset, a))
+            .transpose()?;
+        let years = years(q)?;
         let classification =
             (agency.is_some() || years.is_some()).then_some(ClassificationQuery { agency, years });
-        Ok(CompoundFilter {
-            risk: self
-                .risk
+        let filter = CompoundFilter {
+            risk: q
+                .get("risk")
                 .map(|r| risk_param(r).map(|r| (r, context)))
                 .transpose()?,
-            kind: self
-                .kind
+            kind: q
+                .get("type")
                 .map(|t| vocab_param("type", t, vocab::USE_CLASSES))
                 .transpose()?,
-            hazard: self.hazard.map(HazardQuery::parse).transpose()?,
-            cas_prefix: self.cas_prefix.map(cas_prefix_param).transpose()?,
-            exposure: self
-                .exposure
+            hazard: q.get("hazard").map(HazardQuery::parse).transpose()?,
+            cas_prefix: q.get("cas_prefix").map(cas_prefix_param).transpose()?,
+            exposure: q
+                .get("exposure")
                 .map(|e| exposure_param(dataset, e))
                 .transpose()?,
-            functional_use: self
-                .functional_use
+            functional_use: q
+                .get("functional_use")
                 .map(|u| vocab_param("functional_use", u, vocab::USE_CLASSES))
                 .transpose()?,
             classification,
             ..CompoundFilter::default()
-        })
+        };
+        Ok(FilterQuery { paging, filter })
     }
 }
 
@@ -190,15 +179,10 @@ struct FilterBody<'a> {
 /// `GET /api/filter` (keyed): the AND of the given compound filters, paginated.
 /// `agency` and the year filters must hold for one and the same classification.
 pub fn filter(dataset: &Dataset, index: &RiskIndex, q: &FilterQuery) -> Rendered {
-    let (paging, filter) =
-        match Paging::parse(q.page, q.limit).and_then(|p| q.filter(dataset).map(|f| (p, f))) {
-            Ok(v) => v,
-            Err(e) => return e,
-        };
-    let found = matching(dataset, index, &filter);
-    let (page, pagination) = paging.slice(&found);
+    let found = matching(dataset, index, &q.filter);
+    let (page, pagination) = q.paging.slice(&found);
     let body = FilterBody {
-        filters: applied(&filter),
+        filters: applied(&q.filter),
         compounds: compound_items(page),
         pagination,
     };

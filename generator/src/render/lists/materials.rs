@@ -2,14 +2,18 @@
 
 use serde::Serialize;
 
-use super::params::{Pagination, Paging, contains_text, search_param};
+use super::params::{contains_text, search_param};
+use crate::api::{Op, Query};
 use crate::model::Dataset;
 use crate::model::material::Material;
+use crate::render::error::ApiError;
+use crate::render::paging::{Pagination, Paging};
 use crate::render::{Cache, Rendered};
 
 #[derive(Serialize)]
 struct MaterialItem<'a> {
     id: &'a str,
+    hq_id: &'a str,
     name: &'a str,
     slug: &'a str,
     family: &'a str,
@@ -26,6 +30,7 @@ impl<'a> MaterialItem<'a> {
         let c = &m.composition;
         MaterialItem {
             id: &m.id,
+            hq_id: &m.id,
             name: &m.name,
             slug: &m.slug,
             family: &m.family,
@@ -43,18 +48,25 @@ struct MaterialsBody<'a> {
     pagination: Pagination,
 }
 
+/// What `GET /api/materials` is asked for, parsed once: the page and `search`.
+#[derive(Debug)]
+pub struct MaterialsQuery {
+    pub paging: Paging,
+    search: Option<String>,
+}
+
+impl MaterialsQuery {
+    pub fn parse(q: &dyn Query) -> Result<MaterialsQuery, ApiError> {
+        Ok(MaterialsQuery {
+            paging: Paging::parse(Op::Materials, q)?,
+            search: search_param(Op::Materials, q)?,
+        })
+    }
+}
+
 /// `GET /api/materials` (keyed): `search` matches the name and synonyms.
-pub fn materials(
-    dataset: &Dataset,
-    page: Option<&str>,
-    limit: Option<&str>,
-    search: Option<&str>,
-) -> Rendered {
-    let (paging, search) =
-        match Paging::parse(page, limit).and_then(|p| search_param(search).map(|s| (p, s))) {
-            Ok(v) => v,
-            Err(e) => return e,
-        };
+pub fn materials(dataset: &Dataset, q: &MaterialsQuery) -> Rendered {
+    let search = &q.search;
     let found: Vec<&Material> = dataset
         .materials
         .values()
@@ -64,7 +76,7 @@ pub fn materials(
                 .is_none_or(|s| contains_text(std::iter::once(&m.name).chain(&m.synonyms), s))
         })
         .collect();
-    let (page, pagination) = paging.slice(&found);
+    let (page, pagination) = q.paging.slice(&found);
     let body = MaterialsBody {
         materials: page.iter().map(|m| MaterialItem::of(m)).collect(),
         pagination,

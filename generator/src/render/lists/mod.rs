@@ -33,9 +33,9 @@ mod tests;
 pub use compound_filter::HAZARD_CLASSES;
 pub use compounds::{CompoundsQuery, compounds};
 pub use filter::{FilterQuery, filter};
-pub use materials::materials;
+pub use materials::{MaterialsQuery, materials};
 pub use products::{ProductsQuery, products};
 pub use risk_index::RiskIndex;
 
 pub(crate) use compounds::served;
-pub use params::{number_param, quoted};
+pub use params::quoted;

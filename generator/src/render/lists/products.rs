@@ -4,31 +4,35 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::params::{Pagination, Paging, contains_text, quoted, search_param, vocab_param};
+use super::params::{contains_text, quoted, search_param, vocab_param};
 use super::risk_index::RiskIndex;
 use crate::aggregate::synthesis::ProductRisk;
+use crate::api::{Op, Query};
 use crate::model::Dataset;
 use crate::model::material::Product;
 use crate::model::vocab;
 use crate::render::error::ApiError;
+use crate::render::paging::{Pagination, Paging};
 use crate::render::{Cache, Rendered};
 
-/// Raw query values of `GET /api/products`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ProductsQuery<'a> {
-    pub page: Option<&'a str>,
-    pub limit: Option<&'a str>,
-    /// Name, categories, tags and common names.
-    pub search: Option<&'a str>,
-    /// A product risk level.
-    pub risk: Option<&'a str>,
-    /// A product tier code, case-insensitive.
-    pub tier: Option<&'a str>,
-    /// One of the products' categories, case-insensitive.
-    pub category_filter: Option<&'a str>,
+/// What `GET /api/products` is asked for, parsed once: the page and the filter.
+#[derive(Debug)]
+pub struct ProductsQuery {
+    pub paging: Paging,
+    filter: ProductFilter,
+}
+
+impl ProductsQuery {
+    pub fn parse(dataset: &Dataset, q: &dyn Query) -> Result<ProductsQuery, ApiError> {
+        Ok(ProductsQuery {
+            paging: Paging::parse(Op::Products, q)?,
+            filter: ProductFilter::parse(dataset, Op::Products, q)?,
+        })
+    }
 }
 
 /// A parsed product filter: every part given must match.
+#[derive(Debug)]
 pub(super) struct ProductFilter {
     search: Option<String>,
     pub(super) risk: Option<ProductRisk>,
@@ -36,21 +40,21 @@ pub(super) struct ProductFilter {
     category: Option<String>,
 }
 
-fn product_risk_param(raw: &str) -> Result<ProductRisk, Rendered> {
+fn product_risk_param(raw: &str) -> Result<ProductRisk, ApiError> {
     ProductRisk::ALL
         .into_iter()
         .find(|r| r.as_str().eq_ignore_ascii_case(raw))
         .ok_or_else(|| {
             let valid: Vec<&str> = ProductRisk::ALL.iter().rev().map(|r| r.as_str()).collect();
-            Rendered::from(ApiError::bad_request(format!(
+            ApiError::bad_request(format!(
                 "unknown risk {}; valid values: {}",
                 quoted(raw),
                 valid.join(", ")
-            )))
+            ))
         })
 }
 
-fn product_category_param(dataset: &Dataset, raw: &str) -> Result<String, Rendered> {
+fn product_category_param(dataset: &Dataset, raw: &str) -> Result<String, ApiError> {
     let known: BTreeSet<&str> = dataset
         .products
         .values()
@@ -61,32 +65,36 @@ fn product_category_param(dataset: &Dataset, raw: &str) -> Result<String, Render
         .find(|k| k.eq_ignore_ascii_case(raw))
         .map(|k| k.to_string())
         .ok_or_else(|| {
-            Rendered::from(ApiError::bad_request(format!(
+            ApiError::bad_request(format!(
                 "unknown category_filter {}; valid values: {}",
                 quoted(raw),
                 known.into_iter().collect::<Vec<_>>().join(", ")
-            )))
+            ))
         })
 }
 
-impl ProductsQuery<'_> {
-    pub(super) fn filter(&self, dataset: &Dataset) -> Result<ProductFilter, Rendered> {
+impl ProductFilter {
+    /// `search`, `risk`, `tier` and `category_filter` of `op`'s query; the bulk export reads
+    /// the same.
+    pub(super) fn parse(
+        dataset: &Dataset,
+        op: Op,
+        q: &dyn Query,
+    ) -> Result<ProductFilter, ApiError> {
         Ok(ProductFilter {
-            search: search_param(self.search)?,
-            risk: self.risk.map(product_risk_param).transpose()?,
-            tier: self
-                .tier
+            search: search_param(op, q)?,
+            risk: q.get("risk").map(product_risk_param).transpose()?,
+            tier: q
+                .get("tier")
                 .map(|t| vocab_param("tier", t, vocab::PRODUCT_TIERS))
                 .transpose()?,
-            category: self
-                .category_filter
+            category: q
+                .get("category_filter")
                 .map(|c| product_category_param(dataset, c))
                 .transpose()?,
         })
     }
-}
 
-impl ProductFilter {
     /// Everything but `risk`, which needs the index.
     pub(super) fn matches(&self, p: &Product) -> bool {
         self.search.as_ref().is_none_or(|s| {
@@ -108,6 +116,7 @@ impl ProductFilter {
 #[derive(Serialize)]
 struct ProductItem<'a> {
     id: &'a str,
+    hq_id: &'a str,
     name: &'a str,
     tier: &'a str,
     categories: &'a [String],
@@ -123,17 +132,14 @@ struct ProductsBody<'a, 'b> {
 /// `GET /api/products` (keyed): `risk` is the synthesised product risk, as the
 /// product profile reports it.
 pub fn products(dataset: &Dataset, index: &RiskIndex, q: &ProductsQuery) -> Rendered {
-    let (paging, filter) =
-        match Paging::parse(q.page, q.limit).and_then(|p| q.filter(dataset).map(|f| (p, f))) {
-            Ok(v) => v,
-            Err(e) => return e,
-        };
+    let filter = &q.filter;
     let found: Vec<ProductItem<'_>> = dataset
         .products
         .values()
         .filter(|p| filter.matches(p))
         .map(|p| ProductItem {
             id: &p.id,
+            hq_id: &p.id,
             name: &p.name,
             tier: &p.tier,
             categories: &p.categories,
@@ -141,7 +147,7 @@ pub fn products(dataset: &Dataset, index: &RiskIndex, q: &ProductsQuery) -> Rend
         })
         .filter(|item| filter.risk.is_none_or(|r| item.risk_level == Some(r)))
         .collect();
-    let (page, pagination) = paging.slice(&found);
+    let (page, pagination) = q.paging.slice(&found);
     let body = ProductsBody {
         products: page,
         pagination,

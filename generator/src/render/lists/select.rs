@@ -5,16 +5,25 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use super::compounds::{CompoundsQuery, matching};
+use super::compounds::{compound_filter, matching};
 use super::params::{contains_text, search_param};
-use super::products::ProductsQuery;
+use super::products::ProductFilter;
 use super::risk_index::RiskIndex;
 use crate::aggregate::synthesis::ProductRisk;
+use crate::api::Op;
 use crate::model::Dataset;
 use crate::model::material::Product;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
-use crate::render::Rendered;
+use crate::render::error::ApiError;
+
+/// The export's parameters as a query the lists' parsers read.
+fn query(pairs: &[(&str, Option<&str>)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .filter_map(|(name, value)| value.map(|v| (name.to_string(), v.to_string())))
+        .collect()
+}
 
 /// Ids of the served compounds that `search`, `risk` and `context` keep, in id order.
 pub(crate) fn compound_ids(
@@ -23,14 +32,9 @@ pub(crate) fn compound_ids(
     search: Option<&str>,
     risk: Option<&str>,
     context: Option<&str>,
-) -> Result<Vec<String>, Rendered> {
-    let query = CompoundsQuery {
-        search,
-        risk,
-        context,
-        ..CompoundsQuery::default()
-    };
-    let filter = query.filter(dataset)?;
+) -> Result<Vec<String>, ApiError> {
+    let q = query(&[("search", search), ("risk", risk), ("context", context)]);
+    let filter = compound_filter(dataset, Op::Export, &q)?;
     Ok(matching(dataset, index, &filter)
         .into_iter()
         .map(|(r, _)| r.hq_id.clone())
@@ -43,13 +47,9 @@ pub(crate) fn product_ids(
     index: &RiskIndex,
     search: Option<&str>,
     risk: Option<&str>,
-) -> Result<Vec<String>, Rendered> {
-    let query = ProductsQuery {
-        search,
-        risk,
-        ..ProductsQuery::default()
-    };
-    let filter = query.filter(dataset)?;
+) -> Result<Vec<String>, ApiError> {
+    let q = query(&[("search", search), ("risk", risk)]);
+    let filter = ProductFilter::parse(dataset, Op::Export, &q)?;
     Ok(dataset
         .products
         .values()
@@ -67,8 +67,8 @@ pub(crate) fn product_ids(
 pub(crate) fn material_ids(
     dataset: &Dataset,
     search: Option<&str>,
-) -> Result<Vec<String>, Rendered> {
-    let search = search_param(search)?;
+) -> Result<Vec<String>, ApiError> {
+    let search = search_param(Op::Export, &query(&[("search", search)]))?;
     Ok(dataset
         .materials
         .values()

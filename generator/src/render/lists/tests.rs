@@ -10,10 +10,121 @@ use super::compound_filter::{code_matches, h_code};
 use super::params::quoted;
 use super::*;
 use crate::aggregate;
+use crate::model::Dataset;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::WatchClass;
 use crate::render::test_data::{dataset, risk_index};
 use crate::render::{Cache, Rendered};
+
+/// The raw query values of `GET /api/compounds`, as a test writes them; `compounds` below
+/// parses them as the dispatch does, then renders.
+#[derive(Debug, Clone, Copy, Default)]
+struct CompoundsQuery<'a> {
+    page: Option<&'a str>,
+    limit: Option<&'a str>,
+    search: Option<&'a str>,
+    risk: Option<&'a str>,
+    context: Option<&'a str>,
+    hazard: Option<&'a str>,
+    cas: Option<&'a str>,
+    type_filter: Option<&'a str>,
+    category_filter: Option<&'a str>,
+}
+
+/// The raw query values of `GET /api/filter`.
+#[derive(Debug, Clone, Copy, Default)]
+struct FilterQuery<'a> {
+    risk: Option<&'a str>,
+    context: Option<&'a str>,
+    kind: Option<&'a str>,
+    agency: Option<&'a str>,
+    hazard: Option<&'a str>,
+    cas_prefix: Option<&'a str>,
+    exposure: Option<&'a str>,
+    functional_use: Option<&'a str>,
+    year: Option<&'a str>,
+    year_min: Option<&'a str>,
+    year_max: Option<&'a str>,
+    page: Option<&'a str>,
+    limit: Option<&'a str>,
+}
+
+/// The raw query values of `GET /api/products`.
+#[derive(Debug, Clone, Copy, Default)]
+struct ProductsQuery<'a> {
+    page: Option<&'a str>,
+    limit: Option<&'a str>,
+    search: Option<&'a str>,
+    risk: Option<&'a str>,
+    tier: Option<&'a str>,
+    category_filter: Option<&'a str>,
+}
+
+fn pairs(fields: &[(&str, Option<&str>)]) -> Vec<(String, String)> {
+    fields
+        .iter()
+        .filter_map(|(n, v)| Some((n.to_string(), (*v)?.to_string())))
+        .collect()
+}
+
+fn compounds(d: &Dataset, index: &RiskIndex, q: &CompoundsQuery) -> Rendered {
+    let query = pairs(&[
+        ("page", q.page),
+        ("limit", q.limit),
+        ("search", q.search),
+        ("risk", q.risk),
+        ("context", q.context),
+        ("hazard", q.hazard),
+        ("cas", q.cas),
+        ("type_filter", q.type_filter),
+        ("category_filter", q.category_filter),
+    ]);
+    super::CompoundsQuery::parse(d, &query)
+        .map_or_else(Rendered::from, |t| super::compounds(d, index, &t))
+}
+
+fn filter(d: &Dataset, index: &RiskIndex, q: &FilterQuery) -> Rendered {
+    let query = pairs(&[
+        ("risk", q.risk),
+        ("context", q.context),
+        ("type", q.kind),
+        ("agency", q.agency),
+        ("hazard", q.hazard),
+        ("cas_prefix", q.cas_prefix),
+        ("exposure", q.exposure),
+        ("functional_use", q.functional_use),
+        ("year", q.year),
+        ("year_min", q.year_min),
+        ("year_max", q.year_max),
+        ("page", q.page),
+        ("limit", q.limit),
+    ]);
+    super::FilterQuery::parse(d, &query)
+        .map_or_else(Rendered::from, |t| super::filter(d, index, &t))
+}
+
+fn products(d: &Dataset, index: &RiskIndex, q: &ProductsQuery) -> Rendered {
+    let query = pairs(&[
+        ("page", q.page),
+        ("limit", q.limit),
+        ("search", q.search),
+        ("risk", q.risk),
+        ("tier", q.tier),
+        ("category_filter", q.category_filter),
+    ]);
+    super::ProductsQuery::parse(d, &query)
+        .map_or_else(Rendered::from, |t| super::products(d, index, &t))
+}
+
+fn materials(
+    d: &Dataset,
+    page: Option<&str>,
+    limit: Option<&str>,
+    search: Option<&str>,
+) -> Rendered {
+    let query = pairs(&[("page", page), ("limit", limit), ("search", search)]);
+    MaterialsQuery::parse(&query).map_or_else(Rendered::from, |t| super::materials(d, &t))
+}
 
 fn json(r: &Rendered) -> Value {
     assert_eq!(r.content_type, "application/json");

@@ -1,7 +1,9 @@
 //! `GET /api/dashboard`: the key holder's page. The key is typed into the page and sent only
 //! in the `X-API-Key` header of same-origin requests (never in a URL), kept in the tab's
-//! session storage; the page's script draws 30 days of usage as an SVG chart and lists the
-//! account's webhooks with their last deliveries. Rendered once, with no account data in it.
+//! session storage; the page's script draws 30 days of usage as an SVG chart, lists the
+//! account's webhooks with their last deliveries, and rotates the key (`POST /api/keys/rotate`,
+//! the new key shown once and kept in the tab instead). Rendered once, with no account data in
+//! it.
 
 use askama::Template;
 
@@ -41,5 +43,6 @@ mod tests {
         assert!(html.contains("\"X-API-Key\""));
         assert!(!html.contains("api_key="));
         assert!(html.contains("sessionStorage") && !html.contains("localStorage"));
+        assert!(html.contains("id=\"rotate\"") && html.contains("\"/api/keys/rotate\""));
     }
 }

@@ -10,8 +10,15 @@ use super::excerpts;
 use super::page;
 use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind};
 use crate::model::Dataset;
-use crate::render::Rendered;
+use crate::model::regulatory_status::JURISDICTIONS;
 use crate::render::dispatch::Indexes;
+use crate::render::{Rendered, regulatory_status};
+
+/// Where a caller without a key is sent to raise a limit (`X-Upgrade-URL`, a batch's
+/// `upgrade_url`): the reference's keys section, which tells how to get a trial key.
+pub const UPGRADE_TRIAL: &str = "/api/docs#keys";
+/// Where a key holder is sent to raise a limit: the reference's tiers and limits.
+pub const UPGRADE_TIERS: &str = "/api/docs#limits";
 
 /// Lines of a response shown under its example.
 const EXCERPT_LINES: usize = 24;
@@ -63,6 +70,14 @@ struct ContextView<'a> {
     aliases: String,
 }
 
+/// A value of a regulatory-status vocabulary: its id, label and one more column (CAS
+/// numbers, a matrix's kind).
+struct VocabularyRow<'a> {
+    id: &'a str,
+    label: &'a str,
+    detail: String,
+}
+
 #[derive(Template)]
 #[template(path = "pages/docs.html", escape = "html")]
 struct Page<'a> {
@@ -70,6 +85,12 @@ struct Page<'a> {
     version: &'static str,
     tags: Vec<TagView>,
     contexts: Vec<ContextView<'a>>,
+    conventions: &'static str,
+    codes: &'static [(&'static str, u16, &'static str)],
+    jurisdictions: Vec<VocabularyRow<'a>>,
+    analytes: Vec<VocabularyRow<'a>>,
+    matrices: Vec<VocabularyRow<'a>>,
+    listings: Vec<VocabularyRow<'a>>,
     first_example: &'static str,
     python: &'static str,
     node: &'static str,
@@ -162,6 +183,7 @@ fn answer(a: Answer) -> String {
         Answer::Json(schema) => format!("JSON ({schema})"),
         Answer::Html => "HTML page".into(),
         Answer::Svg => "SVG image".into(),
+        Answer::Plain(media) => format!("text ({media})"),
         Answer::JsonOrCsv(schema) => format!("JSON ({schema}) or CSV with format=csv"),
         Answer::HtmlOrJson(schema) => format!("HTML, or JSON ({schema}) with format=json"),
     }
@@ -170,6 +192,26 @@ fn answer(a: Answer) -> String {
 /// The statuses an endpoint can answer besides success.
 fn errors(e: &Endpoint) -> Vec<(u16, &'static str)> {
     let mut out = Vec::new();
+    if e.answer == Answer::Svg {
+        // A badge URL's errors are badges (the "Badges" section).
+        return vec![
+            (
+                400,
+                "a gray SVG badge: a malformed id, an unknown style or context, a bad label",
+            ),
+            (401, "a gray SVG badge: a key that is not valid"),
+            (403, "a gray SVG badge: a compound judged a critical threat"),
+            (404, "a gray SVG “not found” badge: nothing with this id"),
+            (
+                405,
+                "another method on this path (Allow names the right ones)",
+            ),
+            (
+                429,
+                "a gray SVG badge: the daily quota is used up (resets 00:00 UTC)",
+            ),
+        ];
+    }
     if !e.params.is_empty() || e.body.is_some() {
         out.push((400, "a malformed id, CAS number, context or parameter"));
     }
@@ -219,7 +261,7 @@ fn view(d: &Dataset, ix: Indexes<'_>, e: &'static Endpoint) -> EndpointView {
     let svg = matches!(e.answer, Answer::Svg);
     let excerpt = e
         .example
-        .filter(|_| !svg && !matches!(e.answer, Answer::Html))
+        .filter(|_| !svg && !matches!(e.answer, Answer::Html | Answer::Plain(_)))
         .and_then(|x| excerpts::render(d, ix, e, x))
         .map(|r| {
             let (text, truncated) = excerpts::excerpt(&r, EXCERPT_LINES);
@@ -289,6 +331,36 @@ pub fn docs(d: &Dataset, ix: Indexes<'_>) -> Rendered {
             aliases: c.aliases.join(", "),
         })
         .collect();
+    let vocabulary = &d.regulatory_status.vocabulary;
+    let jurisdictions = JURISDICTIONS
+        .iter()
+        .map(|&id| VocabularyRow {
+            id,
+            label: regulatory_status::vocabulary::label("jurisdictions", id).unwrap_or(id),
+            detail: String::new(),
+        })
+        .collect();
+    let analytes = vocabulary
+        .analytes
+        .iter()
+        .map(|(id, a)| VocabularyRow {
+            id,
+            label: &a.name,
+            detail: a.cas.join(", "),
+        })
+        .collect();
+    let matrices_of = |listing: bool| {
+        vocabulary
+            .matrices
+            .iter()
+            .filter(|(_, m)| m.is_listing() == listing)
+            .map(|(id, m)| VocabularyRow {
+                id,
+                label: &m.name,
+                detail: m.kind.clone(),
+            })
+            .collect()
+    };
     let first_example = ENDPOINTS
         .iter()
         .find(|e| e.name == "compound")
@@ -299,6 +371,12 @@ pub fn docs(d: &Dataset, ix: Indexes<'_>) -> Rendered {
         version: crate::SERVICE_VERSION,
         tags,
         contexts,
+        conventions: crate::api::CONVENTIONS,
+        codes: crate::render::error::CODES,
+        jurisdictions,
+        analytes,
+        matrices: matrices_of(false),
+        listings: matrices_of(true),
         first_example,
         python: PYTHON,
         node: NODE,
@@ -334,8 +412,43 @@ mod tests {
             "an excerpt of a compound"
         );
         assert!(html.contains("X-Service-Signature: t=&lt;unix seconds&gt;,sha256=&lt;hex&gt;"));
+        assert!(html.contains("id=\"conventions\""));
+        for (code, status, _) in crate::render::error::CODES {
+            assert!(
+                html.contains(&format!(
+                    "<tr><td><code>{code}</code></td><td>{status}</td>"
+                )),
+                "{code}"
+            );
+        }
+        // The regulatory-status vocabularies, listings apart from matrices.
+        let vocabularies = &html[html.find("id=\"regulatory-vocabularies\"").unwrap()..];
+        let listings = vocabularies.find("Listings (").unwrap();
+        let matrix = vocabularies
+            .find("<code>processed_baby_food_general</code>")
+            .unwrap();
+        let listing = vocabularies
+            .find("<code>prop65_cancer_listing</code>")
+            .unwrap();
+        assert!(matrix < listings && listings < listing);
+        assert!(vocabularies.contains("<td>California Assembly Bill 899 (2023)"));
         for lang in ["hmac.compare_digest", "timingSafeEqual", "verify_slice"] {
             assert!(html.contains(lang), "{lang}");
         }
+        // The upgrade links, the lookup and badge sections land on anchors of this page.
+        for url in [
+            UPGRADE_TRIAL,
+            UPGRADE_TIERS,
+            "/api/docs#lookup",
+            "/api/docs#badges",
+        ] {
+            let anchor = url.strip_prefix("/api/docs#").unwrap();
+            assert!(html.contains(&format!("id=\"{anchor}\"")), "{url}");
+        }
+        // The lookup's example answers with its real record.
+        assert!(
+            html.contains("&#34;page&#34;: &#34;/compound/"),
+            "a lookup excerpt"
+        );
     }
 }

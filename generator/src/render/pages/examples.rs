@@ -97,8 +97,29 @@ pub fn list(d: &Dataset) -> Vec<Example> {
             "identity, properties, classifications, sources[] and _data_gaps",
         ),
         get(
+            "compound-page",
+            format!(
+                "{name}'s page for people: its tier in each of the 19 contexts with the evidence."
+            ),
+            format!("/compound/{id}"),
+            false,
+            "an HTML page (the JSON links it as _links.page)",
+        ),
+        get(
+            "lookup-by-name",
+            format!("Find {name} by its name, without a key."),
+            format!(
+                "/api/lookup?{}",
+                serde_urlencoded::to_string([("q", name.to_lowercase())]).expect("a pair encodes")
+            ),
+            false,
+            "kind, id, name, and the json and page links of each exact match",
+        ),
+        get(
             "badge",
-            format!("An embeddable SVG badge of {name}'s tier."),
+            format!(
+                "An embeddable SVG badge of {name}'s tier; link it to the compound's page, /compound/{id}."
+            ),
             format!("/api/badge/{id}?context=human_child&style=flat-square"),
             false,
             "an image/svg+xml badge; cacheable for 24 hours",

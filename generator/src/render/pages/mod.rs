@@ -1,16 +1,23 @@
-//! The developer pages the root lists : the reference (`/api/docs`), the
+//! The pages for people outside `/api` (the front door, a page per compound, material and
+//! product, the sitemap, robots.txt and the name index their search reads), and the developer
+//! pages the root lists: the reference (`/api/docs`), the
 //! playground, the key holder's dashboard and the compliance page, all HTML from askama
 //! templates in `templates/pages/` with their CSS and scripts inline (no build step for the
 //! reader, no outside assets), and the curated examples (`/api/examples`, JSON). Every value
 //! they show comes from the dataset, so the static build and the runtime render the same bytes.
 
 pub mod compliance;
+pub mod compound_page;
 pub mod dashboard;
 pub mod docs;
+pub mod entity_pages;
 pub mod examples;
 pub mod excerpts;
+pub mod home;
+pub mod name_index;
 pub mod playground;
 mod samples;
+pub mod site;
 
 use askama::Template;
 use serde::Serialize;

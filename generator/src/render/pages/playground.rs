@@ -1,6 +1,7 @@
 //! `GET /api/playground`: a page that runs read-only public queries from the browser without
-//! a key (compound by id or CAS, the 19 contexts, badge preview in the three styles, and an
-//! embed snippet to copy). The form and the context list are rendered here; the page's own
+//! a key (compound by id or CAS, the 19 contexts), and the badge builder (`#badge-builder`:
+//! id, context, style, label, name and context text, the live badge and an embed snippet
+//! linking to the entity's page). The form and the context list are rendered here; the page's own
 //! script fetches from the same origin.
 
 use askama::Template;
@@ -30,6 +31,8 @@ struct Page {
     default_context: String,
     groups: Vec<Group>,
     styles: [&'static str; 3],
+    badge_label: &'static str,
+    max_label: usize,
     /// Page data for the script (escaped for an inline script element).
     data: String,
 }
@@ -74,6 +77,8 @@ pub fn playground(d: &Dataset) -> Rendered {
         default_context: d.contexts.default.clone(),
         groups,
         styles: Style::ALL.map(Style::name),
+        badge_label: crate::render::badge::DEFAULT_LABEL,
+        max_label: crate::render::badge::MAX_LABEL_CHARS,
         data: script_json(&serde_json::json!({
             "styles": Style::ALL.map(Style::name),
             "badge_label": crate::render::badge::DEFAULT_LABEL,
@@ -99,7 +104,9 @@ mod tests {
                 c.name
             );
         }
-        assert_eq!(html.matches("<option value=").count(), 19);
+        // The lookup's and the badge builder's context lists.
+        assert_eq!(html.matches("<option value=").count(), 2 * 19);
+        assert!(html.contains("id=\"badge-builder\""));
         assert!(
             !html.contains("http://") && !html.contains("https://"),
             "no outside assets"

@@ -1,133 +1,33 @@
 //! `GET /api/regulatory-status`, keyed, so never publicly cached: the matching
 //! cells with their governance as of a date, or with `view=calendar` the
-//! forward calendar of changes and its coverage. Wire types live here.
+//! forward calendar of changes and its coverage. Wire types live here; the typed query in
+//! `query.rs`, the vocabularies it takes (`GET /api/regulatory-status/vocabulary`) in
+//! `vocabulary.rs`.
+
+mod query;
+mod scheduled;
+pub mod vocabulary;
 
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 use serde::Serialize;
 
+pub use query::RegulatoryStatusQuery;
+
 use super::{Cache, Rendered};
-use crate::model::quoted;
 use crate::model::record::CompoundRecord;
 use crate::model::regulatory_status::governance::{self, Change, Coverage};
-use crate::model::regulatory_status::{
-    Cell, JURISDICTIONS, LoadedFile, RegulatoryStatus, Value, parse_date,
-};
-use crate::render::error::ApiError;
+use crate::model::regulatory_status::{Cell, LoadedFile, RegulatoryStatus, Value};
 
-/// The query parameters, as sent.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Query<'a> {
-    /// An analyte id of the vocabulary, case-insensitive.
-    pub analyte: Option<&'a str>,
-    /// A matrix id of the vocabulary, case-insensitive.
-    pub matrix: Option<&'a str>,
-    /// US, EU or CA_AB899 (any case).
-    pub jurisdiction: Option<&'a str>,
-    /// YYYY-MM-DD; today (UTC) when absent.
-    pub as_of: Option<&'a str>,
-    /// `calendar` for the change calendar; any other value for the cell view.
-    pub view: Option<&'a str>,
-    /// YYYY-MM-DD; the calendar keeps dated changes effective on or before it.
-    pub before: Option<&'a str>,
-}
-
-/// The parsed query: canonical ids and dates.
-struct Filter<'a> {
-    analyte: Option<&'a str>,
-    matrix: Option<&'a str>,
-    jurisdiction: Option<&'static str>,
-    as_of: NaiveDate,
-    before: Option<NaiveDate>,
-    calendar: bool,
-}
-
-impl<'a> Filter<'a> {
-    fn parse(rs: &'a RegulatoryStatus, q: &Query<'_>, today: NaiveDate) -> Result<Self, Rendered> {
-        let analyte = match q.analyte {
-            None => None,
-            Some(raw) => Some(vocabulary_id(
-                "analyte",
-                raw,
-                rs.vocabulary.analytes.keys().map(String::as_str),
-            )?),
-        };
-        let matrix = match q.matrix {
-            None => None,
-            Some(raw) => Some(vocabulary_id(
-                "matrix",
-                raw,
-                rs.vocabulary.matrices.keys().map(String::as_str),
-            )?),
-        };
-        let jurisdiction = match q.jurisdiction {
-            None => None,
-            Some(raw) => Some(
-                JURISDICTIONS
-                    .into_iter()
-                    .find(|j| j.eq_ignore_ascii_case(raw))
-                    .ok_or_else(|| {
-                        bad(format!(
-                            "jurisdiction must be one of {}, not {}",
-                            JURISDICTIONS.join(", "),
-                            quoted(raw)
-                        ))
-                    })?,
-            ),
-        };
-        let as_of = match q.as_of {
-            None => today,
-            Some(raw) => date_param("as_of", raw)?,
-        };
-        // Checked in both views: a malformed parameter is a 400 wherever it is sent.
-        let before = q.before.map(|raw| date_param("before", raw)).transpose()?;
-        Ok(Filter {
-            analyte,
-            matrix,
-            jurisdiction,
-            as_of,
-            before,
-            calendar: q.view == Some("calendar"),
-        })
-    }
-
+impl RegulatoryStatusQuery<'_> {
     /// Analyte and matrix (the calendar applies the jurisdiction itself).
     fn keeps(&self, cell: &Cell) -> bool {
-        self.analyte.is_none_or(|a| cell.analyte == a)
+        self.analytes
+            .as_ref()
+            .is_none_or(|a| a.contains(&cell.analyte.as_str()))
             && self.matrix.is_none_or(|m| cell.matrix == m)
     }
-}
-
-/// `raw` as one of `ids`, ignoring case; a 400 naming them all otherwise.
-fn vocabulary_id<'a>(
-    name: &str,
-    raw: &str,
-    ids: impl Iterator<Item = &'a str> + Clone,
-) -> Result<&'a str, Rendered> {
-    ids.clone()
-        .find(|id| id.eq_ignore_ascii_case(raw))
-        .ok_or_else(|| {
-            let valid: Vec<&str> = ids.collect();
-            bad(format!(
-                "{name} must be one of {} (case-insensitive), not {}",
-                valid.join(", "),
-                quoted(raw)
-            ))
-        })
-}
-
-fn date_param(name: &str, raw: &str) -> Result<NaiveDate, Rendered> {
-    parse_date(raw).ok_or_else(|| {
-        bad(format!(
-            "{name} must be a date YYYY-MM-DD that exists, not {}",
-            quoted(raw)
-        ))
-    })
-}
-
-fn bad(message: String) -> Rendered {
-    Rendered::from(ApiError::bad_request(message))
 }
 
 #[derive(Serialize)]
@@ -209,6 +109,10 @@ struct CellOut<'a> {
 struct CellsBody<'a> {
     as_of: String,
     dataset_version: &'a str,
+    /// The analyte ids `analyte` resolved to (a CAS number or compound id may name several,
+    /// or none); absent without `analyte`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    analytes: Option<&'a [&'a str]>,
     count: usize,
     results: Vec<CellOut<'a>>,
 }
@@ -268,19 +172,14 @@ struct CalendarBody<'a> {
     coverage: Coverage,
 }
 
-/// `GET /api/regulatory-status?analyte=&matrix=&jurisdiction=&as_of=&view=&before=`: filters
-/// combined with AND; `today` is the default `as_of`. Cells in file order (files in path
-/// order); calendar changes by date, undated last.
+/// `GET /api/regulatory-status?analyte=&matrix=&listing=&jurisdiction=&as_of=&view=&before=`:
+/// filters combined with AND. Cells in file order (files in path order); calendar changes by
+/// date, undated last.
 pub fn regulatory_status(
     rs: &RegulatoryStatus,
     compounds: &BTreeMap<String, CompoundRecord>,
-    q: &Query<'_>,
-    today: NaiveDate,
+    filter: &RegulatoryStatusQuery<'_>,
 ) -> Rendered {
-    let filter = match Filter::parse(rs, q, today) {
-        Ok(f) => f,
-        Err(e) => return e,
-    };
     let cells: Vec<(&LoadedFile, &Cell)> = rs
         .files
         .iter()
@@ -288,7 +187,7 @@ pub fn regulatory_status(
         .filter(|(_, c)| filter.keeps(c))
         .collect();
     if filter.calendar {
-        calendar(rs, compounds, &filter, &cells)
+        calendar(rs, compounds, filter, &cells)
     } else {
         let results: Vec<CellOut<'_>> = cells
             .iter()
@@ -298,6 +197,7 @@ pub fn regulatory_status(
         let body = CellsBody {
             as_of: filter.as_of.to_string(),
             dataset_version: &rs.dataset_version,
+            analytes: filter.analytes.as_deref(),
             count: results.len(),
             results,
         };
@@ -308,7 +208,7 @@ pub fn regulatory_status(
 fn calendar<'a>(
     rs: &'a RegulatoryStatus,
     compounds: &'a BTreeMap<String, CompoundRecord>,
-    filter: &Filter<'_>,
+    filter: &RegulatoryStatusQuery<'_>,
     cells: &[(&'a LoadedFile, &'a Cell)],
 ) -> Rendered {
     let changes = governance::calendar(
@@ -352,7 +252,7 @@ fn calendar<'a>(
         dataset_version: &rs.dataset_version,
         before: filter.before.map(|d| d.to_string()),
         changes,
-        classification_changes: if filter.analyte.is_none() && filter.matrix.is_none() {
+        classification_changes: if filter.analytes.is_none() && filter.matrix.is_none() {
             scheduled::scheduled(compounds, filter.as_of, filter.before, filter.jurisdiction)
         } else {
             Vec::new()
@@ -362,6 +262,5 @@ fn calendar<'a>(
     Rendered::json(200, &body, Cache::Private)
 }
 
-mod scheduled;
 #[cfg(test)]
 mod tests;

@@ -8,8 +8,9 @@ use std::sync::OnceLock;
 
 use chrono::NaiveDate;
 
-use super::{Query, regulatory_status};
+use super::{RegulatoryStatusQuery, regulatory_status};
 use crate::load::regulatory_status::load;
+use crate::model::Dataset;
 use crate::model::regulatory_status::governance::{calendar, governance};
 use crate::model::regulatory_status::{Cell, RegulatoryStatus, parse_date};
 use crate::validate::regulatory_status::validate;
@@ -258,8 +259,47 @@ fn the_real_calendar_is_forward_looking() {
     assert!(dated.iter().all(|c| c.effective_from.is_some()));
 }
 
+/// The layer in a dataset of no compounds (compound ids are resolved in the runtime tests).
+fn dataset() -> &'static Dataset {
+    static D: OnceLock<Dataset> = OnceLock::new();
+    D.get_or_init(|| Dataset {
+        regulatory_status: real().clone(),
+        ..Dataset::default()
+    })
+}
+
+/// A request's parameters, as sent.
+#[derive(Debug, Clone, Copy, Default)]
+struct Query<'a> {
+    analyte: Option<&'a str>,
+    matrix: Option<&'a str>,
+    listing: Option<&'a str>,
+    jurisdiction: Option<&'a str>,
+    as_of: Option<&'a str>,
+    view: Option<&'a str>,
+    before: Option<&'a str>,
+}
+
+/// The answer to `q` on 2026-11-21, through the typed query as `render::dispatch` parses it.
 fn render(q: Query<'_>) -> (u16, serde_json::Value) {
-    let r = regulatory_status(real(), &Default::default(), &q, date("2026-11-21"));
+    let pairs: Vec<(String, String)> = [
+        ("analyte", q.analyte),
+        ("matrix", q.matrix),
+        ("listing", q.listing),
+        ("jurisdiction", q.jurisdiction),
+        ("as_of", q.as_of),
+        ("view", q.view),
+        ("before", q.before),
+    ]
+    .into_iter()
+    .filter_map(|(name, value)| Some((name.to_string(), value?.to_string())))
+    .collect();
+    let r = match RegulatoryStatusQuery::parse(dataset(), &pairs, date("2026-11-21")) {
+        Ok(parsed) => {
+            regulatory_status(&dataset().regulatory_status, &dataset().compounds, &parsed)
+        }
+        Err(e) => e.into(),
+    };
     let body = serde_json::from_slice(&r.body).expect("JSON body");
     (r.status, body)
 }
@@ -276,17 +316,20 @@ fn bad_parameters_are_400s_naming_the_valid_values() {
         analyte: Some("plutonium"),
         ..Query::default()
     });
-    assert!(
-        analyte.starts_with("analyte must be one of aflatoxin_b1, aflatoxins_total, ")
-            && analyte.contains("lead, mcpd")
-            && analyte.ends_with("(case-insensitive), not \"plutonium\""),
-        "{analyte}"
+    assert_eq!(
+        analyte,
+        "analyte must be an analyte id or name, a CAS number or a compound id, not \"plutonium\". \
+         Every value with its label: GET /api/regulatory-status/vocabulary"
     );
     let matrix = error(Query {
         matrix: Some("soup"),
         ..Query::default()
     });
-    assert!(matrix.contains("processed_baby_food_general"), "{matrix}");
+    assert!(
+        matrix.starts_with("matrix must be a food, article or drug matrix id, not \"soup\". ")
+            && matrix.ends_with("/api/regulatory-status/vocabulary"),
+        "{matrix}"
+    );
     assert_eq!(
         error(Query {
             jurisdiction: Some("UK"),
@@ -334,11 +377,132 @@ fn bad_parameters_are_400s_naming_the_valid_values() {
     ] {
         let message = error(q);
         assert!(
-            message.len() < 2_000 && message.ends_with("..."),
+            message.len() < 2_000 && message.contains("\"..."),
             "{message}"
         );
         assert!(!message.contains("\u{202e}"), "{message}");
     }
+}
+
+#[test]
+fn near_misses_are_answered_with_the_nearest_ids() {
+    let baby_food = error(Query {
+        matrix: Some("baby food"),
+        ..Query::default()
+    });
+    assert!(
+        baby_food.contains(
+            "(did you mean baby_food_root_vegetables, canned_baby_food, processed_baby_food_general, processed_cereal_based_baby_food?)"
+        ),
+        "{baby_food}"
+    );
+    let typo = error(Query {
+        matrix: Some("infant_formla"),
+        ..Query::default()
+    });
+    assert!(typo.contains("(did you mean infant_formula"), "{typo}");
+    let analyte = error(Query {
+        analyte: Some("bisphenol"),
+        ..Query::default()
+    });
+    assert!(analyte.contains("(did you mean bisphenol_a?)"), "{analyte}");
+}
+
+#[test]
+fn listings_are_not_matrices() {
+    assert_eq!(
+        error(Query {
+            matrix: Some("prop65_cancer_listing"),
+            ..Query::default()
+        }),
+        "matrix: prop65_cancer_listing is a hazard listing, not a food, article or drug: ask listing=prop65_cancer_listing"
+    );
+    assert_eq!(
+        error(Query {
+            listing: Some("infant_formula"),
+            ..Query::default()
+        }),
+        "listing: infant_formula is a matrix, not a hazard listing: ask matrix=infant_formula"
+    );
+    let both = error(Query {
+        matrix: Some("eggs"),
+        listing: Some("iarc_classification"),
+        ..Query::default()
+    });
+    assert!(
+        both.starts_with("send matrix or listing, not both"),
+        "{both}"
+    );
+    let (status, body) = render(Query {
+        listing: Some("Proposition 65 listing: cancer"),
+        ..Query::default()
+    });
+    assert_eq!(status, 200, "{body}");
+    assert!(body["count"].as_u64().unwrap() > 0);
+    assert!(
+        body["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["matrix"] == "prop65_cancer_listing")
+    );
+}
+
+#[test]
+fn analytes_by_id_name_abbreviation_and_cas() {
+    let ids = |analyte: &str| {
+        let (status, body) = render(Query {
+            analyte: Some(analyte),
+            ..Query::default()
+        });
+        assert_eq!(status, 200, "{analyte}: {body}");
+        body["analytes"].clone()
+    };
+    for bpa in [
+        "bisphenol_a",
+        "Bisphenol A (BPA)",
+        "bisphenol a",
+        "BPA",
+        "80-05-7",
+    ] {
+        assert_eq!(ids(bpa), serde_json::json!(["bisphenol_a"]), "{bpa}");
+    }
+    // Benzo[a]pyrene is limited alone and as one of PAH4.
+    assert_eq!(
+        ids("50-32-8"),
+        serde_json::json!(["benzo_a_pyrene", "pah4"])
+    );
+    // A valid CAS number no analyte covers: no cells, and the answer says why.
+    let (status, body) = render(Query {
+        analyte: Some("50-00-0"),
+        ..Query::default()
+    });
+    assert_eq!(status, 200);
+    assert_eq!(body["analytes"], serde_json::json!([]));
+    assert_eq!(body["count"], 0);
+    // An abbreviation only counts as one when it is one: "total" is not arsenic.
+    assert_eq!(
+        render(Query {
+            analyte: Some("total"),
+            ..Query::default()
+        })
+        .0,
+        400
+    );
+    let unknown = error(Query {
+        analyte: Some("hq-c-org-999999"),
+        ..Query::default()
+    });
+    assert_eq!(unknown, "analyte: compound hq-c-org-999999 not found");
+    let (_, by_cas) = render(Query {
+        analyte: Some("7439-92-1"),
+        ..Query::default()
+    });
+    let (_, by_id) = render(Query {
+        analyte: Some("lead"),
+        ..Query::default()
+    });
+    assert_eq!(by_cas, by_id);
 }
 
 #[test]
@@ -437,7 +601,7 @@ fn snapshot_calendar_eu_before_2030() {
 #[test]
 fn snapshot_iarc_classifications() {
     let body = snapshot_of(Query {
-        matrix: Some("iarc_classification"),
+        listing: Some("iarc_classification"),
         ..Query::default()
     });
     insta::assert_json_snapshot!(body, { ".dataset_version" => "[dataset_version]" });

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::score::Field;
+use super::score::{Field, Weight};
 use super::vocabulary::Vocabulary;
 use crate::model::Dataset;
 use crate::model::aliases::normalize as alias_key;
@@ -93,6 +93,10 @@ pub struct SearchIndex {
     /// Normalized alias -> the entry of its compound. Aliases of compounds that are not
     /// served (critical threats) or not in the corpus are left out.
     pub(super) aliases: HashMap<String, usize>,
+    /// A name, synonym or identifier with case and whitespace removed
+    /// (`model::aliases::normalize`) -> the entries holding it and the field, for
+    /// `GET /api/lookup`'s exact matches.
+    pub(super) exact: HashMap<String, Vec<(u32, Field)>>,
 }
 
 /// The fields of one entity, in order of importance.
@@ -128,6 +132,7 @@ impl SearchIndex {
             bigrams: HashMap::new(),
             vocabulary: Vocabulary::default(),
             aliases: HashMap::new(),
+            exact: HashMap::new(),
         };
         let mut positions = HashMap::new();
         // The folded names, for the order of equal scores.
@@ -232,6 +237,12 @@ impl SearchIndex {
         fill(&mut builder);
         let entry = u32::try_from(self.entries.len()).expect("fewer than 4 billion entities");
         for (field, text) in builder.fields {
+            if field.weight() != Weight::Class {
+                let holders = self.exact.entry(alias_key(&text)).or_default();
+                if !holders.iter().any(|(e, _)| *e == entry) {
+                    holders.push((entry, field));
+                }
+            }
             let at = u32::try_from(self.fields.len()).expect("fewer than 4 billion fields");
             let mut ids: Vec<u32> = words(&text).map(|w| self.vocabulary.intern(w)).collect();
             ids.sort_unstable();

@@ -5,6 +5,7 @@
 //! compound.
 
 mod index;
+mod lookup;
 mod matching;
 #[cfg(test)]
 mod ranking_tests;
@@ -18,10 +19,14 @@ use std::cmp::Reverse;
 use serde::Serialize;
 
 pub use index::SearchIndex;
+pub use lookup::{LookupQuery, lookup};
 
+use crate::api::{Op, Query};
 use crate::model::Dataset;
 use crate::model::aliases::normalize as alias_key;
+use crate::render::declared;
 use crate::render::error::ApiError;
+use crate::render::paging::{Pagination, Paging};
 use crate::render::{Cache, Rendered};
 use index::{EntityType, fold};
 use matching::Scored;
@@ -31,6 +36,9 @@ use score::Field;
 struct Hit<'a> {
     entity_type: EntityType,
     id: &'a str,
+    /// The same id under the name the compound answers use (`hq_id` wherever an entity id
+    /// is, the docs page's "Conventions").
+    hq_id: &'a str,
     name: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     cas: Option<&'a str>,
@@ -53,72 +61,44 @@ struct Body<'a> {
     query: &'a str,
     results: Vec<Hit<'a>>,
     meta: Meta<'a>,
+    pagination: Pagination,
 }
 
-/// An integer query parameter within bounds, or the 400 naming them.
-fn bounded(
-    value: Option<&str>,
-    name: &str,
-    default: usize,
-    range: std::ops::RangeInclusive<usize>,
-) -> Result<usize, Rendered> {
-    let Some(raw) = value else {
-        return Ok(default);
-    };
-    raw.trim()
-        .parse::<usize>()
-        .ok()
-        .filter(|n| range.contains(n))
-        .ok_or_else(|| {
-            let bounds = if *range.end() == usize::MAX {
-                format!("at least {}", range.start())
-            } else {
-                format!("from {} to {}", range.start(), range.end())
-            };
-            Rendered::from(ApiError::bad_request(format!(
-                "{name} must be an integer {bounds} (default {default})"
-            )))
-        })
+/// What `GET /api/search` is asked for, parsed once: `q`, the page and `type`.
+#[derive(Debug)]
+pub struct SearchQuery<'q> {
+    text: &'q str,
+    pub paging: Paging,
+    only: Option<EntityType>,
+}
+
+impl<'q> SearchQuery<'q> {
+    pub fn parse(q: &'q dyn Query) -> Result<SearchQuery<'q>, ApiError> {
+        let Some(text) = declared::text(Op::Search, "q", q)? else {
+            return Err(ApiError::bad_request(
+                "q is required: at least 2 characters to search for",
+            ));
+        };
+        let paging = Paging::parse(Op::Search, q)?;
+        let only = match q.get("type") {
+            None => None,
+            Some("compound") => Some(EntityType::Compound),
+            Some("product") => Some(EntityType::Product),
+            Some("material") => Some(EntityType::Material),
+            Some(_) => {
+                return Err(ApiError::bad_request(
+                    "type must be compound, product or material",
+                ));
+            }
+        };
+        Ok(SearchQuery { text, paging, only })
+    }
 }
 
 /// `GET /api/search?q=&limit=&offset=&type=` (Developer+).
-pub fn search(
-    index: &SearchIndex,
-    dataset: &Dataset,
-    q: Option<&str>,
-    limit: Option<&str>,
-    offset: Option<&str>,
-    kind: Option<&str>,
-) -> Rendered {
-    let Some(q) = q.map(str::trim) else {
-        return Rendered::from(ApiError::bad_request(
-            "q is required: at least 2 characters to search for",
-        ));
-    };
-    if q.chars().count() < 2 {
-        return Rendered::from(ApiError::bad_request(
-            "q must be at least 2 characters long",
-        ));
-    }
-    let limit = match bounded(limit, "limit", 20, 1..=100) {
-        Ok(n) => n,
-        Err(e) => return e,
-    };
-    let offset = match bounded(offset, "offset", 0, 0..=usize::MAX) {
-        Ok(n) => n,
-        Err(e) => return e,
-    };
-    let only = match kind {
-        None => None,
-        Some("compound") => Some(EntityType::Compound),
-        Some("product") => Some(EntityType::Product),
-        Some("material") => Some(EntityType::Material),
-        Some(_) => {
-            return Rendered::from(ApiError::bad_request(
-                "type must be compound, product or material",
-            ));
-        }
-    };
+pub fn search(index: &SearchIndex, dataset: &Dataset, query: &SearchQuery<'_>) -> Rendered {
+    let (q, only) = (query.text, query.only);
+    let Paging { limit, offset } = query.paging;
     let mut found = index.matches(&fold(q), only);
     // the alias step applies unless the search is limited to products or materials.
     let alias = match only {
@@ -177,8 +157,31 @@ pub fn search(
             offset,
             alias_resolved: alias.map(|at| index.entries[at].id.as_str()),
         },
+        pagination: query.paging.pagination(total),
     };
     Rendered::json(200, &body, Cache::Private)
+}
+
+/// `search` of these raw values, parsed as the dispatch parses them (the unit tests').
+#[cfg(test)]
+fn search_raw(
+    index: &SearchIndex,
+    dataset: &Dataset,
+    q: Option<&str>,
+    limit: Option<&str>,
+    offset: Option<&str>,
+    kind: Option<&str>,
+) -> Rendered {
+    let query: Vec<(String, String)> = [
+        ("q", q),
+        ("limit", limit),
+        ("offset", offset),
+        ("type", kind),
+    ]
+    .into_iter()
+    .filter_map(|(n, v)| Some((n.to_string(), v?.to_string())))
+    .collect();
+    SearchQuery::parse(&query).map_or_else(Rendered::from, |q| search(index, dataset, &q))
 }
 
 /// A result as shown: the display values come from the record, not from the index.
@@ -195,6 +198,7 @@ fn hit<'a>(index: &'a SearchIndex, dataset: &'a Dataset, s: &Scored) -> Option<H
     Some(Hit {
         entity_type: entry.kind,
         id: &entry.id,
+        hq_id: &entry.id,
         name,
         cas,
         score: s.score,

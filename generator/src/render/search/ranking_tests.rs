@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::index::{EntityType, SearchIndex, fold, words};
 use super::score::{Field, Match, score};
-use super::search;
+use super::search_raw as search;
 use crate::model::Dataset;
 use crate::model::aliases::normalize as alias_key;
 use crate::render::test_data;

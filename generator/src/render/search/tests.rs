@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::score::Scratch;
-use super::{SearchIndex, search};
+use super::{SearchIndex, search_raw as search};
 use crate::model::Dataset;
 use crate::model::vocab::WatchClass;
 use crate::render::Cache;
@@ -219,14 +219,24 @@ fn hostile_input_is_answered_without_panicking() {
         "%%",
         "--",
         "a\u{301}\u{301}",
-        long.as_str(),
-        words.as_str(),
-        typos.as_str(),
     ] {
         let (status, body) = run(q, &[]);
         assert_eq!(status, 200, "{q:.40}");
         assert!(body["results"].is_array());
     }
+    // Past the 200 characters the catalogue declares, a query is refused with a short body.
+    for q in [long.as_str(), words.as_str(), typos.as_str()] {
+        let (status, body) = run(q, &[]);
+        assert_eq!(status, 400, "{q:.40}");
+        let error = body["error"].as_str().unwrap();
+        assert!(
+            error.starts_with("q must be 2 to 200 characters"),
+            "{error}"
+        );
+        assert!(error.len() < 200, "{error}");
+    }
+    let (status, _) = run(&"lead ".repeat(40), &[]);
+    assert_eq!(status, 200, "200 characters, trimmed to 199");
 }
 
 #[test]
