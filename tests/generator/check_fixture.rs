@@ -72,6 +72,9 @@ fn broken_dataset_reports_every_problem_and_fails() {
         ),
         format!("{product}: tier: tier \"CHD\" differs from the id's \"hom\""),
         format!("{product}: brand_examples_disclaimer: required when brand_examples is not empty"),
+        format!(
+            "{product}: brand_examples[0].source: source \"nowhere\" is not defined in sources[]"
+        ),
         format!("{product}: exposure.routes[0]: unknown route \"skin\""),
         // compositions, shares, citations, the material index and the gap list
         format!("{product}: composition: empty composition: list the cited components"),
@@ -144,7 +147,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "missing problem:\n  {line}\nin output:\n{stdout}"
         );
     }
-    assert_eq!(stdout.lines().count(), 35, "{stdout}");
+    assert_eq!(stdout.lines().count(), 36, "{stdout}");
 }
 
 #[test]

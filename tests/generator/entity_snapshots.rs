@@ -52,6 +52,34 @@ fn five_materials() {
     }
 }
 
+/// Oleander's oleandrin and the daffodil's lycorine have no tier in any context: the products
+/// are unassessed, not "negligible" (METHODOLOGY.md, "Product synthesis"), while a product
+/// with an assessed compound keeps its level.
+#[test]
+fn a_product_whose_compounds_have_no_tier_has_no_risk_level() {
+    for id in ["hq-p-pet-000032", "hq-p-pet-000059"] {
+        let p = json(entities::product(dataset(), id, View::Full));
+        assert_eq!(p["risk_level"], serde_json::Value::Null, "{id}");
+        assert_eq!(
+            p["synthesis"]["risk_level"],
+            serde_json::Value::Null,
+            "{id}"
+        );
+        assert!(
+            p["synthesis"]["compounds_assessed"].as_u64() >= Some(1),
+            "{id}"
+        );
+        assert!(
+            p["compound_traces"]
+                .as_array()
+                .is_some_and(|t| t.iter().all(|t| t["tier"].is_null())),
+            "{id}"
+        );
+    }
+    let glue = json(entities::product(dataset(), "hq-p-spe-000062", View::Full));
+    assert!(glue["risk_level"].is_string(), "{glue}");
+}
+
 #[test]
 fn the_graph_links_compounds_materials_and_products() {
     let d = dataset();

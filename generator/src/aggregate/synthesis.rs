@@ -13,7 +13,7 @@ use crate::model::material::{Component, Product, ShareKind};
 use crate::model::vocab::RiskLevel;
 
 pub const METHOD: &str = "max_adjusted_compound_tier";
-pub const VERSION: &str = "1.1";
+pub const VERSION: &str = "1.2";
 pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score. The multipliers are calibrated heuristics, not regulatory consensus. A compound's typical or specified share is its exposure; a legal or advisory maximum is only an upper bound on it, never the content.";
 
 /// What a compound's share tells about its exposure in the product.
@@ -253,8 +253,11 @@ pub fn synthesize(dataset: &Dataset, product: &Product) -> (Synthesis, Vec<Trace
             ShareBasis::Presence => &mut bases.presence,
         } += 1;
     }
+    // A compound without a tier in any context is evidence of nothing: a product none of whose
+    // compounds is assessed has no level, never "negligible" (METHODOLOGY.md, "Product synthesis").
+    let assessed = traces.iter().any(|t| t.tier.is_some());
     let synthesis = Synthesis {
-        risk_level: (!traces.is_empty()).then(|| ProductRisk::from_score(score)),
+        risk_level: assessed.then(|| ProductRisk::from_score(score)),
         score,
         contexts,
         multipliers: m,

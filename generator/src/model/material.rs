@@ -77,6 +77,15 @@ pub struct Composition {
     pub contaminants: Vec<Component>,
 }
 
+/// A brand named as an example of a product category, with the source that shows the brand's
+/// product belongs to it (data/README.md, "Products").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BrandExample {
+    pub name: String,
+    pub source: String,
+}
+
 /// A sourced statement.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -211,7 +220,7 @@ pub struct Product {
     #[serde(default)]
     pub lifecycle: Vec<Statement>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub brand_examples: Vec<String>,
+    pub brand_examples: Vec<BrandExample>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub brand_examples_disclaimer: Option<String>,
     pub sources: Vec<SourceRef>,

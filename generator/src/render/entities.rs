@@ -8,8 +8,8 @@ use super::{Cache, Rendered};
 use crate::aggregate::synthesis::{self, Synthesis, Trace};
 use crate::model::Dataset;
 use crate::model::material::{
-    Behavior, Component, EntityMeta, Exposure, Material, MaterialUse, Regulation, ShareKind,
-    Statement,
+    Behavior, BrandExample, Component, EntityMeta, Exposure, Material, MaterialUse, Regulation,
+    ShareKind, Statement,
 };
 use crate::model::record::SourceRef;
 use crate::render::error::ApiError;
@@ -173,7 +173,7 @@ struct ProductOut<'a> {
     handling: &'a [Statement],
     lifecycle: &'a [Statement],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    brand_examples: &'a [String],
+    brand_examples: &'a [BrandExample],
     #[serde(skip_serializing_if = "Option::is_none")]
     brand_examples_disclaimer: Option<&'a str>,
     synthesis: Synthesis,
