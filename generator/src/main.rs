@@ -41,6 +41,11 @@ enum Command {
         /// Origin of the runtime that answers what the tree does not (e.g. https://api.example).
         #[arg(long, env = "SAFEREF_RUNTIME_ORIGIN")]
         runtime_origin: Option<String>,
+        /// The public origin the site is published under (e.g. https://saferef.example): the
+        /// canonical links, the sitemap's addresses, robots.txt and the OpenAPI servers name it
+        /// (root-relative without it).
+        #[arg(long, env = "SAFEREF_SITE_ORIGIN")]
+        site_origin: Option<String>,
         /// Compare every file on disk with its new bytes instead of trusting the previous
         /// manifest (after site/ was edited by hand, or files went missing).
         #[arg(long)]
@@ -104,9 +109,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             data,
             out,
             runtime_origin,
+            site_origin,
             full,
             scale,
-        } => build(&data, out, runtime_origin, full, scale),
+        } => build(&data, out, (runtime_origin, site_origin), full, scale),
         Command::Ingest {
             sources,
             data,
@@ -195,10 +201,14 @@ fn check(data: &std::path::Path, stats: bool) -> anyhow::Result<ExitCode> {
 fn build(
     data: &std::path::Path,
     out: PathBuf,
-    runtime_origin: Option<String>,
+    (runtime_origin, site_origin): (Option<String>, Option<String>),
     full: bool,
     scale: usize,
 ) -> anyhow::Result<ExitCode> {
+    let site_origin = site_origin
+        .map(|o| saferef_generator::render::pages::site::origin(&o))
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--site-origin: {e}"))?;
     use saferef_generator::build::site::LastBuild;
     use saferef_generator::load::RecordCache;
     let started = std::time::Instant::now();
@@ -233,7 +243,8 @@ fn build(
         dataset.compounds.len() - clean.len(),
         started.elapsed().as_secs_f64() - loaded
     );
-    let dataset = saferef_generator::build::site::scale::scaled(dataset, scale)?;
+    let mut dataset = saferef_generator::build::site::scale::scaled(dataset, scale)?;
+    dataset.site_origin = site_origin;
     saferef_generator::build::site::build_after(
         &dataset,
         &saferef_generator::build::site::BuildOptions {

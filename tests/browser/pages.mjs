@@ -3,7 +3,7 @@
 //
 // The front door finds a compound by a misspelt name, a CAS number and a synonym and lands
 // on its page, and its trial form is accepted; the compound page shows its 19 tiers, evidence
-// and links; the playground looks up a compound by CAS, switches context, shows the badges,
+// and links, and its badge builder builds and copies a snippet; the playground looks up a compound by CAS, switches context, shows the badges,
 // builds one with a label and the name, and copies the embed snippet, whose badge link lands on
 // the compound's page; the dashboard draws the 30-day chart for the key and rotates it; docs, examples and
 // compliance load without console errors; every page passes a basic accessibility check and
@@ -178,6 +178,20 @@ let benzenePage = null;
   check(badges.length === 3 && badges.every(Boolean), "compound page: its three badges load");
   const json = await (await page.request.get(base + `/api/compound/${id}`)).json();
   check(json._links.page === benzenePage, `compound page: the JSON links it as _links.page (${json._links.page})`);
+  // The badge builder: another context, a style and the name change the three style previews,
+  // the badge and the snippet, which is copied and links back to this page.
+  await page.selectOption("#badge-context", otherContext);
+  await page.check('#badge-builder input[name="style"][value="pill"]');
+  await page.check('#badge-builder input[name="show_name"]');
+  await page.waitForFunction(() => { const i = document.getElementById("badge-preview"); return i.complete && i.naturalWidth > 0 && i.src.includes("show_name=true"); });
+  const previews = await page.$$eval("#badge-builder img", (imgs) => imgs.map((i) => i.complete && i.naturalWidth > 0 && i.src.includes("show_name=true")));
+  check(previews.length === 3 && previews.every(Boolean), "compound page: the builder redraws its three style previews");
+  const built = await page.inputValue("#embed");
+  check(built.includes(`<a href="${base}/compound/${id}">`) && built.includes(`/api/badge/${id}?context=${otherContext}&amp;style=pill&amp;show_name=true`), `compound page: the builder's snippet ${built}`);
+  await page.click("#copy-embed");
+  await page.waitForFunction(() => document.getElementById("copy-status").textContent.includes("copied"));
+  const copiedEmbed = await page.evaluate(() => navigator.clipboard.readText());
+  check(copiedEmbed === built, "compound page: Copy snippet copies the built snippet");
   await page.screenshot({ path: join(artifacts, "compound-page-desktop.png"), fullPage: true });
   check(opened.errors.length === 0, `compound page: no console errors ${opened.errors.join(" | ")}`);
   await page.close();

@@ -71,7 +71,7 @@ fn dispatched(op: Op, params: &[&str], query: &[(&str, Option<&str>)]) -> Render
         query: &query,
         batch: None,
         today: NaiveDate::default(),
-        assessed: None,
+        prepared: None,
     };
     let keyed = Viewer {
         keyed: true,

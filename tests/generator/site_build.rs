@@ -156,6 +156,38 @@ fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
     );
 }
 
+#[test]
+fn a_product_is_rendered_again_when_a_compound_it_names_changes() {
+    let (_data, mut d) = dataset();
+    // A real product (baby bottles) whose composition names BPA, one of the fixture's compounds.
+    let text = std::fs::read_to_string(repo().join("data/products/hq-p-chd-000001.json")).unwrap();
+    let product: saferef_generator::model::material::Product = serde_json::from_str(&text).unwrap();
+    let id = product.id.clone();
+    d.products.insert(id.clone(), product);
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    let page = out.path().join(format!("product/{id}.html"));
+    let json = out.path().join(format!("api/product/{id}.json"));
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    let link = format!("href=\"/compound/{bpa}\"");
+    assert!(read(&page).contains(&link));
+    assert!(read(&json).contains(&format!("\"compound_id\":\"{bpa}\"")));
+
+    // Benzene changes: the product does not name it, and nothing of it is written.
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    d.compounds.get_mut(&benzene).unwrap().name = "Benzene (renamed)".into();
+    build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
+    assert_same_as_fresh(&d, out.path());
+
+    // BPA leaves: the product's page, JSON and badges are rendered again without it.
+    d.compounds.remove(&bpa);
+    build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
+    assert!(!read(&page).contains(&link));
+    assert!(read(&json).contains("\"compound_id\":null"));
+    assert_same_as_fresh(&d, out.path());
+}
+
 /// Asserts that `incremental` (a rebuild) holds the tree a build from scratch of `d` writes:
 /// the same files with the same bytes, and a manifest listing the same files and hashes.
 fn assert_same_as_fresh(d: &Dataset, incremental: &Path) {

@@ -128,7 +128,7 @@ fn lookup_resolves_names_aliases_and_cas_numbers_without_a_key() {
             query: &query,
             batch: None,
             today: chrono::Utc::now().date_naive(),
-            assessed: None,
+            prepared: None,
         },
         Viewer::PUBLIC,
     )

@@ -204,8 +204,11 @@ pub struct Multipliers {
     pub frequency: f64,
 }
 
+/// A product's synthesis and each compound's trace, as `synthesize` returns them.
+pub type Synthesized = (Synthesis, Vec<Trace>);
+
 /// Synthesises a product's risk; returns the synthesis and each compound's trace.
-pub fn synthesize(dataset: &Dataset, product: &Product) -> (Synthesis, Vec<Trace>) {
+pub fn synthesize(dataset: &Dataset, product: &Product) -> Synthesized {
     let contexts = contexts_for(product);
     let m = Multipliers {
         route: route_factor(&product.exposure.routes),

@@ -48,6 +48,8 @@ struct Snapshot {
     regulatory_status: crate::model::regulatory_status::RegulatoryStatus,
     #[serde(default)]
     changelog: Vec<crate::model::changelog::Entry>,
+    #[serde(default)]
+    site_origin: Option<String>,
 }
 
 /// The fields of the snapshot beside the compounds, borrowed from the dataset. Everything a
@@ -68,6 +70,9 @@ struct Shared<'a> {
     fragrance: &'a crate::model::fragrance::Fragrance,
     regulatory_status: &'a crate::model::regulatory_status::RegulatoryStatus,
     changelog: &'a [crate::model::changelog::Entry],
+    // Absent without an origin, so such a snapshot is what it was before the field existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    site_origin: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -114,6 +119,7 @@ pub fn parts_with<'a>(
         fragrance: &dataset.fragrance,
         regulatory_status: &dataset.regulatory_status,
         changelog: &dataset.changelog,
+        site_origin: dataset.site_origin.as_deref(),
     })?;
     let records: Vec<&CompoundRecord> = dataset.compounds.values().collect();
     let compounds = records
@@ -233,6 +239,7 @@ pub fn read(path: &Path) -> anyhow::Result<Dataset> {
         fragrance: s.fragrance,
         regulatory_status: s.regulatory_status,
         changelog: s.changelog,
+        site_origin: s.site_origin,
         ..Dataset::default()
     })
 }

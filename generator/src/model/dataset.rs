@@ -123,6 +123,11 @@ pub struct Dataset {
     /// when the file is absent). Not in the fingerprint: it describes the data, and a diff
     /// names its release after the fingerprint of the data it describes.
     pub changelog: Vec<crate::model::changelog::Entry>,
+    /// The public origin the site is published under (`saferef-generate build --site-origin`,
+    /// e.g. `https://saferef.example`, no trailing slash), kept in the release's snapshot:
+    /// canonical links, the sitemap, robots.txt and the OpenAPI `servers` name it. `None`
+    /// (a preview, a local build): those addresses are root-relative.
+    pub site_origin: Option<String>,
     /// SHA-256 of each compound's file, by id.
     pub digests: BTreeMap<String, Hash>,
     /// SHA-256 over what shapes every record beside its own file (`sources.json`, whose ranks

@@ -8,10 +8,11 @@
 use askama::Template;
 
 use super::badge_metrics::WIDTHS;
+use super::dispatch::Prepared;
 use super::error::ApiError;
 use super::{Cache, Rendered};
-use crate::aggregate::synthesis::{self, ProductRisk};
-use crate::aggregate::{Assessment, Schema, assess};
+use crate::aggregate::Schema;
+use crate::aggregate::synthesis::ProductRisk;
 use crate::api::Query;
 use crate::model::Dataset;
 use crate::model::contexts::Context;
@@ -314,18 +315,19 @@ impl BadgeQuery {
     }
 }
 
-/// `GET /api/badge/{id}`: always an SVG. `assessed` is the compound's assessment when the
-/// caller has made it already (the build draws 57 badges from one).
+/// `GET /api/badge/{id}`: always an SVG. `prepared` is the compound's assessment or the
+/// product's synthesis when the caller has made it already (the build draws a compound's 57
+/// badges from one assessment, a product's 3 from one synthesis).
 pub fn answer(
     dataset: &Dataset,
     id: &str,
     q: &dyn Query,
-    assessed: Option<&Assessment>,
+    prepared: Option<Prepared<'_>>,
 ) -> Rendered {
     let parsed = Subject::parse(id).and_then(|s| Ok((s, BadgeQuery::parse(dataset, q)?)));
     match parsed {
         Ok((subject, query)) => {
-            badge(dataset, subject, &query, assessed).unwrap_or_else(|e| e.render(query.style))
+            badge(dataset, subject, &query, prepared).unwrap_or_else(|e| e.render(query.style))
         }
         Err(e) => e.render(BadgeQuery::style(q).unwrap_or(Style::Flat)),
     }
@@ -337,7 +339,7 @@ pub fn badge(
     dataset: &Dataset,
     subject: Subject<'_>,
     query: &BadgeQuery,
-    assessed: Option<&Assessment>,
+    prepared: Option<Prepared<'_>>,
 ) -> Result<Rendered, BadgeError> {
     let style = query.style;
     let not_found = || Ok(respond(404, svg(&query.label, "not found", GRAY, style)));
@@ -357,7 +359,14 @@ pub fn badge(
                     None => return not_found(),
                 },
                 _ => match dataset.products.get(id) {
-                    Some(p) => match synthesis::synthesize(dataset, p).0.risk_level {
+                    Some(p) => match super::entities::synthesis_of(
+                        dataset,
+                        p,
+                        prepared.and_then(Prepared::synthesis),
+                    )
+                    .0
+                    .risk_level
+                    {
                         Some(r) => (&p.name, r.as_str().replace('_', " "), product_color(r)),
                         None => (&p.name, "no data".to_string(), GRAY),
                     },
@@ -377,14 +386,7 @@ pub fn badge(
             svg(&query.label, "not available", GRAY, style),
         ));
     }
-    let owned;
-    let a = match assessed {
-        Some(a) => a,
-        None => {
-            owned = assess(record);
-            &owned
-        }
-    };
+    let a = &*super::compound::assessment(record, prepared.and_then(Prepared::assessment));
     let context = query.context.unwrap_or(Context::HumanAdult);
     let result = (a.schema != Schema::V2Research)
         .then(|| a.get(context.name()))

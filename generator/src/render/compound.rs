@@ -2,6 +2,7 @@
 //! legacy shape, the raw record, alternatives and the CAS lookup. Wire types live here,
 //! separate from the stored model, so the public JSON does not drift with internals.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
@@ -237,8 +238,17 @@ impl CompoundQuery {
     }
 }
 
-/// `GET /api/compound/{id}` of a record `lookup` found; `assessed` is its assessment when the
-/// caller has made it already (the build renders 21 responses of each compound from one).
+/// The record's assessment: `assessed` when the caller has made it already (the build renders
+/// all of a compound's responses from one), else made here. Every renderer of a compound (its
+/// JSON, page and badges) takes it from here.
+pub fn assessment<'a>(
+    record: &CompoundRecord,
+    assessed: Option<&'a Assessment>,
+) -> Cow<'a, Assessment> {
+    assessed.map_or_else(|| Cow::Owned(aggregate::assess(record)), Cow::Borrowed)
+}
+
+/// `GET /api/compound/{id}` of a record `lookup` found; `assessed` as `assessment` takes it.
 pub fn compound(
     dataset: &Dataset,
     record: &CompoundRecord,
@@ -290,14 +300,7 @@ fn answer(
     day: Option<NaiveDate>,
 ) -> Rendered {
     let as_of = day.map(|d| d.format("%Y-%m-%d").to_string());
-    let owned;
-    let a = match assessed {
-        Some(a) => a,
-        None => {
-            owned = aggregate::assess(record);
-            &owned
-        }
-    };
+    let a = &*assessment(record, assessed);
     let unavailable = |message: String| {
         Rendered::json(
             422,

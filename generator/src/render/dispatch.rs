@@ -18,6 +18,7 @@ use super::{
 };
 use crate::aggregate::Assessment;
 use crate::aggregate::graph::Graph;
+use crate::aggregate::synthesis::Synthesized;
 use crate::api::Op;
 pub use crate::api::Query;
 use crate::model::Dataset;
@@ -48,16 +49,40 @@ impl Viewer {
     };
 }
 
+/// What the caller has worked out already for the entity a request names: a compound's
+/// assessment or a product's synthesis. The build renders all of a compound's files from one
+/// assessment and all of a product's from one synthesis.
+#[derive(Debug, Clone, Copy)]
+pub enum Prepared<'a> {
+    Assessed(&'a Assessment),
+    Synthesized(&'a Synthesized),
+}
+
+impl<'a> Prepared<'a> {
+    pub fn assessment(self) -> Option<&'a Assessment> {
+        match self {
+            Prepared::Assessed(a) => Some(a),
+            Prepared::Synthesized(_) => None,
+        }
+    }
+
+    pub fn synthesis(self) -> Option<&'a Synthesized> {
+        match self {
+            Prepared::Synthesized(s) => Some(s),
+            Prepared::Assessed(_) => None,
+        }
+    }
+}
+
 /// One request to an op: its path parameters in template order, its query, a POSTed batch
-/// body already read, the day that counts as today, and the compound's assessment when the
-/// caller has made it already (the build renders a compound's 78 files from one).
+/// body already read, the day that counts as today, and what the caller has prepared.
 #[derive(Clone, Copy)]
 pub struct Call<'a> {
     pub params: &'a [&'a str],
     pub query: &'a dyn Query,
     pub batch: Option<&'a batch::BatchRequest>,
     pub today: NaiveDate,
-    pub assessed: Option<&'a Assessment>,
+    pub prepared: Option<Prepared<'a>>,
 }
 
 impl std::fmt::Debug for Call<'_> {
@@ -83,7 +108,7 @@ pub fn render(
     } else {
         View::Public
     };
-    let answer = match from_dataset(d, op, call.params, call.query, call.assessed, view) {
+    let answer = match from_dataset(d, op, call.params, call.query, call.prepared, view) {
         Ok(None) => from_indexes(d, ix, op, call, viewer),
         other => other,
     };
@@ -98,9 +123,9 @@ pub fn render_static(
     op: Op,
     params: &[&str],
     query: &dyn Query,
-    assessed: Option<&Assessment>,
+    prepared: Option<Prepared<'_>>,
 ) -> Option<Rendered> {
-    from_dataset(d, op, params, query, assessed, View::Public).unwrap_or_else(|e| Some(e.into()))
+    from_dataset(d, op, params, query, prepared, View::Public).unwrap_or_else(|e| Some(e.into()))
 }
 
 /// `render_static` of a GET of `path` (`/api/...` or a page's), routed by the catalogue as the
@@ -109,12 +134,12 @@ pub fn get_static(
     d: &Dataset,
     path: &str,
     query: &dyn Query,
-    assessed: Option<&Assessment>,
+    prepared: Option<Prepared<'_>>,
 ) -> Rendered {
     crate::api::resolve_path(path)
         .into_iter()
         .find(|(e, _)| e.method == "GET")
-        .and_then(|(e, params)| render_static(d, e.op, &params, query, assessed))
+        .and_then(|(e, params)| render_static(d, e.op, &params, query, prepared))
         .unwrap_or_else(super::not_found)
 }
 
@@ -125,10 +150,12 @@ fn from_dataset(
     op: Op,
     params: &[&str],
     q: &dyn Query,
-    assessed: Option<&Assessment>,
+    prepared: Option<Prepared<'_>>,
     view: View,
 ) -> Result<Option<Rendered>, ApiError> {
     let p = |i: usize| params.get(i).copied().unwrap_or_default();
+    let assessed = prepared.and_then(Prepared::assessment);
+    let synthesized = prepared.and_then(Prepared::synthesis);
     Ok(Some(match op {
         Op::Root => super::root::root(d, &d.release_date()),
         Op::OpenApi => super::openapi::openapi(d, super::openapi::Format::parse(q)?),
@@ -151,9 +178,9 @@ fn from_dataset(
             compound::by_cas(d, &cas, CasQuery::parse(d, q)?)?
         }
         Op::Material => entities::material(d, p(0)),
-        Op::Product => entities::product(d, p(0), view),
+        Op::Product => entities::product_synthesized(d, p(0), view, synthesized),
         Op::ProductRaw => entities::product_raw(d, p(0)),
-        Op::Badge => badge::answer(d, p(0), q, assessed),
+        Op::Badge => badge::answer(d, p(0), q, prepared),
         Op::Contexts => contexts::contexts(d),
         Op::Materials => lists::materials(d, &lists::MaterialsQuery::parse(q)?),
         Op::Regulatory => regulatory::compound(d, p(0), compound::parse_as_of(q, view)?),
@@ -179,9 +206,9 @@ fn from_dataset(
         Op::Home => pages::home::home(d),
         Op::CompoundPage => pages::compound_page::compound_page(d, p(0), assessed)?,
         Op::MaterialPage => pages::entity_pages::material_page(d, p(0))?,
-        Op::ProductPage => pages::entity_pages::product_page(d, p(0))?,
+        Op::ProductPage => pages::entity_pages::product_page(d, p(0), synthesized)?,
         Op::Sitemap => pages::site::sitemap(d),
-        Op::Robots => pages::site::robots(),
+        Op::Robots => pages::site::robots(d),
         Op::NameIndex => pages::name_index::name_index(d),
         _ => return Ok(None),
     }))

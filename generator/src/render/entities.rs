@@ -1,15 +1,17 @@
 //! Material and product responses: references resolved to ids and names, the
 //! product's risk synthesis, and `compound_traces` for Developer tier and above only.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use super::compound::View;
 use super::{Cache, Rendered};
-use crate::aggregate::synthesis::{self, Synthesis, Trace};
+use crate::aggregate::synthesis::{self, Synthesis, Synthesized, Trace};
 use crate::model::Dataset;
 use crate::model::material::{
-    Behavior, BrandExample, Component, EntityMeta, Exposure, Material, MaterialUse, Regulation,
-    ShareKind, Statement,
+    Behavior, BrandExample, Component, EntityMeta, Exposure, Material, MaterialUse, Product,
+    Regulation, ShareKind, Statement,
 };
 use crate::model::record::SourceRef;
 use crate::render::error::ApiError;
@@ -63,7 +65,8 @@ struct MaterialRef<'a> {
     source: &'a str,
 }
 
-fn material_by_slug<'a>(dataset: &'a Dataset, slug: &str) -> Option<&'a Material> {
+/// The material a slug names (products and materials refer to materials by slug).
+pub(crate) fn material_by_slug<'a>(dataset: &'a Dataset, slug: &str) -> Option<&'a Material> {
     dataset.materials.values().find(|m| m.slug == slug)
 }
 
@@ -101,13 +104,44 @@ pub(crate) fn check_id(id: &str, letter: char, what: &str) -> Result<(), ApiErro
     }
 }
 
+/// The material `id` names: a 400 for a malformed id, a 404 for an unknown one. The JSON and
+/// the page look a material up here.
+pub(crate) fn material_of<'d>(dataset: &'d Dataset, id: &str) -> Result<&'d Material, ApiError> {
+    check_id(id, 'm', "material")?;
+    dataset
+        .materials
+        .get(id)
+        .ok_or_else(|| ApiError::not_found(format!("material {id} not found")))
+}
+
+/// The product `id` names, as `material_of` a material.
+pub(crate) fn product_of<'d>(dataset: &'d Dataset, id: &str) -> Result<&'d Product, ApiError> {
+    check_id(id, 'p', "product")?;
+    dataset
+        .products
+        .get(id)
+        .ok_or_else(|| ApiError::not_found(format!("product {id} not found")))
+}
+
+/// The product's synthesis: `synthesized` when the caller has made it already (the build
+/// renders all of a product's responses from one), else made here. Every renderer of a
+/// product (its JSON, page and badges) takes it from here.
+pub(crate) fn synthesis_of<'a>(
+    dataset: &Dataset,
+    product: &Product,
+    synthesized: Option<&'a Synthesized>,
+) -> Cow<'a, Synthesized> {
+    synthesized.map_or_else(
+        || Cow::Owned(synthesis::synthesize(dataset, product)),
+        Cow::Borrowed,
+    )
+}
+
 /// `GET /api/material/{id}`.
 pub fn material(dataset: &Dataset, id: &str) -> Rendered {
-    if let Err(e) = check_id(id, 'm', "material") {
-        return Rendered::from(e);
-    }
-    let Some(m) = dataset.materials.get(id) else {
-        return Rendered::from(ApiError::not_found(format!("material {id} not found")));
+    let m = match material_of(dataset, id) {
+        Ok(m) => m,
+        Err(e) => return Rendered::from(e),
     };
     let body = MaterialOut {
         id: &m.id,
@@ -176,9 +210,9 @@ struct ProductOut<'a> {
     brand_examples: &'a [BrandExample],
     #[serde(skip_serializing_if = "Option::is_none")]
     brand_examples_disclaimer: Option<&'a str>,
-    synthesis: Synthesis,
+    synthesis: &'a Synthesis,
     #[serde(skip_serializing_if = "Option::is_none")]
-    compound_traces: Option<Vec<Trace>>,
+    compound_traces: Option<&'a [Trace]>,
     sources: &'a [SourceRef],
     meta: &'a EntityMeta,
 }
@@ -200,13 +234,22 @@ fn uses<'a>(dataset: &'a Dataset, list: &'a [MaterialUse]) -> Vec<MaterialRef<'a
 
 /// `GET /api/product/{id}`: the profile; `compound_traces` only with `View::Full`.
 pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
-    if let Err(e) = check_id(id, 'p', "product") {
-        return Rendered::from(e);
-    }
-    let Some(p) = dataset.products.get(id) else {
-        return Rendered::from(ApiError::not_found(format!("product {id} not found")));
+    product_synthesized(dataset, id, view, None)
+}
+
+/// `product`, with the synthesis as `synthesis_of` takes it.
+pub fn product_synthesized(
+    dataset: &Dataset,
+    id: &str,
+    view: View,
+    synthesized: Option<&Synthesized>,
+) -> Rendered {
+    let p = match product_of(dataset, id) {
+        Ok(p) => p,
+        Err(e) => return Rendered::from(e),
     };
-    let (synthesis, traces) = synthesis::synthesize(dataset, p);
+    let made = synthesis_of(dataset, p, synthesized);
+    let (synthesis, traces) = &*made;
     let body = ProductOut {
         id: &p.id,
         hq_id: &p.id,
@@ -231,7 +274,7 @@ pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
         brand_examples: &p.brand_examples,
         brand_examples_disclaimer: p.brand_examples_disclaimer.as_deref(),
         synthesis,
-        compound_traces: (view == View::Full).then_some(traces),
+        compound_traces: (view == View::Full).then_some(traces.as_slice()),
         sources: &p.sources,
         meta: &p.meta,
     };
@@ -240,11 +283,8 @@ pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
 
 /// `GET /api/product/{id}/raw`: the stored product, without shaping or tier gating.
 pub fn product_raw(dataset: &Dataset, id: &str) -> Rendered {
-    if let Err(e) = check_id(id, 'p', "product") {
-        return Rendered::from(e);
-    }
-    match dataset.products.get(id) {
-        Some(p) => Rendered::json(200, p, Cache::PublicCompound).keyed(&p.id),
-        None => Rendered::from(ApiError::not_found(format!("product {id} not found"))),
+    match product_of(dataset, id) {
+        Ok(p) => Rendered::json(200, p, Cache::PublicCompound).keyed(&p.id),
+        Err(e) => Rendered::from(e),
     }
 }

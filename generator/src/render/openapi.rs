@@ -557,7 +557,8 @@ fn document(dataset: &Dataset) -> Value {
             "x-api-schema-version": API_SCHEMA_VERSION,
             "x-service-version": crate::SERVICE_VERSION,
         },
-        "servers": [{"url": "/"}],
+        // The public origin the release was built for, as the pages' canonical links name it.
+        "servers": [{"url": dataset.site_origin.as_deref().unwrap_or("/")}],
         "tags": TAGS.iter().map(|(name, d)| json!({"name": name, "description": d})).collect::<Vec<_>>(),
         "paths": paths,
         "components": {

@@ -89,7 +89,7 @@ async fn render_one(
                 query: q,
                 batch: batch.as_ref(),
                 today: chrono::Utc::now().date_naive(),
-                assessed: None,
+                prepared: None,
             };
             let viewer = Viewer {
                 keyed: caller.tier.is_keyed(),

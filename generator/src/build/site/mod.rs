@@ -77,11 +77,13 @@ const FORMER_MANIFEST: &str = "manifest.json";
 /// Renders every route and writes the tree. Deterministic but for the manifest's `built_at`.
 ///
 /// Incremental in two ways. Each compound's routes depend only on its record and on the
-/// dataset's shared parts (`routes::compound_group`), so they are rendered only when the hash
-/// of those inputs differs from the one the previous build recorded in its state; the rest
-/// (materials, products, documents, the routing files, the snapshot) is rendered when any
-/// input changed. And of what is rendered, only files whose hash differs from the previous
-/// build's are written.
+/// dataset's shared parts (`routes::compound_group`), and each material's and product's only
+/// on its own record, the shared parts and the compounds its composition names
+/// (`routes::material_group`, `routes::product_group`), so an entity's routes are rendered
+/// only when the hash of those inputs differs from the one the previous build recorded in its
+/// state; the rest (the pages and documents of no entity, the routing files, the snapshot) is
+/// rendered when any input changed. And of what is rendered, only files whose hash differs
+/// from the previous build's are written.
 ///
 /// When anything fails, the tree at `opts.out` is left as it was (or not created), and the
 /// error says so after the path and the OS error.
@@ -231,7 +233,7 @@ fn record_file<'a>(dataset: &'a Dataset, id: &str) -> Option<(&'a str, &'a Hash)
 }
 
 /// The build, stage by stage, into `staged`: hash the inputs against the previous build
-/// (`Plan`), render the compounds that changed beside the rest, write the routing files and
+/// (`Plan`), render the entities that changed beside the rest, write the routing files and
 /// the snapshot, write the manifest and the build state, and move it all into place.
 fn build_staged(
     dataset: &Dataset,
@@ -244,7 +246,7 @@ fn build_staged(
     let mut plan = Plan::new(dataset, opts, last)?;
     stage(
         &format!(
-            "hashed inputs ({} of {} compounds to render)",
+            "hashed inputs ({} of {} compounds, materials and products to render)",
             plan.todo.len(),
             plan.keys.len()
         ),
@@ -254,7 +256,7 @@ fn build_staged(
     let t = Instant::now();
     let progress = progress_bar(plan.todo.len() as u64);
     let (rendered, rest_parts) = rayon::join(
-        || render_compounds(dataset, &plan, &staged, &progress),
+        || render_groups(dataset, &plan, &staged, &progress),
         || render_rest(dataset, &plan),
     );
     progress.finish_and_clear();
@@ -267,7 +269,13 @@ fn build_staged(
         groups[i] = Some(group);
     }
     let groups: Vec<Group<'_>> = groups.into_iter().flatten().collect();
-    stage(&format!("rendered {} compounds", plan.todo.len()), t);
+    stage(
+        &format!(
+            "rendered {} compounds, materials and products",
+            plan.todo.len()
+        ),
+        t,
+    );
 
     let t = Instant::now();
     let (rest, redirect_rules) = match (plan.rest_reused.take(), rest_parts?) {
@@ -297,9 +305,8 @@ fn build_staged(
             (files + g.files, bytes + g.size)
         });
     let state = State {
-        compounds: plan
-            .parts
-            .compounds
+        groups: plan
+            .entities
             .iter()
             .map(|(id, _)| id.clone())
             .zip(groups)
@@ -337,20 +344,33 @@ fn stage(what: &str, since: Instant) {
     eprintln!("build: {what} in {:.2}s", since.elapsed().as_secs_f64());
 }
 
+/// What kind of entity a group of routes is of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Compound,
+    Material,
+    Product,
+}
+
 /// What a build starts from: its inputs hashed, and what the previous build holds that is
 /// still right for them.
 struct Plan<'a> {
     parts: crate::load::snapshot::Parts<'a>,
-    /// Each compound's key: the hash of its record and of everything shared.
+    /// Every entity with routes of its own: the compounds, then the materials, then the
+    /// products, each in id order.
+    entities: Vec<(String, Kind)>,
+    /// Each entity's key: a compound's is the hash of its record and of everything shared; a
+    /// material's or product's the hash of everything shared and of the keys of the compounds
+    /// its composition names.
     keys: Vec<Hash>,
     /// The key of the rest: every compound key and the dataset's fingerprint.
     rest_key: Hash,
     previous: Previous<'a>,
-    /// By compound, its previous group when its key is unchanged: those are not rendered.
+    /// By entity, its previous group when its key is unchanged: those are not rendered.
     reused: Vec<Option<Group<'a>>>,
     /// The previous rest and its redirect rule count, when the rest key is unchanged.
     rest_reused: Option<(Group<'a>, usize)>,
-    /// The compounds to render, by index.
+    /// The entities to render, by index.
     todo: Vec<usize>,
     /// `--full`: trust nothing the build did not render.
     full: bool,
@@ -369,7 +389,7 @@ impl<'a> Plan<'a> {
             &[u8::from(opts.runtime_origin.is_some())],
             &parts.shared,
         ]);
-        let keys: Vec<Hash> = parts
+        let mut keys: Vec<Hash> = parts
             .compounds
             .par_iter()
             .map(|(id, json)| key(&[&global, id.as_bytes(), json]))
@@ -377,6 +397,45 @@ impl<'a> Plan<'a> {
         let mut rest_inputs: Vec<&[u8]> = vec![parts.fingerprint.as_bytes()];
         rest_inputs.extend(keys.iter().map(|k| k.as_slice()));
         let rest_key = key(&rest_inputs);
+        let mut entities: Vec<(String, Kind)> = parts
+            .compounds
+            .iter()
+            .map(|(id, _)| (id.clone(), Kind::Compound))
+            .collect();
+        entities.extend(
+            dataset
+                .materials
+                .keys()
+                .map(|id| (id.clone(), Kind::Material)),
+        );
+        entities.extend(
+            dataset
+                .products
+                .keys()
+                .map(|id| (id.clone(), Kind::Product)),
+        );
+        let compound_keys: HashMap<&str, &Hash> = parts
+            .compounds
+            .iter()
+            .map(|(id, _)| id.as_str())
+            .zip(&keys)
+            .collect();
+        let entity_keys: Vec<Hash> = entities[keys.len()..]
+            .par_iter()
+            .map(|(id, kind)| {
+                let compounds = match kind {
+                    Kind::Material => routes::material_compounds(dataset, id),
+                    _ => routes::product_compounds(dataset, id),
+                };
+                let mut inputs: Vec<&[u8]> = vec![&global, id.as_bytes()];
+                inputs.extend(compounds.iter().map(|c| match c {
+                    Some(c) => compound_keys[c].as_slice(),
+                    None => b"".as_slice(),
+                }));
+                key(&inputs)
+            })
+            .collect();
+        keys.extend(entity_keys);
         let decoded = last
             .state
             .as_ref()
@@ -387,13 +446,12 @@ impl<'a> Plan<'a> {
         };
         // Without an identity nothing can be keyed; `--full` trusts nothing it did not render.
         let reuse = !opts.full;
-        let reused: Vec<Option<Group<'_>>> = parts
-            .compounds
+        let reused: Vec<Option<Group<'_>>> = entities
             .iter()
             .zip(&keys)
             .map(|((id, _), k)| match &mut previous {
-                Previous::State(s) if reuse && s.compounds.get(id).is_some_and(|g| g.key == *k) => {
-                    s.compounds.remove(id)
+                Previous::State(s) if reuse && s.groups.get(id).is_some_and(|g| g.key == *k) => {
+                    s.groups.remove(id)
                 }
                 _ => None,
             })
@@ -407,6 +465,7 @@ impl<'a> Plan<'a> {
         let todo: Vec<usize> = (0..keys.len()).filter(|&i| reused[i].is_none()).collect();
         Ok(Plan {
             parts,
+            entities,
             keys,
             rest_key,
             previous,
@@ -417,7 +476,7 @@ impl<'a> Plan<'a> {
         })
     }
 
-    /// The previous hashes of `group`'s files (a compound's, or the rest's), where they can be
+    /// The previous hashes of `group`'s files (an entity's, or the rest's), where they can be
     /// trusted: a file whose hash is known and unchanged is not written again.
     fn known(&self, group: Option<&Group<'_>>) -> anyhow::Result<Known<'_>> {
         Ok(match &self.previous {
@@ -430,20 +489,20 @@ impl<'a> Plan<'a> {
         })
     }
 
-    /// A compound's group in the previous build, when it is rendered again.
+    /// An entity's group in the previous build, when it is rendered again.
     fn previous_group(&self, id: &str) -> Option<&Group<'a>> {
         match &self.previous {
-            Previous::State(s) => s.compounds.get(id),
+            Previous::State(s) => s.groups.get(id),
             Previous::Manifest(_) => None,
         }
     }
 }
 
-/// A rendered compound: its index, its new group, how many files were written, their paths.
+/// A rendered entity: its index, its new group, how many files were written, their paths.
 type RenderedGroup = (usize, Group<'static>, usize, Vec<String>);
 
-/// Renders and stages the routes of every compound the plan names, in parallel.
-fn render_compounds(
+/// Renders and stages the routes of every entity the plan names, in parallel.
+fn render_groups(
     dataset: &Dataset,
     plan: &Plan<'_>,
     staged: &Staged,
@@ -453,8 +512,12 @@ fn render_compounds(
         .par_iter()
         .progress_with(progress.clone())
         .map(|&i| {
-            let id = &plan.parts.compounds[i].0;
-            let routes = routes::compound_group(dataset, id);
+            let (id, kind) = &plan.entities[i];
+            let routes = match kind {
+                Kind::Compound => routes::compound_group(dataset, id),
+                Kind::Material => routes::material_group(dataset, id),
+                Kind::Product => routes::product_group(dataset, id),
+            };
             let entries = netlify::routing_entries(&routes)?;
             let files = routes.into_iter().map(|r| (r.file, r.rendered.body));
             let (files, written) =
@@ -485,9 +548,9 @@ fn render_rest(
     Ok(Some((routes, snapshot?)))
 }
 
-/// Stages the rest: its routes, `_redirects` and `_headers` (from every route, compounds'
-/// first), and the snapshot. Its group, its redirect rule count, how many files were written
-/// and their paths.
+/// Stages the rest: its routes, `_redirects` and `_headers` (from every route, in the route
+/// table's order: `routes::routes`), and the snapshot. Its group, its redirect rule count, how
+/// many files were written and their paths.
 fn write_rest(
     dataset: &Dataset,
     opts: &BuildOptions,
@@ -501,17 +564,25 @@ fn write_rest(
         .iter()
         .map(Group::route_entries)
         .collect::<anyhow::Result<Vec<_>>>()?;
-    // Route order: every compound's own routes, then the CAS lookups, then the rest.
+    let compounds = plan
+        .entities
+        .iter()
+        .take_while(|(_, kind)| *kind == Kind::Compound)
+        .count();
+    let (compound_entries, entity_entries) = decoded.split_at(compounds);
+    // Route order: every compound's own routes, then the CAS lookups, then the materials' and
+    // products', then the rest.
     let mut all: Vec<RouteMeta> = Vec::new();
     for cas in [false, true] {
         all.extend(
-            decoded
+            compound_entries
                 .iter()
                 .flatten()
                 .filter(|r| (r.pattern == routes::CAS_PATTERN) == cas)
                 .cloned(),
         );
     }
+    all.extend(routes::entity_order(entity_entries, |r| r.pattern));
     all.extend(entries);
     let (redirects, rules) = netlify::redirects(&all, dataset, opts.runtime_origin.as_deref());
     let headers = netlify::headers(&all);
@@ -655,7 +726,7 @@ fn stale(previous: &Previous<'_>, fresh: &HashSet<String>) -> anyhow::Result<Vec
     let before: Vec<String> = match previous {
         Previous::State(s) => {
             let mut paths = Vec::new();
-            for g in s.compounds.values().chain([&s.rest]) {
+            for g in s.groups.values().chain([&s.rest]) {
                 paths.extend(g.file_entries()?.into_iter().map(|f| f.path));
             }
             paths
@@ -730,7 +801,7 @@ fn progress_bar(len: u64) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
         ProgressStyle::with_template(
-            "writing {bar:40} {pos}/{len} compounds, {per_sec}, {eta} left",
+            "writing {bar:40} {pos}/{len} entities, {per_sec}, {eta} left",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );

@@ -4,12 +4,13 @@
 
 use rayon::prelude::*;
 
-use crate::aggregate::Assessment;
 use crate::api;
 use crate::model::Dataset;
 use crate::model::contexts::Context;
+use crate::model::material::Component;
 use crate::model::vocab::WatchClass;
 use crate::render::badge::Style;
+use crate::render::dispatch::Prepared;
 use crate::render::documents::DOCUMENTS;
 use crate::render::error::ApiError;
 use crate::render::{Cache, Rendered, dispatch, not_found};
@@ -217,13 +218,13 @@ fn route(
     path: String,
     query: Option<String>,
     file: String,
-    assessed: Option<&Assessment>,
+    prepared: Option<Prepared<'_>>,
 ) -> Route {
     let rendered = get(
         dataset,
         &path,
         query.as_deref().unwrap_or_default(),
-        assessed,
+        prepared,
     );
     Route {
         pattern,
@@ -235,13 +236,14 @@ fn route(
 }
 
 /// A GET of `path?query` (space-separated pairs) through the catalogue and the one dispatch.
-fn get(dataset: &Dataset, path: &str, query: &str, assessed: Option<&Assessment>) -> Rendered {
+fn get(dataset: &Dataset, path: &str, query: &str, prepared: Option<Prepared<'_>>) -> Rendered {
     let query = api::pairs(&query.replace(' ', "&"));
-    dispatch::get_static(dataset, path, &query, assessed)
+    dispatch::get_static(dataset, path, &query, prepared)
 }
 
 /// Every public route of the dataset, rendered in parallel, in a stable order: each
-/// compound's routes, the CAS lookups, then `rest_routes`.
+/// compound's routes, the CAS lookups, the materials' and products' (`entity_order`), then
+/// `rest_routes`.
 pub fn routes(dataset: &Dataset) -> Vec<Route> {
     let ids: Vec<&String> = dataset.compounds.keys().collect();
     let groups: Vec<Vec<Route>> = ids
@@ -253,6 +255,19 @@ pub fn routes(dataset: &Dataset) -> Vec<Route> {
         .flatten()
         .partition(|r| r.pattern != CAS_PATTERN);
     out.extend(cas);
+    let materials: Vec<&String> = dataset.materials.keys().collect();
+    let products: Vec<&String> = dataset.products.keys().collect();
+    let mut entities: Vec<Vec<Route>> = materials
+        .par_iter()
+        .map(|id| material_group(dataset, id))
+        .collect();
+    entities.extend(
+        products
+            .par_iter()
+            .map(|id| product_group(dataset, id))
+            .collect::<Vec<_>>(),
+    );
+    out.extend(entity_order(&entities, |r| r.pattern));
     out.extend(rest_routes(dataset));
     out
 }
@@ -277,88 +292,163 @@ pub fn compound_group(dataset: &Dataset, id: &str) -> Vec<Route> {
     out
 }
 
-/// The routes that are not a compound's: materials, products, root, documents, fallbacks.
+/// The routes of one material: its JSON, its page and its badges (one risk level, so only
+/// the default context's files: another context is the runtime's 400 badge). A function of
+/// the material, the dataset's shared parts and the compounds its composition names
+/// (`material_compounds`).
+pub fn material_group(dataset: &Dataset, id: &str) -> Vec<Route> {
+    let mut out = vec![
+        plain(
+            dataset,
+            None,
+            "material",
+            &format!("/api/material/{id}"),
+            None,
+            &format!("api/material/{id}.json"),
+        ),
+        plain(
+            dataset,
+            None,
+            "material_page",
+            &format!("/material/{id}"),
+            None,
+            &format!("material/{id}.html"),
+        ),
+    ];
+    out.extend(entity_badges(dataset, None, id));
+    out
+}
+
+/// The routes of one product: its JSON, raw record, page and badges, all from one synthesis.
+/// A function of the product, the dataset's shared parts and the compounds its composition
+/// names (`product_compounds`).
+pub fn product_group(dataset: &Dataset, id: &str) -> Vec<Route> {
+    let synthesized = dataset
+        .products
+        .get(id)
+        .map(|p| crate::aggregate::synthesis::synthesize(dataset, p));
+    let prepared = synthesized.as_ref().map(Prepared::Synthesized);
+    let mut out = vec![
+        plain(
+            dataset,
+            prepared,
+            "product",
+            &format!("/api/product/{id}"),
+            None,
+            &format!("api/product/{id}.json"),
+        ),
+        plain(
+            dataset,
+            prepared,
+            "product_raw",
+            &format!("/api/product/{id}/raw"),
+            None,
+            &format!("api/product/{id}/raw.json"),
+        ),
+        plain(
+            dataset,
+            prepared,
+            "product_page",
+            &format!("/product/{id}"),
+            None,
+            &format!("product/{id}.html"),
+        ),
+    ];
+    out.extend(entity_badges(dataset, prepared, id));
+    out
+}
+
+/// The compounds a material's JSON and page read (its components, by CAS): the ids of
+/// those the dataset has, and `None` for a CAS no compound has.
+pub fn material_compounds<'d>(dataset: &'d Dataset, id: &str) -> Vec<Option<&'d str>> {
+    let Some(m) = dataset.materials.get(id) else {
+        return Vec::new();
+    };
+    let c = &m.composition;
+    compounds_of(
+        dataset,
+        c.base.iter().chain(&c.additives).chain(&c.contaminants),
+    )
+}
+
+/// The compounds a product's responses read (its composition, by CAS; its synthesis too).
+pub fn product_compounds<'d>(dataset: &'d Dataset, id: &str) -> Vec<Option<&'d str>> {
+    dataset
+        .products
+        .get(id)
+        .map(|p| compounds_of(dataset, p.composition.iter()))
+        .unwrap_or_default()
+}
+
+fn compounds_of<'d, 'c>(
+    dataset: &'d Dataset,
+    components: impl Iterator<Item = &'c Component>,
+) -> Vec<Option<&'d str>> {
+    components
+        .map(|c| dataset.by_cas(&c.cas).map(|r| r.hq_id.as_str()))
+        .collect()
+}
+
+/// A material's or product's badges in the default context, one per style.
+fn entity_badges(dataset: &Dataset, prepared: Option<Prepared<'_>>, id: &str) -> Vec<Route> {
+    Style::ALL
+        .map(|style| {
+            let style = style.name();
+            plain(
+                dataset,
+                prepared,
+                "badge_context_style",
+                &format!("/api/badge/{id}"),
+                Some(&format!("context=human_adult style={style}")),
+                &format!("api/badge/{id}/human_adult/{style}.svg"),
+            )
+        })
+        .into()
+}
+
+/// The pattern of a material's or product's badges, which `entity_order` lists after every
+/// entity's own routes.
+const BADGE_PATTERN: &str = "badge_context_style";
+
+/// Every material's and product's routes in the order the route table lists them: each
+/// material's JSON and page, each product's JSON, raw record and page, then the materials'
+/// badges and the products'. `groups` are the materials' groups then the products', each in id
+/// order, as `material_group` and `product_group` give them.
+pub fn entity_order<T: Clone>(groups: &[Vec<T>], pattern: impl Fn(&T) -> &str) -> Vec<T> {
+    let own = groups
+        .iter()
+        .flat_map(|g| g.iter().filter(|r| pattern(r) != BADGE_PATTERN));
+    let badges = groups
+        .iter()
+        .flat_map(|g| g.iter().filter(|r| pattern(r) == BADGE_PATTERN));
+    own.chain(badges).cloned().collect()
+}
+
+/// A route of no compound, rendered with what the caller has `prepared`.
+fn plain(
+    dataset: &Dataset,
+    prepared: Option<Prepared<'_>>,
+    pattern: &'static str,
+    path: &str,
+    query: Option<&str>,
+    file: &str,
+) -> Route {
+    route(
+        dataset,
+        pattern,
+        path.to_string(),
+        query.map(str::to_string),
+        file.to_string(),
+        prepared,
+    )
+}
+
+/// The routes that are no entity's: root, pages, documents, the fallbacks.
 pub fn rest_routes(dataset: &Dataset) -> Vec<Route> {
     let plain = |pattern: &'static str, path: &str, query: Option<&str>, file: &str| {
-        route(
-            dataset,
-            pattern,
-            path.to_string(),
-            query.map(str::to_string),
-            file.to_string(),
-            None,
-        )
+        plain(dataset, None, pattern, path, query, file)
     };
     let mut out = Vec::new();
-    let materials: Vec<&String> = dataset.materials.keys().collect();
-    out.extend(
-        materials
-            .par_iter()
-            .flat_map_iter(|id| {
-                [
-                    plain(
-                        "material",
-                        &format!("/api/material/{id}"),
-                        None,
-                        &format!("api/material/{id}.json"),
-                    ),
-                    plain(
-                        "material_page",
-                        &format!("/material/{id}"),
-                        None,
-                        &format!("material/{id}.html"),
-                    ),
-                ]
-            })
-            .collect::<Vec<_>>(),
-    );
-    let products: Vec<&String> = dataset.products.keys().collect();
-    out.extend(
-        products
-            .par_iter()
-            .flat_map_iter(|id| {
-                [
-                    plain(
-                        "product",
-                        &format!("/api/product/{id}"),
-                        None,
-                        &format!("api/product/{id}.json"),
-                    ),
-                    plain(
-                        "product_raw",
-                        &format!("/api/product/{id}/raw"),
-                        None,
-                        &format!("api/product/{id}/raw.json"),
-                    ),
-                    plain(
-                        "product_page",
-                        &format!("/product/{id}"),
-                        None,
-                        &format!("product/{id}.html"),
-                    ),
-                ]
-            })
-            .collect::<Vec<_>>(),
-    );
-    // Material and product badges: one risk level each, so only the default context's files
-    // (another context is the runtime's 400 badge).
-    let badged: Vec<&String> = materials.iter().chain(&products).copied().collect();
-    out.extend(
-        badged
-            .par_iter()
-            .flat_map_iter(|id| {
-                Style::ALL.map(|style| {
-                    let style = style.name();
-                    plain(
-                        "badge_context_style",
-                        &format!("/api/badge/{id}"),
-                        Some(&format!("context=human_adult style={style}")),
-                        &format!("api/badge/{id}/human_adult/{style}.svg"),
-                    )
-                })
-            })
-            .collect::<Vec<_>>(),
-    );
     out.push(plain("root", "/api", None, "api/index.json"));
     // The site for people and what search engines and its search box read.
     out.push(plain("home", "/", None, "index.html"));
@@ -457,7 +547,7 @@ pub fn rest_routes(dataset: &Dataset) -> Vec<Route> {
 
 fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
     let assessed = dataset.compounds.get(id).map(crate::aggregate::assess);
-    let a = assessed.as_ref();
+    let a = assessed.as_ref().map(Prepared::Assessed);
     let base = format!("/api/compound/{id}");
     let dir = format!("api/compound/{id}");
     let compound = |pattern: &'static str, path: String, query: Option<String>, file: String| {

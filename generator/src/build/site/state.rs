@@ -1,6 +1,6 @@
-//! The build state (`_data/build-state`): what the previous build made of each compound's
-//! routes and of the rest (its manifest entries and routing entries), keyed by a hash of the
-//! inputs they were rendered from, so a rebuild renders and hashes only what changed and
+//! The build state (`_data/build-state`): what the previous build made of each compound's,
+//! material's and product's routes and of the rest (its manifest entries and routing entries),
+//! keyed by a hash of the inputs they were rendered from, so a rebuild renders and hashes only what changed and
 //! copies the rest of the manifest and of this file as bytes; and where in the snapshot each
 //! compound file's parsed record is (`Records`), so the next load parses only changed files.
 //!
@@ -25,7 +25,7 @@ use crate::render::Cache;
 pub const PATH: &str = "_data/build-state";
 
 /// Changed whenever the layout below changes, so an older file reads as no state.
-const MAGIC: &[u8] = b"saferef build state 3\n";
+const MAGIC: &[u8] = b"saferef build state 4\n";
 
 pub type Hash = [u8; 32];
 
@@ -37,7 +37,7 @@ pub struct FileEntry {
     pub size: u64,
 }
 
-/// What one group of routes (a compound's, or the rest) produced from inputs hashed to `key`,
+/// What one group of routes (a compound's, a material's, a product's, or the rest) produced from inputs hashed to `key`,
 /// borrowed from the state file it was read from or owned when just rendered.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Group<'a> {
@@ -47,7 +47,7 @@ pub struct Group<'a> {
     pub size: u64,
     /// The files as `_data/manifest.json` lists them: JSON objects separated by commas.
     pub manifest: Cow<'a, [u8]>,
-    /// The routing entries (`netlify::routing_entries`), encoded; kept for compounds only,
+    /// The routing entries (`netlify::routing_entries`), encoded; kept for entities only,
     /// since the routing files are part of the rest.
     pub routes: Cow<'a, [u8]>,
 }
@@ -123,9 +123,9 @@ impl Group<'_> {
 
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct State<'a> {
-    /// By compound id.
-    pub compounds: BTreeMap<String, Group<'a>>,
-    /// Everything else: materials, products, documents, the routing files, the snapshot.
+    /// By entity id: compounds (`hq-c-`), materials (`hq-m-`) and products (`hq-p-`).
+    pub groups: BTreeMap<String, Group<'a>>,
+    /// Everything else: the pages and documents of no entity, the routing files, the snapshot.
     pub rest: Group<'a>,
     /// The number of `_redirects` rules (for the report when the rest is reused).
     pub redirect_rules: usize,
@@ -164,15 +164,15 @@ pub fn read(out: &Path) -> Option<(Vec<u8>, Vec<u8>)> {
     Some((state, manifest))
 }
 
-/// The manifest (`head`, every group's entries, the compounds' in id order then the rest's,
+/// The manifest (`head`, every group's entries, the entities' in id order then the rest's,
 /// and the end of the list) and the state file that points into it.
 pub fn encode(state: &State<'_>, head: &[u8]) -> (Vec<u8>, Vec<u8>) {
-    let groups = || state.compounds.values().chain([&state.rest]);
+    let groups = || state.groups.values().chain([&state.rest]);
     let mut manifest =
         Vec::with_capacity(head.len() + groups().map(|g| g.manifest.len() + 1).sum::<usize>() + 4);
     manifest.extend_from_slice(head);
     // Ranges are within the list (what follows the head), so the state does not depend on it.
-    let mut ranges = Vec::with_capacity(state.compounds.len() + 1);
+    let mut ranges = Vec::with_capacity(state.groups.len() + 1);
     for g in groups() {
         if !g.manifest.is_empty() && manifest.len() > head.len() {
             manifest.push(b',');
@@ -187,7 +187,7 @@ pub fn encode(state: &State<'_>, head: &[u8]) -> (Vec<u8>, Vec<u8>) {
     let list = &manifest[head.len()..];
 
     let size: usize = state
-        .compounds
+        .groups
         .iter()
         .map(|(id, g)| id.len() + g.routes.len() + 100)
         .sum();
@@ -196,10 +196,10 @@ pub fn encode(state: &State<'_>, head: &[u8]) -> (Vec<u8>, Vec<u8>) {
     put_u64(&mut w, state.redirect_rules as u64);
     put_u64(&mut w, list.len() as u64);
     w.extend_from_slice(&Sha256::digest(list));
-    let (rest, compounds) = ranges.split_last().expect("the rest is a group");
+    let (rest, entities) = ranges.split_last().expect("the rest is a group");
     put_group(&mut w, &state.rest, *rest);
-    put_u64(&mut w, state.compounds.len() as u64);
-    for ((id, group), range) in state.compounds.iter().zip(compounds) {
+    put_u64(&mut w, state.groups.len() as u64);
+    for ((id, group), range) in state.groups.iter().zip(entities) {
         put_bytes(&mut w, id.as_bytes());
         put_group(&mut w, group, *range);
     }
@@ -254,10 +254,10 @@ pub fn decode_verified<'a>(body: &'a [u8], manifest: &'a [u8]) -> Option<State<'
     let manifest = list(manifest, r.u64()?)?;
     r.hash()?;
     let rest = r.group(manifest)?;
-    let mut compounds = BTreeMap::new();
+    let mut groups = BTreeMap::new();
     for _ in 0..r.u64()? {
         let id = r.str()?;
-        compounds.insert(id, r.group(manifest)?);
+        groups.insert(id, r.group(manifest)?);
     }
     let mut records = Records {
         identity: r.str()?,
@@ -276,7 +276,7 @@ pub fn decode_verified<'a>(body: &'a [u8], manifest: &'a [u8]) -> Option<State<'
         records.files.insert(file, entry);
     }
     r.bytes.is_empty().then_some(State {
-        compounds,
+        groups,
         rest,
         redirect_rules,
         records,
@@ -464,7 +464,7 @@ mod tests {
 
     fn sample() -> State<'static> {
         State {
-            compounds: [(
+            groups: [(
                 "hq-c-org-000001".to_string(),
                 Group::new([7; 32], &files(), &routes()),
             )]
@@ -513,7 +513,7 @@ mod tests {
                 "api/compound/hq-c-org-000001.json",
             ]
         );
-        let group = &read.compounds["hq-c-org-000001"];
+        let group = &read.groups["hq-c-org-000001"];
         assert_eq!(group.file_entries().unwrap(), files());
         assert_eq!(group.route_entries().unwrap(), routes());
         assert_eq!((group.files, group.size), (2, 49));

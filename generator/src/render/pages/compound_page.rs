@@ -10,7 +10,7 @@ use askama::Template;
 
 use super::page;
 use super::site::{self, Level, SourceLink, source_link};
-use crate::aggregate::{self, Assessment, EvidenceItem};
+use crate::aggregate::{Assessment, EvidenceItem};
 use crate::model::Dataset;
 use crate::model::cas::Cas;
 use crate::model::contexts::Context;
@@ -18,7 +18,7 @@ use crate::model::record::{CompoundRecord, Lifecycle};
 use crate::model::vocab::RiskLevel;
 use crate::render::Rendered;
 use crate::render::badge::Style;
-use crate::render::compound::lookup;
+use crate::render::compound::{assessment, lookup};
 use crate::render::error::ApiError;
 
 /// The record's entry for source `id`.
@@ -117,6 +117,7 @@ struct Gap {
 #[template(path = "pages/compound.html", escape = "html")]
 struct Page<'a> {
     nav: &'static str,
+    canonical: String,
     id: &'a str,
     name: &'a str,
     cas: &'a str,
@@ -147,14 +148,7 @@ pub fn compound_page(
     assessed: Option<&Assessment>,
 ) -> Result<Rendered, ApiError> {
     let record = lookup(d, id)?;
-    let owned;
-    let a = match assessed {
-        Some(a) => a,
-        None => {
-            owned = aggregate::assess(record);
-            &owned
-        }
-    };
+    let a = &*assessment(record, assessed);
     let tiers: Vec<Tier> = Context::ALL
         .into_iter()
         .map(|c| {
@@ -198,6 +192,7 @@ pub fn compound_page(
     };
     let html = page(&Page {
         nav: "",
+        canonical: site::canonical(d, &format!("/compound/{}", record.hq_id)),
         id: &record.hq_id,
         name: &record.name,
         cas: &record.cas,
@@ -452,6 +447,29 @@ mod tests {
             );
             assert!(page.contains(&cell), "{cell}");
         }
+    }
+
+    #[test]
+    fn the_badge_builder_offers_every_context_and_style_and_links_back() {
+        let page = html("/compound/hq-c-org-000145");
+        let builder = &page[page.find("id=\"badge-builder\"").expect("a builder")..];
+        let builder = &builder[..builder.find("</form>").unwrap()];
+        for c in Context::ALL {
+            assert!(
+                builder.contains(&format!("<option value=\"{}\"", c.name())),
+                "{}",
+                c.name()
+            );
+        }
+        assert_eq!(builder.matches(" selected>").count(), 1);
+        for style in ["flat", "flat-square", "pill"] {
+            assert!(builder.contains(&format!("name=\"style\" value=\"{style}\"")));
+        }
+        assert!(page.contains("id=\"copy-embed\""));
+        // The snippet without script: the default badge, linked to this page.
+        assert!(page.contains(
+            "&lt;a href=\"/compound/hq-c-org-000145\"&gt;&lt;img src=\"/api/badge/hq-c-org-000145?context=human_adult\""
+        ));
     }
 
     #[test]

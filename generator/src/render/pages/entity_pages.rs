@@ -7,12 +7,13 @@ use askama::Template;
 
 use super::page;
 use super::site::{self, SourceLink, source_link};
-use crate::aggregate::synthesis;
+use crate::aggregate::synthesis::Synthesized;
 use crate::model::Dataset;
 use crate::model::material::{Component, MaterialUse, Statement};
 use crate::model::record::SourceRef;
 use crate::model::vocab::WatchClass;
 use crate::render::Rendered;
+use crate::render::entities::{material_by_slug, material_of, product_of, synthesis_of};
 use crate::render::error::ApiError;
 
 struct Said {
@@ -67,6 +68,7 @@ struct Linked {
 #[template(path = "pages/material.html", escape = "html")]
 struct MaterialPage<'a> {
     nav: &'static str,
+    canonical: String,
     id: &'a str,
     name: &'a str,
     family: &'a str,
@@ -81,10 +83,7 @@ struct MaterialPage<'a> {
 
 /// `GET /material/{id}`.
 pub fn material_page(d: &Dataset, id: &str) -> Result<Rendered, ApiError> {
-    let m = d
-        .materials
-        .get(id)
-        .ok_or_else(|| missing(id, 'm', "material"))?;
+    let m = material_of(d, id)?;
     let c = &m.composition;
     let groups = [
         ("Base", &c.base),
@@ -100,6 +99,7 @@ pub fn material_page(d: &Dataset, id: &str) -> Result<Rendered, ApiError> {
     .collect();
     Ok(page(&MaterialPage {
         nav: "",
+        canonical: site::canonical(d, &format!("/material/{}", m.id)),
         id: &m.id,
         name: &m.name,
         family: &m.family,
@@ -112,7 +112,11 @@ pub fn material_page(d: &Dataset, id: &str) -> Result<Rendered, ApiError> {
             .iter()
             .map(|a| Linked {
                 name: a.name.clone(),
-                page: a.slug.as_deref().and_then(|s| material_path(d, s)),
+                page: a
+                    .slug
+                    .as_deref()
+                    .and_then(|s| material_by_slug(d, s))
+                    .map(|m| format!("/material/{}", m.id)),
                 note: a.reason.clone(),
             })
             .collect(),
@@ -126,6 +130,7 @@ pub fn material_page(d: &Dataset, id: &str) -> Result<Rendered, ApiError> {
 #[template(path = "pages/product.html", escape = "html")]
 struct ProductPage<'a> {
     nav: &'static str,
+    canonical: String,
     id: &'a str,
     name: &'a str,
     risk: Option<String>,
@@ -147,17 +152,19 @@ struct ProductPage<'a> {
     notice: String,
 }
 
-/// `GET /product/{id}`.
-pub fn product_page(d: &Dataset, id: &str) -> Result<Rendered, ApiError> {
-    let p = d
-        .products
-        .get(id)
-        .ok_or_else(|| missing(id, 'p', "product"))?;
-    let (synthesis, _) = synthesis::synthesize(d, p);
+/// `GET /product/{id}`; `synthesized` as `render::entities::synthesis_of` takes it.
+pub fn product_page(
+    d: &Dataset,
+    id: &str,
+    synthesized: Option<&Synthesized>,
+) -> Result<Rendered, ApiError> {
+    let p = product_of(d, id)?;
+    let made = synthesis_of(d, p, synthesized);
+    let synthesis = &made.0;
     let uses = |list: &[MaterialUse]| -> Vec<Linked> {
         list.iter()
             .map(|u| {
-                let m = d.materials.values().find(|m| m.slug == u.slug);
+                let m = material_by_slug(d, &u.slug);
                 Linked {
                     name: m.map_or_else(|| u.slug.clone(), |m| m.name.clone()),
                     page: m.map(|m| format!("/material/{}", m.id)),
@@ -180,6 +187,7 @@ pub fn product_page(d: &Dataset, id: &str) -> Result<Rendered, ApiError> {
     .collect();
     Ok(page(&ProductPage {
         nav: "",
+        canonical: site::canonical(d, &format!("/product/{}", p.id)),
         id: &p.id,
         name: &p.name,
         risk: synthesis.risk_level.map(|r| r.as_str().replace('_', " ")),
@@ -214,21 +222,6 @@ pub fn product_page(d: &Dataset, id: &str) -> Result<Rendered, ApiError> {
     .keyed(&p.id))
 }
 
-/// The error for an id no entity has: malformed (400) or unknown (404), as the JSON says.
-fn missing(id: &str, letter: char, what: &str) -> ApiError {
-    match crate::render::entities::check_id(id, letter, what) {
-        Ok(()) => ApiError::not_found(format!("{what} {id} not found")),
-        Err(malformed) => malformed,
-    }
-}
-
-fn material_path(d: &Dataset, slug: &str) -> Option<String> {
-    d.materials
-        .values()
-        .find(|m| m.slug == slug)
-        .map(|m| format!("/material/{}", m.id))
-}
-
 #[cfg(test)]
 mod tests {
     use crate::render::test_data::{dataset, get};
@@ -248,6 +241,7 @@ mod tests {
         assert!(html.contains("href=\"/compound/hq-c-"));
         assert!(html.contains("href=\"/material/hq-m-"));
         assert!(html.contains(&format!("href=\"/api/product/{id}\"")));
+        assert!(html.contains(&format!("<img src=\"/api/badge/{id}\"")));
         assert!(html.contains(&format!("<link rel=\"canonical\" href=\"/product/{id}\">")));
     }
 
@@ -264,6 +258,7 @@ mod tests {
         let html = String::from_utf8(r.body).unwrap();
         assert!(html.contains(&askama_escape(&m.composition.base[0].name)));
         assert!(html.contains(&format!("href=\"/api/material/{id}\"")));
+        assert!(html.contains(&format!("<img src=\"/api/badge/{id}\"")));
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub fn render(
         query: &pairs,
         batch: None,
         today: today.unwrap_or_default(),
-        assessed: None,
+        prepared: None,
     };
     dispatch::render(d, ix, endpoint.op, call, Viewer::PUBLIC)
 }

@@ -21,6 +21,7 @@ struct Example {
 #[template(path = "pages/home.html", escape = "html")]
 struct Page {
     nav: &'static str,
+    canonical: String,
     compounds: usize,
     materials: usize,
     products: usize,
@@ -51,6 +52,7 @@ pub fn home(d: &Dataset) -> Rendered {
         .unwrap_or_default();
     page(&Page {
         nav: "home",
+        canonical: super::site::canonical(d, "/"),
         compounds: d.compounds.len(),
         materials: d.materials.len(),
         products: d.products.len(),

@@ -1,10 +1,11 @@
 //! The site's files for search engines and the notice every page for people carries:
 //! `GET /sitemap.xml` (every page, sitemaps.org format) and `GET /robots.txt`.
 //!
-//! The dataset does not know the public origin the site is served from (the same tree serves
-//! a preview, a deploy and `saferef-serve`), so page addresses are root-relative: canonical
-//! links resolve against the page's own address, and the sitemap's `<loc>`s and robots.txt's
-//! `Sitemap:` line are absolute paths a deploy prefixes with its origin (DEPLOY.md).
+//! Page addresses are absolute under the public origin the release was built for
+//! (`Dataset::site_origin`, `saferef-generate build --site-origin`): the canonical links, the
+//! sitemap's `<loc>`s (the sitemaps protocol asks for absolute addresses), robots.txt's
+//! `Sitemap:` line and the OpenAPI `servers` all name the same one. A tree built without an
+//! origin (a preview, a local build) has root-relative addresses instead (DEPLOY.md).
 
 use std::fmt::Write;
 
@@ -61,6 +62,29 @@ pub fn notice(d: &Dataset) -> String {
         .unwrap_or_default()
 }
 
+/// A `--site-origin` value as the release keeps it: `http` or `https`, a host (and port), no
+/// path, query or fragment; a trailing slash is dropped.
+pub fn origin(value: &str) -> Result<String, String> {
+    let trimmed = value.trim_end_matches('/');
+    let host = trimmed
+        .strip_prefix("https://")
+        .or_else(|| trimmed.strip_prefix("http://"))
+        .ok_or_else(|| format!("{value:?} is not an http:// or https:// origin"))?;
+    let bad = |c: char| c.is_whitespace() || c.is_control() || "/?#@\\\"<>".contains(c);
+    if host.is_empty() || host.contains(bad) {
+        return Err(format!(
+            "{value:?} is not an origin: a scheme and a host (and port) only, such as https://saferef.example"
+        ));
+    }
+    Ok(trimmed.to_string())
+}
+
+/// The address of the site's `path` (root-relative, such as `/compound/hq-c-org-000001`) as
+/// canonical links and the sitemap give it: under the release's origin, when it has one.
+pub fn canonical(d: &Dataset, path: &str) -> String {
+    format!("{}{path}", d.site_origin.as_deref().unwrap_or_default())
+}
+
 /// Every page for people: the front door, then each served compound, material and product.
 pub fn page_paths(d: &Dataset) -> Vec<String> {
     let mut out = vec!["/".to_string()];
@@ -84,7 +108,8 @@ pub fn sitemap(d: &Dataset) -> Rendered {
     for path in page_paths(d) {
         let _ = writeln!(
             xml,
-            "<url><loc>{path}</loc><lastmod>{release}</lastmod></url>"
+            "<url><loc>{}</loc><lastmod>{release}</lastmod></url>",
+            canonical(d, &path)
         );
     }
     xml.push_str("</urlset>\n");
@@ -92,11 +117,14 @@ pub fn sitemap(d: &Dataset) -> Rendered {
 }
 
 /// `GET /robots.txt`: every page may be crawled; the API's answers are data, not pages.
-pub fn robots() -> Rendered {
-    let text = "User-agent: *\nAllow: /\nDisallow: /api/\nAllow: /api/docs\nAllow: /api/playground\n\nSitemap: /sitemap.xml\n";
+pub fn robots(d: &Dataset) -> Rendered {
+    let text = format!(
+        "User-agent: *\nAllow: /\nDisallow: /api/\nAllow: /api/docs\nAllow: /api/playground\n\nSitemap: {}\n",
+        canonical(d, "/sitemap.xml")
+    );
     Rendered::bytes(
         200,
-        text.as_bytes().to_vec(),
+        text.into_bytes(),
         "text/plain; charset=utf-8",
         Cache::Reference,
     )
@@ -104,7 +132,52 @@ pub fn robots() -> Rendered {
 
 #[cfg(test)]
 mod tests {
+    use crate::model::Dataset;
     use crate::render::test_data::{dataset, get};
+
+    #[test]
+    fn an_origin_is_a_scheme_and_a_host_only() {
+        assert_eq!(
+            super::origin("https://saferef.example/").as_deref(),
+            Ok("https://saferef.example")
+        );
+        assert_eq!(
+            super::origin("http://127.0.0.1:8080").as_deref(),
+            Ok("http://127.0.0.1:8080")
+        );
+        for bad in [
+            "saferef.example",
+            "ftp://saferef.example",
+            "https://",
+            "https://saferef.example/pages",
+            "https://saferef.example?a=1",
+            "https://saferef .example",
+        ] {
+            assert!(super::origin(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn with_an_origin_the_sitemap_robots_and_canonical_links_are_absolute() {
+        let d = Dataset {
+            site_origin: Some("https://saferef.example".into()),
+            compounds: dataset().compounds.clone(),
+            materials: dataset().materials.clone(),
+            products: dataset().products.clone(),
+            documents: dataset().documents.clone(),
+            ..Dataset::default()
+        };
+        let xml = String::from_utf8(super::sitemap(&d).body).unwrap();
+        assert!(xml.contains("<loc>https://saferef.example/</loc>"));
+        assert!(xml.contains("<loc>https://saferef.example/compound/hq-c-org-000145</loc>"));
+        assert!(!xml.contains("<loc>/"), "every address is absolute");
+        let robots = String::from_utf8(super::robots(&d).body).unwrap();
+        assert!(robots.ends_with("\nSitemap: https://saferef.example/sitemap.xml\n"));
+        assert_eq!(
+            super::canonical(&d, "/product/hq-p-bdy-000001"),
+            "https://saferef.example/product/hq-p-bdy-000001"
+        );
+    }
 
     #[test]
     fn the_sitemap_lists_every_page_once() {
