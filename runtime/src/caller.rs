@@ -17,7 +17,8 @@ use crate::tier::{Plan, Tier};
 #[derive(Debug, Clone)]
 pub struct Caller {
     pub tier: Tier,
-    /// Quota bucket: `acct:<account>` (survives rotation), `mkt:<user>` or `ip:<address>`.
+    /// Quota bucket: `acct:<account>` (survives rotation), `mkt:<user>` or `ip:<address>` (an
+    /// IPv6 client's /64).
     pub bucket: String,
     pub key: Option<KeyRecord>,
     pub plan: Option<Plan>,
@@ -90,7 +91,9 @@ fn marketplace(state: &AppState, headers: &HeaderMap) -> Option<Caller> {
     })
 }
 
-/// The socket's address, or the configured trusted proxy header's last hop.
+/// The socket's address, or the configured trusted proxy header's last hop; an IPv6 client is
+/// its /64 network (`2001:db8:1:2::/64`), the block one subscriber is given, so one host
+/// cannot take a fresh public quota per address.
 fn client_ip(state: &AppState, headers: &HeaderMap, remote: Option<SocketAddr>) -> String {
     let from_proxy = state
         .service
@@ -110,5 +113,34 @@ fn client_ip(state: &AppState, headers: &HeaderMap, remote: Option<SocketAddr>) 
         });
     from_proxy
         .or(remote.map(|r| r.ip()))
-        .map_or_else(|| "unknown".to_string(), |ip| ip.to_string())
+        .map_or_else(|| "unknown".to_string(), client_network)
+}
+
+/// An IPv4 address as it is; an IPv6 one as its /64 (a v4-mapped one as its IPv4 address).
+fn client_network(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let network = u128::from(v6) & !((1u128 << 64) - 1);
+                format!("{}/64", std::net::Ipv6Addr::from(network))
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ipv6_client_is_its_64_network() {
+        let net = |s: &str| client_network(s.parse().unwrap());
+        assert_eq!(net("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+        assert_eq!(net("2001:db8:1:2::ffff"), "2001:db8:1:2::/64");
+        assert_eq!(net("2001:db8:1:3::1"), "2001:db8:1:3::/64");
+        assert_eq!(net("::ffff:192.0.2.7"), "192.0.2.7");
+        assert_eq!(net("192.0.2.7"), "192.0.2.7");
+    }
 }

@@ -57,6 +57,10 @@ pub struct Billing {
     pub payment_failed_at: Option<DateTime<Utc>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_attempts: Option<u32>,
+    /// When the provider's last applied event about this subscription was made (its
+    /// `created`): an older event arriving later does not overwrite the state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider_event_at: Option<DateTime<Utc>>,
 }
 
 impl KeyRecord {

@@ -51,6 +51,8 @@ pub struct Service {
     /// Token for admin-only checks (`SAFEREF_ADMIN_TOKEN`); admin checks refuse all without it.
     pub admin_token: Option<String>,
     pub started: Instant,
+    /// Account work done after its request is answered (`accounts/deferred.rs`).
+    pub deferred: accounts::deferred::Deferred,
 }
 
 impl Service {
@@ -61,6 +63,7 @@ impl Service {
             commit: "unknown".into(),
             admin_token: None,
             started: Instant::now(),
+            deferred: accounts::deferred::Deferred::default(),
         }
     }
 }

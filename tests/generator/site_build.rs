@@ -11,7 +11,7 @@ use saferef_generator::build::site::cdn::{Resolution, StaticSite};
 use saferef_generator::build::site::routes::routes;
 use saferef_generator::build::site::{
     BuildOptions, BuildReport, LastBuild, MANIFEST, build, build_after, cors_lines, header_lines,
-    state,
+    html_security_lines, state,
 };
 use saferef_generator::ingest::{IngestOptions, run};
 use saferef_generator::load::{load, load_with};
@@ -405,6 +405,11 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     let site = StaticSite::open(out.path()).unwrap();
     let all = routes(&d);
+    let mut first_file = std::collections::BTreeMap::new();
+    for r in all.iter().filter(|r| r.rendered.status == 200) {
+        first_file.entry(r.path.as_str()).or_insert(r.file.as_str());
+    }
+    let page = |path: &str| first_file.get(path).is_some_and(|f| f.ends_with(".html"));
     for r in all
         .iter()
         .filter(|r| !["not_found", "badge_not_found", "runtime_required"].contains(&r.pattern))
@@ -437,6 +442,15 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
                 .into_iter()
                 .map(|(n, v)| (n.to_ascii_lowercase(), v.to_string())),
         );
+        // A path whose first answer is a page also gets the pages' security block (the CDN
+        // matches headers by path; the runtime adds the same to every page it renders).
+        if page(&r.path) {
+            expected.extend(
+                html_security_lines()
+                    .into_iter()
+                    .map(|(n, v)| (n.to_ascii_lowercase(), v.to_string())),
+            );
+        }
         expected.extend(
             header_lines(&r.rendered)
                 .into_iter()
@@ -452,15 +466,29 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
             .collect()
     };
     assert_eq!(
-        site.resolve(
-            "/api/compound/cas/71-43-2",
-            &q(&[("redirect", "true"), ("context", "dog")])
-        ),
+        site.resolve("/api/compound/cas/71-43-2", &q(&[("redirect", "true")])),
         Resolution::Redirect {
             status: 302,
-            location: format!("/api/compound/{benzene}?context=dog")
+            location: format!("/api/compound/{benzene}")
         }
     );
+    // With a context the redirect is the runtime's, which checks the context and encodes it:
+    // a CDN rule would copy the value into Location as given (issue 23).
+    for context in [
+        "dog",
+        "%0D%0ASet-Cookie:%20x=1",
+        "\r\nSet-Cookie: x=1",
+        "dog\"><script>",
+    ] {
+        assert_eq!(
+            site.resolve(
+                "/api/compound/cas/71-43-2",
+                &q(&[("redirect", "true"), ("context", context)])
+            ),
+            Resolution::Runtime,
+            "{context:?}"
+        );
+    }
     // Aliases, custom labels, unknown ids and the build's own data are the runtime's.
     let compound = format!("/api/compound/{benzene}");
     let badge = format!("/api/badge/{benzene}");
@@ -513,6 +541,16 @@ fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
     assert!(headers.contains(&format!(
         "/api/compound/{benzene}\n  Cache-Control: public, max-age=3600, s-maxage=3600, stale-while-revalidate=7200\n  Vary: X-API-Key, X-Marketplace-Subscription\n"
     )));
+    // The pages' security block: one per entity page prefix, and the other pages by path
+    // (issue 23: no CSP, nosniff, frame-ancestors or referrer policy).
+    let security: String = html_security_lines()
+        .iter()
+        .map(|(n, v)| format!("  {n}: {v}\n"))
+        .collect();
+    for page in ["/", "/compound/*", "/api/compliance", "/api/dashboard"] {
+        assert!(headers.contains(&format!("\n{page}\n{security}")), "{page}");
+    }
+    assert!(!headers.contains(&format!("\n/compound/{benzene}\n{security}")));
 
     // Without a runtime, a preview: statuses kept; what only the runtime answers is the
     // preview's JSON error, never a default file with a 200.
@@ -573,6 +611,7 @@ fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
         (badge.as_str(), q(&[("context", "kids"), ("style", "pill")])),
         (cas, q(&[("context", "dog")])),
         (cas, q(&[("redirect", "yes")])),
+        (cas, q(&[("redirect", "true"), ("context", "dog")])),
         ("/api/openapi", q(&[("format", "yaml")])),
         ("/api/search", q(&[("q", "benzene")])),
     ] {

@@ -14,7 +14,7 @@ use saferef_runtime::tier::Tier;
 use serde_json::{Value, json};
 
 use crate::support::keyed_get as get;
-use crate::support::mail::{code_in, key_in, outbox};
+use crate::support::mail::{code_in, key_in, mails, new_mail, outbox};
 use crate::support::{provider_signature, start_with, stores};
 
 const BILLING_SECRET: &str = "whsec_test_billing";
@@ -70,10 +70,10 @@ async fn a_trial_key_is_mailed_once_per_address_and_opens_developer_for_seven_da
 
         let (status, first) = post(&url, None, &json!({"email": "Ada@Example.org"})).await;
         assert_eq!(status, 202, "{backend}: {first}");
-        let mails = outbox(state.path());
-        assert_eq!(mails.len(), 1, "{backend}");
-        assert!(mails[0].contains("To: ada@example.org"), "{}", mails[0]);
-        let key = key_in(&mails[0]);
+        let sent = mails(state.path(), 1).await;
+        assert_eq!(sent.len(), 1, "{backend}");
+        assert!(sent[0].contains("To: ada@example.org"), "{}", sent[0]);
+        let key = key_in(&sent[0]);
         let (status, body) = get(&format!("{base}/api/keys/status"), Some(&key)).await;
         assert_eq!(status, 200, "{backend}: {body}");
         assert_eq!(body["tier"], "developer");
@@ -97,9 +97,9 @@ async fn a_trial_key_is_mailed_once_per_address_and_opens_developer_for_seven_da
             again, first,
             "{backend}: the answer does not tell a second request apart"
         );
-        let mails = outbox(state.path());
-        assert_eq!(mails.len(), 2);
-        assert!(!mails[1].contains("sr_live_"), "{backend}: no second key");
+        let sent = mails(state.path(), 2).await;
+        assert_eq!(sent.len(), 2);
+        assert!(!sent[1].contains("sr_live_"), "{backend}: no second key");
         assert_eq!(keys::list(&store).await.unwrap().len(), 1, "{backend}");
     }
 }
@@ -122,7 +122,7 @@ async fn trial_issuance_is_limited_per_client_and_expired_trials_stop() {
     }
     let (status, body) = post(&url, None, &json!({"email": "u10@example.org"})).await;
     assert_eq!(status, 429, "{body}");
-    assert_eq!(outbox(state.path()).len(), 10);
+    assert_eq!(mails(state.path(), 10).await.len(), 10);
 }
 
 #[tokio::test]
@@ -136,8 +136,10 @@ async fn recovery_codes_replace_the_key_and_never_reveal_an_account() {
         let base = start_with(store.clone(), config(state.path())).await;
         let url = format!("{base}/api/keys/recover");
 
-        let (s1, known) = post(&url, None, &json!({"email": "grace@example.org"})).await;
+        // The address without an account first: its work is done (the queue runs in order)
+        // once the other's code has arrived.
         let (s2, unknown) = post(&url, None, &json!({"email": "nobody@example.org"})).await;
+        let (s1, known) = post(&url, None, &json!({"email": "grace@example.org"})).await;
         assert_eq!(
             (s1, s2),
             (StatusCode::ACCEPTED, StatusCode::ACCEPTED),
@@ -147,9 +149,9 @@ async fn recovery_codes_replace_the_key_and_never_reveal_an_account() {
             known, unknown,
             "{backend}: the same answer with and without an account"
         );
-        let mails = outbox(state.path());
-        assert_eq!(mails.len(), 1, "{backend}: a code only to the real account");
-        let code = code_in(&mails[0]);
+        let sent = mails(state.path(), 1).await;
+        assert_eq!(sent.len(), 1, "{backend}: a code only to the real account");
+        let code = code_in(&sent[0]);
         assert_eq!(code.len(), 6, "{code}");
 
         let wrong = if code == "000000" { "111111" } else { "000000" };
@@ -183,7 +185,11 @@ async fn recovery_codes_replace_the_key_and_never_reveal_an_account() {
 
         // Five wrong tries use a code up, for addresses with and without an account alike.
         for email in ["grace@example.org", "nobody@example.org"] {
+            let before = outbox(state.path()).len();
             post(&url, None, &json!({"email": email})).await;
+            if email.starts_with("grace") {
+                new_mail(state.path(), before).await;
+            }
             for _ in 0..5 {
                 let (status, _) =
                     post(&url, None, &json!({"email": email, "code": "999999x"})).await;
@@ -267,7 +273,7 @@ async fn erasure_removes_everything_of_the_address_and_the_provider_record() {
         let url = format!("{base}/api/keys/erasure");
         let (status, _) = post(&url, None, &json!({"email": "alan@example.org"})).await;
         assert_eq!(status, 202);
-        let code = code_in(outbox(state.path()).last().unwrap());
+        let code = code_in(&new_mail(state.path(), 0).await);
         let (status, body) = post(
             &url,
             None,
@@ -631,4 +637,304 @@ async fn signed_notifications_are_not_metered_by_the_public_quota() {
     assert_eq!(status, StatusCode::OK, "{body}");
     let (status, _) = notify(&base, &event, None).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+/// A service that believes clients' addresses from `X-Forwarded-For`, so one test can be
+/// many clients.
+fn proxied(state: &Path) -> Config {
+    Config {
+        trusted_proxy_header: Some("x-forwarded-for".into()),
+        ..config(state)
+    }
+}
+
+async fn post_from(url: &str, client: &str, body: &Value) -> (StatusCode, Value) {
+    let res = reqwest::Client::new()
+        .post(url)
+        .header("x-forwarded-for", client)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+/// Recovery and erasure step 1 and trials answer 202 with the same body whatever the address
+/// and whether or not the mail goes out: the mail server here refuses every connection.
+/// Before (issue 23), an address with an account got 503 and one without 202, and a first
+/// trial 503.
+#[tokio::test]
+async fn step_one_and_trials_answer_alike_even_when_mail_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = saferef_runtime::store::Store::embedded(&dir.path().join("store.redb")).unwrap();
+    keys::create(&store, Tier::Pro, Some("grace@example.org".into()), None)
+        .await
+        .unwrap();
+    // Nothing listens on port 9 of loopback (discard): every delivery fails at connect.
+    let cfg = Config {
+        smtp_url: Some("smtp://127.0.0.1:9".into()),
+        ..proxied(dir.path())
+    };
+    let base = start_with(store.clone(), cfg).await;
+    for path in ["recover", "erasure", "resend"] {
+        let url = format!("{base}/api/keys/{path}");
+        let (s1, known) = post_from(&url, "10.0.1.1", &json!({"email": "grace@example.org"})).await;
+        let (s2, unknown) =
+            post_from(&url, "10.0.1.2", &json!({"email": "nobody@example.org"})).await;
+        assert_eq!(
+            (s1, s2),
+            (StatusCode::ACCEPTED, StatusCode::ACCEPTED),
+            "{path}: {known}"
+        );
+        assert_eq!(known, unknown, "{path}");
+    }
+    let url = format!("{base}/api/keys/trial");
+    let (s1, first) = post_from(&url, "10.0.1.3", &json!({"email": "new@example.org"})).await;
+    let (s2, again) = post_from(&url, "10.0.1.4", &json!({"email": "grace@example.org"})).await;
+    assert_eq!(
+        (s1, s2),
+        (StatusCode::ACCEPTED, StatusCode::ACCEPTED),
+        "{first}"
+    );
+    assert_eq!(first, again);
+}
+
+/// Step-1 requests are limited per client and address too: one client asking five times for
+/// a victim's address gets three codes sent, and the victim, from elsewhere, still gets one.
+/// Before (issue 23), five requests spent the address's codes for the day.
+#[tokio::test]
+async fn one_client_cannot_spend_an_address_s_daily_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = saferef_runtime::store::Store::embedded(&dir.path().join("store.redb")).unwrap();
+    keys::create(&store, Tier::Pro, Some("victim@example.org".into()), None)
+        .await
+        .unwrap();
+    let base = start_with(store, proxied(dir.path())).await;
+    let url = format!("{base}/api/keys/recover");
+    for _ in 0..5 {
+        let (status, body) = post_from(
+            &url,
+            "203.0.113.66",
+            &json!({"email": "victim@example.org"}),
+        )
+        .await;
+        assert_eq!(status, 202, "{body}");
+    }
+    let (status, _) = post_from(
+        &url,
+        "198.51.100.7",
+        &json!({"email": "victim@example.org"}),
+    )
+    .await;
+    assert_eq!(status, 202);
+    // The queue runs in order: the victim's code is the fourth mail, and no other follows.
+    let sent = mails(dir.path(), 4).await;
+    assert_eq!(
+        sent.len(),
+        4,
+        "three for the one client, one for the victim"
+    );
+    let (status, body) = post_from(
+        &url,
+        "198.51.100.7",
+        &json!({"email": "victim@example.org", "code": code_in(&sent[3])}),
+    )
+    .await;
+    assert_eq!(status, 200, "the victim's code works: {body}");
+}
+
+/// One trial per mailbox: a plus tag does not make another mailbox, and erasing the address
+/// does not open a second trial, while the store still holds nothing of the address (the
+/// trial mark is a keyed hash of it).
+#[tokio::test]
+async fn a_mailbox_takes_one_trial_through_plus_tags_and_erasure() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = saferef_runtime::store::Store::embedded(&dir.path().join("store.redb")).unwrap();
+    let base = start_with(store.clone(), proxied(dir.path())).await;
+    let trial = format!("{base}/api/keys/trial");
+    let (status, _) = post_from(&trial, "10.0.2.1", &json!({"email": "ada@example.org"})).await;
+    assert_eq!(status, 202);
+    let key = key_in(&new_mail(dir.path(), 0).await);
+    let (status, _) = post_from(
+        &trial,
+        "10.0.2.2",
+        &json!({"email": "Ada+again@example.org"}),
+    )
+    .await;
+    assert_eq!(status, 202);
+    let again = new_mail(dir.path(), 1).await;
+    assert!(
+        !again.contains("sr_live_"),
+        "no second key by a plus tag: {again}"
+    );
+    assert!(again.contains("To: ada+again@example.org"), "{again}");
+
+    let erasure = format!("{base}/api/keys/erasure");
+    post_from(&erasure, "10.0.2.1", &json!({"email": "ada@example.org"})).await;
+    let code = code_in(&new_mail(dir.path(), 2).await);
+    let (status, body) = post_from(
+        &erasure,
+        "10.0.2.1",
+        &json!({"email": "ada@example.org", "code": code}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _) = get(&format!("{base}/api/keys/status"), Some(&key)).await;
+    assert_eq!(status, 401, "erased");
+    let hash = saferef_runtime::accounts::email_hash("ada@example.org");
+    let stored = store.scan("").await.unwrap();
+    for (k, v) in &stored {
+        assert!(
+            !String::from_utf8_lossy(v).contains("ada@"),
+            "{k} holds the address"
+        );
+        assert!(!k.starts_with("trial:"), "{k}: a plain-hash trial record");
+    }
+    let marks = store.scan("trial-mark:").await.unwrap();
+    assert_eq!(marks.len(), 1, "{stored:?}");
+    assert!(
+        !marks[0].0.contains(&hash),
+        "the mark is not the plain hash"
+    );
+    let before = outbox(dir.path()).len();
+    let (status, _) = post_from(&trial, "10.0.2.3", &json!({"email": "ada@example.org"})).await;
+    assert_eq!(status, 202);
+    let after = new_mail(dir.path(), before).await;
+    assert!(
+        !after.contains("sr_live_"),
+        "no second trial after erasure: {after}"
+    );
+    assert!(keys::list(&store).await.unwrap().is_empty());
+}
+
+/// Providers deliver events out of order: an event made before the state a key holds is
+/// acknowledged and leaves the key as it is (issue 23: it overwrote the newer state).
+#[tokio::test]
+async fn an_older_subscription_event_does_not_overwrite_a_newer_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = saferef_runtime::store::Store::embedded(&dir.path().join("store.redb")).unwrap();
+    let base = start_with(store, config(dir.path())).await;
+    let checkout = json!({
+        "id": "evt_co", "type": "checkout.session.completed", "created": 1_790_000_000,
+        "data": {"object": {"customer": "cus_9", "subscription": "sub_9",
+                             "customer_email": "turing@example.org", "price": "price_pro"}}
+    });
+    assert_eq!(notify_signed(&base, &checkout).await.0, 200);
+    let key = key_in(outbox(dir.path()).last().unwrap());
+    let updated = |id: &str, created: i64, status: &str, price: &str| {
+        json!({
+            "id": id, "type": "customer.subscription.updated", "created": created,
+            "data": {"object": {"id": "sub_9", "customer": "cus_9", "status": status,
+                     "items": {"data": [{"price": {"id": price}}]}}}
+        })
+    };
+    let newer = updated("evt_new", 1_790_000_200, "past_due", "price_dev");
+    let older = updated("evt_old", 1_790_000_100, "active", "price_pro");
+    assert_eq!(notify_signed(&base, &newer).await.0, 200);
+    let (status, answer) = notify_signed(&base, &older).await;
+    assert_eq!(status, 200, "acknowledged: {answer}");
+    assert!(
+        answer["result"].as_str().unwrap().contains("later event"),
+        "{answer}"
+    );
+    let (_, s) = get(&format!("{base}/api/keys/status"), Some(&key)).await;
+    assert_eq!(
+        (s["tier"].clone(), s["payment_status"].clone()),
+        (json!("developer"), json!("past_due")),
+        "{s}"
+    );
+    let failed_late = json!({
+        "id": "evt_inv_old", "type": "invoice.payment_failed", "created": 1_790_000_050,
+        "data": {"object": {"customer": "cus_9", "subscription": "sub_9", "attempt_count": 1}}
+    });
+    assert_eq!(notify_signed(&base, &failed_late).await.0, 200);
+    let (_, s) = get(&format!("{base}/api/keys/status"), Some(&key)).await;
+    assert!(s["payment_attempts"].is_null(), "{s}");
+    let deleted = json!({
+        "id": "evt_del", "type": "customer.subscription.deleted", "created": 1_790_000_300,
+        "data": {"object": {"id": "sub_9", "customer": "cus_9"}}
+    });
+    assert_eq!(notify_signed(&base, &deleted).await.0, 200);
+    let (status, _) = get(&format!("{base}/api/keys/status"), Some(&key)).await;
+    assert_eq!(status, 401, "a newer event applies");
+}
+
+/// A public 429 points to the trial while the trial still answers: the trial request is
+/// not counted by the public quota (issue 23: it answered 429 too), and once the client's
+/// trial allowance is spent the 429 points to the tiers instead.
+#[tokio::test]
+async fn a_public_429_points_to_the_trial_only_while_the_trial_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = saferef_runtime::store::Store::embedded(&dir.path().join("store.redb")).unwrap();
+    let base = start_with(store, config(dir.path())).await;
+    let client = reqwest::Client::new();
+    let limit = Tier::Public.daily_limit().unwrap();
+    for _ in 0..limit {
+        let res = client
+            .get(format!("{base}/api/health"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+    let refused = client
+        .get(format!("{base}/api/health"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(refused.headers()["x-upgrade-url"], "/api/docs#keys");
+    let url = format!("{base}/api/keys/trial");
+    for i in 0..10 {
+        let (status, body) = post(&url, None, &json!({"email": format!("t{i}@example.org")})).await;
+        assert_eq!(
+            status,
+            StatusCode::ACCEPTED,
+            "trial {i} past the public quota: {body}"
+        );
+    }
+    let (status, _) = post(&url, None, &json!({"email": "t10@example.org"})).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let refused = client
+        .get(format!("{base}/api/health"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(refused.headers()["x-upgrade-url"], "/api/docs#limits");
+}
+
+/// The public quota counts an IPv6 client by its /64: two addresses of one network share it,
+/// another network has its own (issue 23: each full address had 500 requests).
+#[tokio::test]
+async fn the_public_quota_counts_an_ipv6_client_by_its_64() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = saferef_runtime::store::Store::embedded(&dir.path().join("store.redb")).unwrap();
+    let base = start_with(store, proxied(dir.path())).await;
+    let remaining = |from: &'static str| {
+        let url = format!("{base}/api/health");
+        async move {
+            let res = reqwest::Client::new()
+                .get(url)
+                .header("x-forwarded-for", from)
+                .send()
+                .await
+                .unwrap();
+            res.headers()["x-ratelimit-remaining"]
+                .to_str()
+                .unwrap()
+                .parse::<u64>()
+                .unwrap()
+        }
+    };
+    let limit = Tier::Public.daily_limit().unwrap();
+    assert_eq!(remaining("2001:db8:1:2::1").await, limit - 1);
+    assert_eq!(
+        remaining("2001:db8:1:2:ffff:ffff:ffff:fffe").await,
+        limit - 2
+    );
+    assert_eq!(remaining("2001:db8:1:3::1").await, limit - 1);
+    assert_eq!(remaining("192.0.2.1").await, limit - 1);
+    assert_eq!(remaining("192.0.2.2").await, limit - 1);
 }

@@ -153,7 +153,7 @@ async fn bad_input_is_a_json_4xx() {
             "unknown context",
         ),
         (
-            format!("/api/compound/{benzene}?all_contexts=1"),
+            format!("/api/compound/{benzene}?all_contexts=maybe"),
             400,
             "all_contexts",
         ),

@@ -156,3 +156,100 @@ async fn echoed_text_cannot_inject_headers_or_markup() {
     let body = res.text().await.unwrap();
     assert!(body.len() < 2000, "{} bytes", body.len());
 }
+
+/// Every HTML page (the front door, a compound page, the docs, playground and dashboard, and
+/// an HTML error page) carries the security headers `_headers` gives the CDN's pages: a
+/// content security policy that forbids framing, `nosniff` and a referrer policy (issue 23:
+/// none of them). JSON answers do not need them and do not get the policy.
+#[tokio::test]
+async fn pages_carry_a_content_security_policy_and_no_framing() {
+    let base = start().await;
+    let lines = saferef_generator::build::site::html_security_lines();
+    for path in [
+        "/",
+        "/compound/hq-c-org-000145",
+        "/api/docs",
+        "/api/playground",
+        "/api/dashboard",
+        "/api/compliance",
+    ] {
+        let res = reqwest::get(format!("{base}{path}")).await.unwrap();
+        assert_eq!(res.status(), 200, "{path}");
+        assert!(
+            res.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        for (name, value) in lines {
+            assert_eq!(res.headers()[name], value, "{path} {name}");
+        }
+        let csp = res.headers()["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    }
+    let res = reqwest::get(format!("{base}/api/compound/hq-c-org-000145"))
+        .await
+        .unwrap();
+    assert!(res.headers().get("content-security-policy").is_none());
+}
+
+/// The CAS redirect writes only a known context into `Location`, encoded; anything else is a
+/// 400 (issue 23: the value was copied as given). `redirect` and `all_contexts` take the
+/// shared boolean spellings: `TRUE` is true, never ignored.
+#[tokio::test]
+async fn the_cas_redirect_checks_its_context_and_booleans_are_spelled_alike() {
+    let base = start().await;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let get = |q: &str| {
+        let url = format!("{base}/api/compound/cas/80-05-7?{q}");
+        let client = client.clone();
+        async move { client.get(url).send().await.unwrap() }
+    };
+    for bad in [
+        "redirect=true&context=%0D%0ASet-Cookie:%20x=1",
+        "redirect=true&context=dog%22%3E%3Cscript%3E",
+        "redirect=true&context=..%2F..%2Fadmin",
+    ] {
+        let res = get(bad).await;
+        assert_eq!(res.status(), 400, "{bad}");
+        assert!(res.headers().get("location").is_none(), "{bad}");
+        assert!(res.headers().get("set-cookie").is_none(), "{bad}");
+        let body: serde_json::Value = res.json().await.unwrap();
+        assert_eq!(body["code"], "bad_request", "{bad}");
+    }
+    for (q, context) in [
+        ("redirect=TRUE&context=dog", "dog"),
+        ("redirect=yes&context=pregnancy", "human_pregnant"),
+        ("redirect=1&context=human_adult", "human_adult"),
+    ] {
+        let res = get(q).await;
+        assert_eq!(res.status(), 302, "{q}");
+        let location = res.headers()["location"].to_str().unwrap();
+        assert!(
+            location.starts_with("/api/compound/hq-c-org-")
+                && location.ends_with(&format!("?context={context}")),
+            "{q}: {location}"
+        );
+    }
+    let res = get("redirect=false").await;
+    assert_eq!(res.status(), 200);
+
+    let compound = |q: &str| {
+        let url = format!("{base}/api/compound/hq-c-org-000145?{q}");
+        async move {
+            let res = reqwest::get(url).await.unwrap();
+            (res.status().as_u16(), res.bytes().await.unwrap())
+        }
+    };
+    let (status, all) = compound("all_contexts=true").await;
+    assert_eq!(status, 200);
+    for spelling in ["all_contexts=TRUE", "all_contexts=True", "all_contexts=1"] {
+        assert_eq!(compound(spelling).await, (200, all.clone()), "{spelling}");
+    }
+    assert_eq!(compound("all_contexts=false").await, compound("").await);
+    assert_eq!(compound("all_contexts=maybe").await.0, 400);
+}

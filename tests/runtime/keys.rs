@@ -593,3 +593,78 @@ async fn regulatory_status_cells_and_calendar() {
     assert_eq!(bpa["compounds"], serde_json::json!(["hq-c-org-000218"]));
     assert_eq!(bpa["label"], "Bisphenol A (BPA)");
 }
+
+/// `synthesize=true` costs what the OpenAPI says and `meta.credits` states, 2 credits per
+/// synthesised record, by GET and by POST: the quota drops by exactly that (issue 23: it
+/// dropped by 1 for 20 credits). A request the batch refuses costs 1.
+#[tokio::test]
+async fn a_synthesised_batch_costs_the_credits_it_states() {
+    let store = stores("synthesize-credits").await.remove(0);
+    let developer = key(&store, Tier::Developer).await;
+    let base = start_with(store, Config::default()).await;
+    let remaining = |h: &reqwest::header::HeaderMap| -> u64 {
+        h["x-ratelimit-remaining"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let (_, page, body) = get(&format!("{base}/api/compounds?limit=12"), Some(&developer)).await;
+    let ids: Vec<String> = body["compounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["hq_id"].as_str().unwrap().to_string())
+        .collect();
+    let mut before = remaining(&page);
+    let ten = ids[..10].join(",");
+    for (url, synthesised) in [
+        (
+            format!("{base}/api/compounds/batch?ids={ten}&synthesize=true"),
+            true,
+        ),
+        (
+            format!("{base}/api/compounds/batch?ids={ten}&synthesize=false"),
+            false,
+        ),
+        (
+            format!(
+                "{base}/api/compounds/batch?ids={},{}&synthesize=TRUE",
+                ids[0], ids[1]
+            ),
+            true,
+        ),
+        // Eleven to synthesise: refused (at most 10), and charged 1.
+        (
+            format!(
+                "{base}/api/compounds/batch?ids={}&synthesize=true",
+                ids[..11].join(",")
+            ),
+            false,
+        ),
+    ] {
+        let (status, headers, body) = get(&url, Some(&developer)).await;
+        let credits = match status {
+            StatusCode::OK => body["meta"]["credits"].as_u64().unwrap(),
+            _ => 1,
+        };
+        if synthesised {
+            let found = body["meta"]["found"].as_u64().unwrap();
+            assert_eq!(credits, (2 * found).max(1), "{url}: {body}");
+        }
+        let after = remaining(&headers);
+        assert_eq!(before - after, credits, "{url}: {status} {body}");
+        before = after;
+    }
+    let res = reqwest::Client::new()
+        .post(format!("{base}/api/compounds/batch"))
+        .header("x-api-key", &developer)
+        .json(&serde_json::json!({"ids": ids[..3], "synthesize": true}))
+        .send()
+        .await
+        .unwrap();
+    let after = remaining(res.headers());
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["meta"]["credits"], 6, "{body}");
+    assert_eq!(before - after, 6);
+}

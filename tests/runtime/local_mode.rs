@@ -11,22 +11,24 @@ use saferef_generator::build::site::MANIFEST;
 use saferef_generator::load::snapshot;
 use saferef_generator::render::dispatch;
 
-use crate::support::binary::Server;
+use crate::support::binary::{LogFile, Server};
 use crate::support::data_dir;
 
 #[test]
 fn local_mode_answers_what_the_tree_did_not_precompute_as_the_runtime_does() {
     let dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(data_dir(), dir.path().join("data")).unwrap();
-    let server = Server::listening(
+    let log = LogFile::scratch();
+    let server = Server::logged(
         Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
             .args(["--listen", "127.0.0.1:0"])
             .current_dir(dir.path())
             .env_remove("SAFEREF_REDIS_URL")
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(log.stderr())
             .spawn()
             .unwrap(),
+        log,
     );
     let site = dir.path().join("site");
     assert!(site.join(MANIFEST).is_file(), "it built its tree");

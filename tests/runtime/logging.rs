@@ -88,4 +88,5 @@ fn a_stalled_log_drops_and_counts_lines_and_never_holds_a_request() {
         "{}",
         &log[log.len().saturating_sub(2_000)..]
     );
+    binary::assert_no_panic(&log);
 }

@@ -6,7 +6,6 @@
 //! Needs `node` and `npm ci --ignore-scripts --prefix tests/netlify` (scripts/test does both).
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -19,7 +18,7 @@ use saferef_generator::ingest::{IngestOptions, run};
 use saferef_generator::load::load;
 use saferef_generator::model::Dataset;
 
-use crate::support::binary::{self, Server};
+use crate::support::binary::{self, LogFile, Server};
 
 /// The Cache-Control netlify dev's static server sends with every file.
 const DEV_FILE_CACHE: &str = "public, max-age=0, must-revalidate";
@@ -91,7 +90,8 @@ fn dataset(root: &Path) -> (PathBuf, Dataset) {
 /// `saferef-serve` on `port`, serving `site` (current, so it is not rebuilt without the
 /// runtime origin).
 fn serve(port: u16, data: &Path, site: &Path, state: &Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
+    let log = LogFile::scratch();
+    let child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
         .arg("--listen")
         .arg(format!("127.0.0.1:{port}"))
         .arg("--data")
@@ -102,16 +102,12 @@ fn serve(port: u16, data: &Path, site: &Path, state: &Path) -> Server {
         .arg(state)
         .env_remove("SAFEREF_REDIS_URL")
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(log.stderr())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = format!("http://127.0.0.1:{port}");
-    assert_eq!(line.trim(), format!("listening on {base}"));
-    Server { child, base }
+    let server = Server::logged(child, log);
+    assert_eq!(server.base, format!("http://127.0.0.1:{port}"));
+    server
 }
 
 /// `netlify dev` in its own process group (it starts children), killed whole when dropped.

@@ -366,3 +366,15 @@ fn fuzzed_raw_request_heads_never_get_a_5xx_a_dropped_connection_or_a_panic() {
     result.unwrap();
     eprintln!("raw heads answered: {:?}", seen.borrow());
 }
+
+/// The suite's no-panic check reads a server's log as Rust's panic handler writes it: every
+/// server the binary helpers start is checked when dropped (`support::binary::Server`), and
+/// a task of an in-process server that panics aborts its test (`support::refuse_server_panics`).
+#[test]
+fn the_suite_s_panic_check_sees_a_panic_line() {
+    use crate::support::binary::assert_no_panic;
+    assert_no_panic("INFO request status=200\nWARN store: slow\n");
+    let line = "thread 'tokio-runtime-worker' panicked at /root/.cargo/registry/src/warp-0.3.7/src/filters/path.rs:360:47:\nstatic str is not valid path";
+    let caught = std::panic::catch_unwind(|| assert_no_panic(line));
+    assert!(caught.is_err(), "a panic line must fail the check");
+}

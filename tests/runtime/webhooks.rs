@@ -49,6 +49,7 @@ struct Service {
 /// The service over `store` with `config`, and a delivery worker when `worker` is given
 /// (its own configuration, so a test can deliver with settings other than it registers).
 async fn start(store: Store, config: Config, worker: Option<Config>) -> Service {
+    crate::support::refuse_server_panics();
     let (dataset, _) = saferef_generator::load::load(&data_dir()).unwrap();
     let service = saferef_runtime::Service {
         admin_token: Some("admin-secret".into()),

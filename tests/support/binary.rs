@@ -1,17 +1,25 @@
 //! The real `saferef-serve` binary: started on a loopback port, and its `keys create`.
+//!
+//! Every server started here writes its log to a file, and when it is dropped the log must
+//! hold no panic line: no panic may be reachable from the network (RELIABILITY.md, "Hostile
+//! input"), so none may happen anywhere in the suite.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-/// A running `saferef-serve`; killed (SIGKILL) when dropped or by `child.kill()`.
+/// A running `saferef-serve`; killed (SIGKILL) when dropped or by `child.kill()`, and then
+/// its log is checked for panics.
 pub struct Server {
     pub child: Child,
     pub base: String,
+    log: Option<PathBuf>,
+    _scratch: Option<tempfile::TempDir>,
 }
 
 impl Server {
     /// A started `saferef-serve` (stdout piped), once its first line says where it listens.
+    /// Its log is the caller's to check (`assert_no_panic`).
     pub fn listening(mut child: Child) -> Server {
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
@@ -22,7 +30,21 @@ impl Server {
             .strip_prefix("listening on ")
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
             .to_string();
-        Server { child, base }
+        Server {
+            child,
+            base,
+            log: None,
+            _scratch: None,
+        }
+    }
+
+    /// As `listening`, for a server whose stderr goes to `log` (`log_file`): checked for panic
+    /// lines when the server is dropped.
+    pub fn logged(child: Child, log: LogFile) -> Server {
+        let mut server = Server::listening(child);
+        server.log = Some(log.path);
+        server._scratch = log.scratch;
+        server
     }
 }
 
@@ -30,7 +52,51 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // Not while a failed test unwinds: a second panic would abort the run.
+        if let Some(log) = &self.log
+            && !std::thread::panicking()
+        {
+            assert_no_panic(&std::fs::read_to_string(log).unwrap_or_default());
+        }
     }
+}
+
+/// A server's log file: at `path`, or in a scratch directory of its own.
+pub struct LogFile {
+    path: PathBuf,
+    scratch: Option<tempfile::TempDir>,
+}
+
+impl LogFile {
+    pub fn at(path: &Path) -> LogFile {
+        LogFile {
+            path: path.to_path_buf(),
+            scratch: None,
+        }
+    }
+
+    pub fn scratch() -> LogFile {
+        let dir = tempfile::tempdir().unwrap();
+        LogFile {
+            path: dir.path().join("server.log"),
+            scratch: Some(dir),
+        }
+    }
+
+    /// The file, created empty, as a child's stderr.
+    pub fn stderr(&self) -> Stdio {
+        Stdio::from(std::fs::File::create(&self.path).unwrap())
+    }
+}
+
+/// Fails when a server's log holds a panic (the line Rust's panic handler writes).
+pub fn assert_no_panic(log: &str) {
+    let panics: Vec<&str> = log.lines().filter(|l| l.contains("panicked at")).collect();
+    assert!(
+        panics.is_empty(),
+        "the server panicked (RELIABILITY.md: no panic may be reachable):\n{}",
+        panics.join("\n")
+    );
 }
 
 /// `saferef-serve --listen 127.0.0.1:0 --data DATA --site SITE --state STATE` with `env`
@@ -40,7 +106,8 @@ pub fn serve(data: &Path, site: &Path, state: &Path, env: &[(&str, &str)]) -> Se
     serve_logged(data, site, state, env, None)
 }
 
-/// As `serve`, with the server's log (stderr) written to `log` when given.
+/// As `serve`, with the server's log (stderr) written to `log` when given, else to a file
+/// of its own; either is checked for panics when the server is dropped.
 pub fn serve_logged(
     data: &Path,
     site: &Path,
@@ -48,10 +115,7 @@ pub fn serve_logged(
     env: &[(&str, &str)],
     log: Option<&Path>,
 ) -> Server {
-    let stderr = match log {
-        Some(path) => Stdio::from(std::fs::File::create(path).unwrap()),
-        None => Stdio::null(),
-    };
+    let log = log.map_or_else(LogFile::scratch, LogFile::at);
     let child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
         .args(["--listen", "127.0.0.1:0", "--data"])
         .arg(data)
@@ -62,10 +126,10 @@ pub fn serve_logged(
         .env_remove("SAFEREF_REDIS_URL")
         .envs(env.iter().copied())
         .stdout(Stdio::piped())
-        .stderr(stderr)
+        .stderr(log.stderr())
         .spawn()
         .unwrap();
-    Server::listening(child)
+    Server::logged(child, log)
 }
 
 /// A new key of `tier` in the embedded store under `state` (`keys create` prints it last).

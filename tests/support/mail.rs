@@ -33,6 +33,15 @@ pub async fn new_mail(state: &Path, before: usize) -> String {
     }
 }
 
+/// The outbox once it holds at least `n` messages (account mail is sent after the request is
+/// answered, `accounts/deferred.rs`).
+pub async fn mails(state: &Path, n: usize) -> Vec<String> {
+    if n > 0 {
+        new_mail(state, n - 1).await;
+    }
+    outbox(state)
+}
+
 /// The API key a message carries.
 pub fn key_in(mail: &str) -> String {
     let at = mail.find("sr_live_").expect("a key in the mail");

@@ -72,8 +72,33 @@ pub fn state() -> Arc<AppState> {
         .clone()
 }
 
+/// Fails the test process at once when a task of an in-process server panics (the binary's
+/// servers are checked by their logs, `binary::Server`): no panic may be reachable from the
+/// network. A panic raised by test code itself (under `tests/`) is the test's own failure and
+/// is left to the harness. Installed by every helper here that starts a server.
+pub fn refuse_server_panics() {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            previous(info);
+            let in_task = tokio::task::try_id().is_some();
+            let from_tests = info
+                .location()
+                .is_some_and(|l| l.file().replace('\\', "/").contains("tests/"));
+            if in_task && !from_tests {
+                eprintln!(
+                    "a task of an in-process server panicked; the suite allows no panic (RELIABILITY.md, \"Hostile input\")"
+                );
+                std::process::abort();
+            }
+        }));
+    });
+}
+
 /// Starts the service; returns its base URL.
 pub async fn start() -> String {
+    refuse_server_panics();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(serve(listener, state(), std::future::pending()));
@@ -101,6 +126,7 @@ pub async fn keyed_get(url: &str, key: Option<&str>) -> (reqwest::StatusCode, Va
 
 /// A service of its own: the committed dataset over `store`, with `config`.
 pub async fn start_with(store: Store, config: Config) -> String {
+    refuse_server_panics();
     let (dataset, _) = saferef_generator::load::load(&data_dir()).unwrap();
     let state = Arc::new(AppState::new(
         Arc::new(Service::new(store, config)),

@@ -10,7 +10,7 @@ use serde::ser::{SerializeMap, Serializer};
 use super::compound::{CompoundQuery, compound, lookup};
 use super::lists::{RiskIndex, quoted};
 use super::{Cache, Rendered};
-use crate::aggregate::{Assessment, EvidenceItem, Schema};
+use crate::aggregate::{Assessment, ContextResult, EvidenceItem, Schema};
 use crate::model::Dataset;
 use crate::model::cas::Cas;
 use crate::model::contexts::Context;
@@ -151,7 +151,7 @@ struct Meta<'a> {
     detail: &'static str,
     synthesize: bool,
     /// 1 per request; with `synthesize`, 2 per synthesised compound (at least 1).
-    credits: usize,
+    credits: u64,
 }
 
 #[derive(Serialize)]
@@ -199,30 +199,42 @@ struct Ask<'a> {
     synthesize: bool,
 }
 
+/// The result an item answers with in `context` (else its primary context), or why it has none.
+fn assessed<'a>(
+    record: &CompoundRecord,
+    context: Option<&str>,
+    a: &'a Assessment,
+) -> Result<&'a ContextResult, String> {
+    if a.schema == Schema::V2Research {
+        return Err(format!(
+            "unavailable: {} has no evidence any exposure context can be assessed from yet (research record)",
+            record.hq_id
+        ));
+    }
+    let Some(name) = context.or_else(|| a.primary_context()) else {
+        return Err(format!(
+            "unavailable: {} has no assessable context",
+            record.hq_id
+        ));
+    };
+    a.get(name).ok_or_else(|| {
+        format!(
+            "unavailable: {} has no evidence for context {name}; available contexts: {}",
+            record.hq_id,
+            a.available().join(", ")
+        )
+    })
+}
+
 fn answer<'d>(
     dataset: &Dataset,
     record: &'d CompoundRecord,
     ask: &Ask,
     a: &Assessment,
 ) -> Item<'d> {
-    if a.schema == Schema::V2Research {
-        return Item::failed(format!(
-            "unavailable: {} has no evidence any exposure context can be assessed from yet (research record)",
-            record.hq_id
-        ));
-    }
-    let Some(name) = ask.context.or_else(|| a.primary_context()) else {
-        return Item::failed(format!(
-            "unavailable: {} has no assessable context",
-            record.hq_id
-        ));
-    };
-    let Some(result) = a.get(name) else {
-        return Item::failed(format!(
-            "unavailable: {} has no evidence for context {name}; available contexts: {}",
-            record.hq_id,
-            a.available().join(", ")
-        ));
+    let result = match assessed(record, ask.context, a) {
+        Ok(result) => result,
+        Err(why) => return Item::failed(why),
     };
     let synthesis = ask.synthesize.then(|| {
         let query =
@@ -396,11 +408,54 @@ pub fn batch_indexed(
             context,
             detail: if full { "full" } else { "summary" },
             synthesize,
-            credits: if synthesize { (2 * found).max(1) } else { 1 },
+            credits: credits_for(synthesize, found),
         },
         results: Results(answers.into_iter().map(|(i, item, _)| (i, item)).collect()),
     };
     Rendered::json(200, &body, Cache::Private)
+}
+
+/// `meta.credits`: 1 per request; with `synthesize`, 2 per synthesised record (at least 1).
+fn credits_for(synthesize: bool, found: usize) -> u64 {
+    if synthesize {
+        (2 * found as u64).max(1)
+    } else {
+        1
+    }
+}
+
+/// What `request` costs the caller's daily quota: the `meta.credits` its answer states,
+/// worked out before it is rendered so the quota is counted before the work is done (the
+/// OpenAPI's `synthesize`: 2 credits per synthesised record). A request the batch refuses
+/// costs 1.
+pub fn credits(
+    dataset: &Dataset,
+    index: &RiskIndex,
+    request: &BatchRequest,
+    caller: &BatchCaller,
+) -> u64 {
+    if !request.synthesize {
+        return 1;
+    }
+    let (unique, _) = distinct(&request.compounds);
+    if check(&unique, true, caller).is_err() || detail_param(request.detail.as_deref()).is_err() {
+        return 1;
+    }
+    let context = match request
+        .context
+        .as_deref()
+        .map(|c| dataset.contexts.resolve(c))
+    {
+        None => None,
+        Some(Ok(c)) => Some(c.name.as_str()),
+        Some(Err(_)) => return 1,
+    };
+    let found = unique
+        .iter()
+        .filter_map(|input| resolve(dataset, input).ok())
+        .filter(|(record, _)| assessed(record, context, &index.assessment(record)).is_ok())
+        .count();
+    credits_for(true, found)
 }
 
 #[cfg(test)]

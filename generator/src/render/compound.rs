@@ -206,12 +206,13 @@ pub enum CompoundQuery {
 
 impl CompoundQuery {
     pub fn parse(dataset: &Dataset, q: &dyn Query) -> Result<CompoundQuery, ApiError> {
-        let all = match q.get("all_contexts") {
+        // The shared boolean spellings (`api::boolean`): `TRUE` is true, never ignored.
+        let all = match q.get("all_contexts").map(|s| (s, crate::api::boolean(s))) {
             None => false,
-            Some("true") => true,
-            Some(other) => {
+            Some((_, Some(b))) => b,
+            Some((other, None)) => {
                 return Err(ApiError::bad_request(format!(
-                    "all_contexts accepts only true, not {other:?}"
+                    "all_contexts accepts true or false, not {other:?}"
                 )));
             }
         };
@@ -514,10 +515,10 @@ pub struct CasQuery {
 
 impl CasQuery {
     pub fn parse(dataset: &Dataset, q: &dyn Query) -> Result<CasQuery, ApiError> {
-        let redirect = match q.get("redirect") {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(other) => {
+        let redirect = match q.get("redirect").map(|s| (s, crate::api::boolean(s))) {
+            None => false,
+            Some((_, Some(b))) => b,
+            Some((other, None)) => {
                 return Err(ApiError::bad_request(format!(
                     "redirect accepts true or false, not {other:?}"
                 )));
@@ -538,8 +539,13 @@ pub fn by_cas(dataset: &Dataset, cas: &Cas, query: CasQuery) -> Result<Rendered,
         return Err(ApiError::not_found(format!("no compound with CAS {cas}")));
     };
     let record = lookup(dataset, &id)?;
+    // `context` is a parsed context (an unknown one is a 400 above), and it is still written
+    // encoded: `Location` carries nothing of the request as given.
     let target = match query.context {
-        Some(c) => format!("/api/compound/{id}?context={c}"),
+        Some(c) => match serde_urlencoded::to_string([("context", c.name())]) {
+            Ok(q) => format!("/api/compound/{id}?{q}"),
+            Err(e) => return Err(ApiError::internal(format!("context query: {e}"))),
+        },
         None => format!("/api/compound/{id}"),
     };
     if query.redirect {

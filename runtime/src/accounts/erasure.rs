@@ -1,6 +1,8 @@
 //! Erasure of an address's personal data : its keys, and for each of
 //! their accounts the usage history, watchlist, webhooks with their queued deliveries and
-//! logs, the trial mark and pending codes; then the payment provider's customer record.
+//! logs, pending codes and a trial record of the older kind (the address's plain hash); then
+//! the payment provider's customer record. The trial mark (`accounts::trial_mark`) stays: it
+//! holds no address, and it keeps an erasure from opening a second trial.
 
 use std::collections::BTreeSet;
 

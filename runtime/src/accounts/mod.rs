@@ -6,10 +6,14 @@
 //! the owner) and as SHA-256 hashes in marks and codes.
 
 pub mod codes;
+pub mod deferred;
 pub mod erasure;
 pub mod provider;
 
+use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
+
+use crate::config::Config;
 
 use crate::keys::{self, KeyRecord};
 use crate::store::{Store, StoreError};
@@ -46,6 +50,36 @@ pub fn normalize_email(raw: &str) -> Option<String> {
 /// The hash an address is known by in marks and codes.
 pub fn email_hash(email: &str) -> String {
     Sha256::digest(email.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The address a trial is counted against: `email` (normalized) without a plus tag
+/// (`ada+2@example.org` is `ada@example.org`), so one mailbox takes one trial.
+pub fn trial_address(email: &str) -> String {
+    match email.rsplit_once('@') {
+        Some((local, domain)) => {
+            let base = local.split_once('+').map_or(local, |(base, _)| base);
+            format!("{base}@{domain}")
+        }
+        None => email.to_string(),
+    }
+}
+
+/// The trial mark of `email` (normalized): an HMAC-SHA256 of its trial address under the
+/// service's secret key (`SAFEREF_SECRET_KEY`), so the store holds no address and nothing
+/// in it can be matched against one without that key. Erasure leaves it (the privacy notice,
+/// "How long data is kept"): a second trial stays refused.
+pub fn trial_mark(config: &Config, email: &str) -> String {
+    let key: &[u8] = config
+        .secret_key
+        .as_ref()
+        .map_or(&b"saferef trial mark"[..], |k| &k.0[..]);
+    let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes keys of any length");
+    mac.update(trial_address(email).as_bytes());
+    mac.finalize()
+        .into_bytes()
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
@@ -132,6 +166,24 @@ mod tests {
             normalize_email(&format!("{}@example.org", "a".repeat(65))),
             None
         );
+    }
+
+    #[test]
+    fn a_trial_mark_is_the_mailbox_s_and_holds_no_address() {
+        assert_eq!(trial_address("ada+api@example.org"), "ada@example.org");
+        assert_eq!(trial_address("ada+a+b@example.org"), "ada@example.org");
+        assert_eq!(trial_address("ada@example.org"), "ada@example.org");
+        let config = Config::default();
+        let mark = trial_mark(&config, "ada@example.org");
+        assert_eq!(mark, trial_mark(&config, "ada+2@example.org"));
+        assert_ne!(mark, trial_mark(&config, "ada2@example.org"));
+        assert_ne!(mark, email_hash("ada@example.org"), "not the plain hash");
+        let keyed = Config {
+            secret_key: Some(crate::config::SecretKey([7; 32])),
+            ..Config::default()
+        };
+        assert_ne!(mark, trial_mark(&keyed, "ada@example.org"));
+        assert_eq!(mark.len(), 64);
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //! recovery's first step under the name the original service's published client calls.
 //!
 //! Keys and codes travel only by mail, and the first step answers the same whether or not
-//! the address has an account, so nobody learns that from the API.
+//! the address has an account, so nobody learns that from the API: the answer is given after
+//! the same work for every address (the per-client allowances), and what depends on the
+//! address (the account lookup, the trial mark, the key, the mail) is done after it, in the
+//! service's queue (`accounts/deferred.rs`). A mail that fails is logged, never answered.
 
 use chrono::{DateTime, Days, Utc};
 use minijinja::context;
@@ -13,7 +16,6 @@ use saferef_generator::render::{Cache, Rendered};
 use serde::{Deserialize, Serialize};
 
 use super::Request;
-use crate::AppState;
 use crate::accounts::codes::{self, Purpose, Verdict};
 use crate::accounts::{self, email_hash, erasure};
 use crate::caller::Caller;
@@ -22,14 +24,21 @@ use crate::mail;
 use crate::store::StoreError;
 use crate::store::keyspace;
 use crate::tier::Tier;
+use crate::{AppState, Service};
 
 /// Trial keys open this tier for `TRIAL_DAYS`.
 const TRIAL_TIER: Tier = Tier::Developer;
 const TRIAL_DAYS: u64 = 7;
 /// Account mail (trials, codes) one client may trigger per day.
 const MAIL_PER_IP_PER_DAY: u64 = 10;
-/// Codes one address may be sent per day (bounds guessing: 5 tries per code).
-const CODES_PER_ADDRESS_PER_DAY: u64 = 5;
+/// Codes one address may be sent per day: 20 codes of 5 tries each are 100 guesses a day at
+/// one of a million codes.
+const CODES_PER_ADDRESS_PER_DAY: u64 = 20;
+/// Codes one client may ask for one address per day, so no single requester spends the
+/// address's daily codes (issue 23: five requests did).
+const CODES_PER_ADDRESS_PER_CLIENT: u64 = 3;
+/// How long a trial mark refuses a second trial to its mailbox.
+const TRIAL_MARK_KEPT: std::time::Duration = std::time::Duration::from_secs(365 * 86_400);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -87,11 +96,6 @@ fn store_error(e: StoreError) -> ApiError {
     ApiError::unavailable("the account store is unavailable; retry shortly")
 }
 
-fn mail_error(e: mail::MailError) -> ApiError {
-    tracing::error!("{e}");
-    ApiError::unavailable("mail could not be sent just now; retry shortly")
-}
-
 fn accepted(message: impl Into<String>) -> Rendered {
     Rendered::json(
         202,
@@ -127,6 +131,17 @@ async fn mail_allowance(state: &AppState, caller: &Caller) -> Result<(), ApiErro
     }
 }
 
+/// Whether the caller may still ask for a trial today: a public 429 points to the trial only
+/// then (issue 23: it pointed there when the trial itself answered 429).
+pub async fn trial_open(state: &AppState, caller: &Caller) -> bool {
+    let key = keyspace::mail_quota(&caller.bucket, Utc::now().date_naive());
+    let day = std::time::Duration::from_secs(86_400);
+    match state.service.store.admit(&key, 0, None, day).await {
+        Ok(spent) => spent.count < MAIL_PER_IP_PER_DAY,
+        Err(_) => false,
+    }
+}
+
 /// POST /api/keys/trial {email}
 pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Result<Rendered, ApiError> {
     let body: EmailBody = req.json("trial request")?;
@@ -136,7 +151,12 @@ pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Result<R
     let expires = now
         .checked_add_days(Days::new(TRIAL_DAYS))
         .ok_or_else(|| ApiError::internal("the trial's expiry is past the calendar"))?;
-    issue_trial(state, &email, now, expires).await?;
+    let service = state.service.clone();
+    state.service.deferred.push(async move {
+        if let Err(e) = issue_trial(&service, &email, now, expires).await {
+            tracing::error!("trial: {e:#}");
+        }
+    });
     Ok(Rendered::json(
         202,
         &TrialAccepted {
@@ -151,22 +171,22 @@ pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Result<R
     ))
 }
 
+/// A first trial for the mailbox: its mark, a key, the key mailed; a later one: a mail that
+/// says so. Undelivered, the key and the mark are taken back so the address can ask again.
 async fn issue_trial(
-    state: &AppState,
+    service: &Service,
     email: &str,
     now: DateTime<Utc>,
     expires: DateTime<Utc>,
-) -> Result<(), ApiError> {
-    let store = &state.service.store;
-    let mark = keyspace::trial(&email_hash(email));
+) -> anyhow::Result<()> {
+    let store = &service.store;
+    let mark = keyspace::trial_mark(&accounts::trial_mark(&service.config, email));
     let first = store
-        .put_if_absent(&mark, now.to_rfc3339().as_bytes(), None)
-        .await
-        .map_err(store_error)?;
+        .put_if_absent(&mark, now.to_rfc3339().as_bytes(), Some(TRIAL_MARK_KEPT))
+        .await?;
     if !first {
-        return mail::send(&state.service.config, "trial_again", email, context! {})
-            .await
-            .map_err(mail_error);
+        mail::send(&service.config, "trial_again", email, context! {}).await?;
+        return Ok(());
     }
     let made = keys::create(store, TRIAL_TIER, Some(email.to_string()), Some(expires)).await;
     let (key, mut record) = match made {
@@ -174,23 +194,22 @@ async fn issue_trial(
         Err(e) => {
             // Without a key the mark would block the address forever.
             let _ = store.delete(&mark).await;
-            return Err(store_error(e));
+            return Err(e.into());
         }
     };
     record.billing = Billing {
         trial: true,
         ..Billing::default()
     };
-    keys::save(store, &record).await.map_err(store_error)?;
+    keys::save(store, &record).await?;
     let ctx = context! {
         key => key,
         expires_at => expires.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
     };
-    if let Err(e) = mail::send(&state.service.config, "trial_key", email, ctx).await {
-        // Undelivered: take the key and the mark back so the address can ask again.
+    if let Err(e) = mail::send(&service.config, "trial_key", email, ctx).await {
         let _ = keys::delete(store, &record).await;
         let _ = store.delete(&mark).await;
-        return Err(mail_error(e));
+        return Err(e.into());
     }
     Ok(())
 }
@@ -291,7 +310,8 @@ fn code_request(req: &Request) -> Result<(String, Option<String>), ApiError> {
     ))
 }
 
-/// Step one: a code to the address if it has an account; the same answer either way.
+/// Step one: a code to the address if it has an account; the same answer either way, after
+/// the same work: the client's allowances are counted here, the rest is done after.
 async fn send_code(
     state: &AppState,
     caller: &Caller,
@@ -300,41 +320,58 @@ async fn send_code(
 ) -> Result<Rendered, ApiError> {
     mail_allowance(state, caller).await?;
     let store = &state.service.store;
-    let records = accounts::keys_of(store, email).await.map_err(store_error)?;
-    let has_account = match purpose {
-        Purpose::Recover => records.iter().any(|k| k.usable(Utc::now())),
-        Purpose::Erasure => !records.is_empty(),
-    };
-    let per_address =
-        keyspace::code_quota(purpose.name(), &email_hash(email), Utc::now().date_naive());
-    let allowed = store
-        .admit(
-            &per_address,
-            1,
-            Some(CODES_PER_ADDRESS_PER_DAY),
-            std::time::Duration::from_secs(86_400),
-        )
+    let day = std::time::Duration::from_secs(86_400);
+    let today = Utc::now().date_naive();
+    let hash = email_hash(email);
+    let by_client = keyspace::code_quota_of_client(purpose.name(), &caller.bucket, &hash, today);
+    let mut allowed = store
+        .admit(&by_client, 1, Some(CODES_PER_ADDRESS_PER_CLIENT), day)
         .await
         .map_err(store_error)?
         .admitted;
-    if has_account && allowed {
-        let code = codes::issue(store, purpose, email)
+    // Only a client within its own share counts against the address's.
+    if allowed {
+        let per_address = keyspace::code_quota(purpose.name(), &hash, today);
+        allowed = store
+            .admit(&per_address, 1, Some(CODES_PER_ADDRESS_PER_DAY), day)
             .await
-            .map_err(store_error)?;
-        let action = match purpose {
-            Purpose::Recover => "replace your saferef API key",
-            Purpose::Erasure => "erase your saferef account data",
-        };
-        let ctx = context! { code => code, purpose => purpose.name(), action => action };
-        mail::send(&state.service.config, "code", email, ctx)
-            .await
-            .map_err(mail_error)?;
+            .map_err(store_error)?
+            .admitted;
+    }
+    if allowed {
+        let service = state.service.clone();
+        let email = email.to_string();
+        state.service.deferred.push(async move {
+            if let Err(e) = mail_code(&service, &email, purpose).await {
+                tracing::error!("{} code: {e:#}", purpose.name());
+            }
+        });
     }
     Ok(accepted(format!(
         "if an account uses this address, a 6-digit code is on its way to it; send it as {{\"email\", \"code\"}} to POST /api/keys/{} within {} minutes",
         purpose.name(),
         codes::VALIDITY.as_secs() / 60
     )))
+}
+
+/// A code mailed to `email` if it has an account (a usable key to recover, any key to erase).
+async fn mail_code(service: &Service, email: &str, purpose: Purpose) -> anyhow::Result<()> {
+    let records = accounts::keys_of(&service.store, email).await?;
+    let has_account = match purpose {
+        Purpose::Recover => records.iter().any(|k| k.usable(Utc::now())),
+        Purpose::Erasure => !records.is_empty(),
+    };
+    if !has_account {
+        return Ok(());
+    }
+    let code = codes::issue(&service.store, purpose, email).await?;
+    let action = match purpose {
+        Purpose::Recover => "replace your saferef API key",
+        Purpose::Erasure => "erase your saferef account data",
+    };
+    let ctx = context! { code => code, purpose => purpose.name(), action => action };
+    mail::send(&service.config, "code", email, ctx).await?;
+    Ok(())
 }
 
 /// Step two: the code must be valid; 400 when it is not, 429 after the fifth wrong try.

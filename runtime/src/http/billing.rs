@@ -13,6 +13,9 @@
 //!   items.data[0].price.id} -> tier from the price, payment_status, flags; key stays active;
 //! - `invoice.payment_failed`: object {customer, subscription, attempt_count} -> past_due;
 //! - `customer.subscription.deleted`: object {id, customer} -> key deactivated.
+//!
+//! Providers do not deliver events in order: each key keeps the `created` time of the last
+//! event applied to it, and an event made before that is acknowledged without a change.
 
 use std::time::Duration;
 
@@ -200,6 +203,7 @@ async fn apply(
                 customer_id: customer,
                 subscription_id: text(&object["subscription"]),
                 provider_status: Some("active".into()),
+                provider_event_at: Some(created),
                 ..Billing::default()
             };
             keys::save(&state.service.store, &record)
@@ -219,7 +223,7 @@ async fn apply(
             let price = object["items"]["data"][0]["price"]["id"].as_str();
             let tier = price.and_then(|p| state.service.config.tier_for_price(p));
             let cancel = object["cancel_at_period_end"].as_bool().unwrap_or(false);
-            update(state, text(&object["id"]), customer, |r| {
+            update(state, text(&object["id"]), customer, created, |r| {
                 if let Some(t) = tier {
                     r.tier = t;
                 }
@@ -233,15 +237,21 @@ async fn apply(
             let attempts = object["attempt_count"]
                 .as_u64()
                 .and_then(|n| u32::try_from(n).ok());
-            update(state, text(&object["subscription"]), customer, |r| {
-                r.payment_status = Some("past_due".into());
-                r.billing.payment_failed_at = Some(created);
-                r.billing.payment_attempts = attempts;
-            })
+            update(
+                state,
+                text(&object["subscription"]),
+                customer,
+                created,
+                |r| {
+                    r.payment_status = Some("past_due".into());
+                    r.billing.payment_failed_at = Some(created);
+                    r.billing.payment_attempts = attempts;
+                },
+            )
             .await
         }
         "customer.subscription.deleted" => {
-            update(state, text(&object["id"]), customer, |r| {
+            update(state, text(&object["id"]), customer, created, |r| {
                 r.active = false;
                 r.billing.provider_status = Some("canceled".into());
             })
@@ -260,11 +270,13 @@ fn payment_status(provider: &str) -> &'static str {
     }
 }
 
-/// Applies `change` to the keys of a subscription (or, without one, of a customer).
+/// Applies `change`, made at `created`, to the keys of a subscription (or, without one, of a
+/// customer) whose state is not newer.
 async fn update(
     state: &AppState,
     subscription: Option<String>,
     customer: Option<String>,
+    created: DateTime<Utc>,
     change: impl Fn(&mut KeyRecord),
 ) -> Result<String, ApiError> {
     let records = accounts::keys_of_customer(
@@ -278,13 +290,26 @@ async fn update(
     )
     .await
     .map_err(store_error)?;
+    let mut updated = 0;
+    let mut older = 0;
     for mut r in records.iter().cloned() {
+        if r.billing.provider_event_at.is_some_and(|at| at > created) {
+            older += 1;
+            continue;
+        }
         change(&mut r);
+        r.billing.provider_event_at = Some(created);
         keys::save(&state.service.store, &r)
             .await
             .map_err(store_error)?;
+        updated += 1;
     }
-    Ok(format!("updated {} key(s)", records.len()))
+    Ok(match older {
+        0 => format!("updated {updated} key(s)"),
+        _ => format!(
+            "updated {updated} key(s); {older} left as they are: their state comes from a later event"
+        ),
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use saferef_generator::api::Op;
-use saferef_generator::render::batch::BatchRequest;
+use saferef_generator::render::batch::{BatchCaller, BatchRequest};
 use saferef_generator::render::dispatch::{self, Call, Indexes, Viewer};
 use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{self, Rendered, pages};
@@ -101,6 +101,30 @@ async fn render_one(
             )
         }
     }
+}
+
+/// The quota credits of a batch request (`render::batch::credits`); 1 when its body or query
+/// cannot be read (it is then answered 400).
+pub fn batch_credits(state: &AppState, req: &Request, caller: &Caller) -> u64 {
+    let request = if req.method == Method::POST {
+        req.json::<BatchRequest>("batch body").ok()
+    } else {
+        req.query
+            .as_ref()
+            .ok()
+            .and_then(|q| BatchRequest::from_query(q).ok())
+    };
+    request.map_or(1, |r| {
+        saferef_generator::render::batch::credits(
+            &state.release.dataset,
+            &state.release.risk_index,
+            &r,
+            &BatchCaller {
+                cap: caller.batch_cap(),
+                keyed: caller.tier.is_keyed(),
+            },
+        )
+    })
 }
 
 fn indexes(state: &AppState) -> Indexes<'_> {

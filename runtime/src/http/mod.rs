@@ -23,7 +23,7 @@ mod webhooks;
 use std::sync::Arc;
 
 use chrono::Utc;
-use saferef_generator::build::site::header_lines;
+use saferef_generator::build::site::{header_lines, html_security_lines};
 use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
 use warp::Filter;
@@ -33,12 +33,14 @@ use warp::http::{Method, StatusCode};
 use warp::reply::Response;
 
 pub use request::{Params, Request};
-use saferef_generator::api::Access;
+use saferef_generator::api::{Access, Op};
+use saferef_generator::render::pages::docs::UPGRADE_TIERS;
 pub use static_site::StaticCache;
 use table::Matched;
 
 use crate::caller::{self, Caller};
 use crate::quota;
+use crate::tier::Tier;
 use crate::{AppState, Live};
 
 /// Request bodies above this size are refused with 413 before they are parsed.
@@ -116,12 +118,25 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
     // A signed payment-provider notification comes through shared addresses (the CDN, a
     // balancer): counting it against a per-IP public quota would let anyone block billing.
     if let Matched::Endpoint(e) = &matched
-        && e.op == saferef_generator::api::Op::BillingWebhook
+        && e.op == Op::BillingWebhook
         && billing::signed(state, req)
     {
         let res = handlers::run(state, req, &caller, e.clone()).await;
         return with_caller_headers(res, &caller, None);
     }
+    // A trial request is counted by its own allowance (`accounts.rs`), not by the public
+    // quota whose 429 points to the trial: the trial must still answer then.
+    if let Matched::Endpoint(e) = &matched
+        && e.op == Op::KeyTrial
+    {
+        let res = handlers::run(state, req, &caller, e.clone()).await;
+        return with_caller_headers(res, &caller, None);
+    }
+    // A batch costs what its answer's `meta.credits` states (2 per synthesised record).
+    let cost = match &matched {
+        Matched::Endpoint(e) if e.op == Op::Batch => handlers::batch_credits(state, req, &caller),
+        _ => cost,
+    };
     let now = Utc::now();
     let usage = match quota::admit(&state.service.store, &caller, cost, now).await {
         Ok(u) => u,
@@ -154,7 +169,13 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
                 .reset
                 .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
         ));
-        return with_caller_headers(fail(refusal), &caller, Some((&usage, now)));
+        let mut res = with_caller_headers(fail(refusal), &caller, Some((&usage, now)));
+        // The public refusal points to the trial only while the trial would answer.
+        if caller.tier == Tier::Public && !accounts::trial_open(state, &caller).await {
+            res.headers_mut()
+                .insert("x-upgrade-url", HeaderValue::from_static(UPGRADE_TIERS));
+        }
+        return res;
     }
     let res = match matched {
         Matched::Static(res) => res,
@@ -206,6 +227,14 @@ pub fn reply(r: impl Into<Rendered>) -> Response {
     *res.status_mut() = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let h = res.headers_mut();
     h.insert(CONTENT_TYPE, HeaderValue::from_static(r.content_type));
+    // A page, error pages included: the same lines `_headers` gives the CDN's pages.
+    if r.content_type.starts_with("text/html") {
+        for (name, value) in html_security_lines() {
+            if let Ok(n) = HeaderName::from_bytes(name.as_bytes()) {
+                h.insert(n, HeaderValue::from_static(value));
+            }
+        }
+    }
     if r.status < 400 {
         for (name, value) in lines {
             if let (Ok(n), Ok(v)) = (

@@ -10,7 +10,9 @@
 //! | `code:<purpose>:<email hash>` | a one-time code's hash | 15 minutes |
 //! | `code-tries:<purpose>:<email hash>` | tries at that code | with the code |
 //! | `code-quota:<purpose>:<email hash>:<day>` | codes sent to the address that day | after the day |
-//! | `trial:<email hash>` | when the address took its trial | never |
+//! | `trial:<email hash>` | when the address took its trial (written before trial marks; erased with the address) | never |
+//! | `trial-mark:<keyed hash>` | a trial was taken by this mailbox (`accounts::trial_mark`) | a year |
+//! | `code-client-quota:<purpose>:<bucket>:<email hash>:<day>` | codes one client asked for the address that day | after the day |
 //! | `billing:event:<id>` | a payment event already applied | after a while |
 //! | `provider-delete:<customer>` | a provider record still to erase | when erased |
 //! | `wl:<account>:<compound>` | when the compound was watched | never |
@@ -98,6 +100,19 @@ pub fn code_quota(purpose: &str, email_hash: &str, day: NaiveDate) -> String {
 
 pub fn trial(email_hash: &str) -> String {
     format!("trial:{email_hash}")
+}
+
+pub fn trial_mark(mark: &str) -> String {
+    format!("trial-mark:{mark}")
+}
+
+pub fn code_quota_of_client(
+    purpose: &str,
+    bucket: &str,
+    email_hash: &str,
+    day: NaiveDate,
+) -> String {
+    format!("code-client-quota:{purpose}:{bucket}:{email_hash}:{day}")
 }
 
 pub fn billing_event(id: &str) -> String {

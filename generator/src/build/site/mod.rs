@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-pub use netlify::{CORS_EXPOSE_HEADERS, cors_lines, header_lines};
+pub use netlify::{CORS_EXPOSE_HEADERS, cors_lines, header_lines, html_security_lines};
 
 use routes::RouteMeta;
 use state::{FileEntry, Group, Hash, State};

@@ -115,19 +115,22 @@ pub fn redirects(
         let force = if r.query.is_some() { "!" } else { "" };
         rule(&mut out, format!("{}{query} {target}{force}", r.path));
     }
-    out.push_str("\n# CAS lookups with redirect=true (context is passed through).\n");
+    out.push_str("\n# CAS lookups with redirect=true. With a context, the runtime's: it checks the\n# context and writes it encoded into Location (the CDN would copy the value as given).\n");
+    let cas_path = "/api/compound/cas/:cas";
+    let cas_runtime = match origin {
+        Some(o) => format!("{o}{cas_path} 200!"),
+        None => format!("/{RUNTIME_REQUIRED} 503!"),
+    };
+    rule(
+        &mut out,
+        format!("{cas_path} redirect=true context=:context {cas_runtime}"),
+    );
     for record in dataset
         .compounds
         .values()
         .filter(|r| r.watch_class != WatchClass::CriticalThreat)
     {
         let (cas, id) = (&record.cas, &record.hq_id);
-        rule(
-            &mut out,
-            format!(
-                "/api/compound/cas/{cas} redirect=true context=:context /api/compound/{id}?context=:context 302!"
-            ),
-        );
         rule(
             &mut out,
             format!("/api/compound/cas/{cas} redirect=true /api/compound/{id} 302!"),
@@ -320,8 +323,25 @@ pub fn cors_lines() -> [(&'static str, &'static str); 2] {
     ]
 }
 
-/// The `_headers` text: the CORS block for every path, then for every request path answered
-/// 200 from a file, its cache policy, `Vary` for public compound responses, and the entity's
+/// The security headers of every HTML page, from the CDN (`_headers`) and from the runtime
+/// alike: no framing, no MIME sniffing, no referrer sent to other sites, and a policy that
+/// lets a page load only this origin's scripts, styles, images and API (the pages' scripts
+/// and styles are inline, and the compound page's tier cells set their colour inline).
+pub fn html_security_lines() -> [(&'static str, &'static str); 4] {
+    [
+        (
+            "Content-Security-Policy",
+            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        ),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "strict-origin-when-cross-origin"),
+    ]
+}
+
+/// The `_headers` text: the CORS block for every path, the security block of the HTML pages
+/// (one wildcard block per entity page prefix), then for every request path answered 200
+/// from a file, its cache policy, `Vary` for public compound responses, and the entity's
 /// purge key (from routing entries, where each path's variants already agree).
 pub fn headers(routes: &[RouteMeta]) -> String {
     let by_path: BTreeMap<&str, &RouteMeta> = routes
@@ -334,6 +354,23 @@ pub fn headers(routes: &[RouteMeta]) -> String {
     );
     for (name, value) in cors_lines() {
         let _ = writeln!(out, "  {name}: {value}");
+    }
+    let pages: std::collections::BTreeSet<String> = by_path
+        .iter()
+        .filter(|(_, r)| r.file.ends_with(".html"))
+        .map(|(path, _)| {
+            let prefix = path.trim_start_matches('/').split('/').next();
+            match prefix.filter(|p| path.len() > p.len() + 1 && PAGE_PREFIXES.contains(p)) {
+                Some(p) => format!("/{p}/*"),
+                None => path.to_string(),
+            }
+        })
+        .collect();
+    for page in pages {
+        let _ = writeln!(out, "{page}");
+        for (name, value) in html_security_lines() {
+            let _ = writeln!(out, "  {name}: {value}");
+        }
     }
     for (path, r) in by_path {
         let _ = writeln!(out, "{path}");
