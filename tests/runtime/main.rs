@@ -19,6 +19,7 @@ mod fleet;
 mod fuzz;
 #[path = "../fuzzing/mod.rs"]
 mod fuzzing;
+mod generated_client;
 mod health;
 mod hostile;
 mod keys;
@@ -26,6 +27,7 @@ mod local_mode;
 mod logging;
 mod lookup;
 mod netlify_dev;
+mod openapi_answers;
 mod protocol;
 mod published_client;
 mod schemathesis;

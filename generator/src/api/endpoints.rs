@@ -65,7 +65,7 @@ const PAGE: Param = query(
         max: None,
         default: Some(1),
     },
-    "Page number, counting from 1 (instead of offset: page n is offset (n-1) x limit)",
+    "Page number, counting from 1 (instead of offset: page n is offset (n-1) x limit); without page or offset, page 1",
 );
 const LIMIT_100: Param = query(
     "limit",
@@ -92,7 +92,7 @@ const OFFSET: Param = query(
         max: None,
         default: Some(0),
     },
-    "Items skipped (instead of page)",
+    "Items skipped (instead of page); without page or offset, 0",
 );
 const SEARCH: Param = query(
     "search",
@@ -171,6 +171,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("OpenApiDocument"),
         params: &[query(
             "format",
             Enum(&["postman"]),
@@ -261,6 +262,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("CompoundRecord"),
         params: &[ID],
         example: Some("/api/compound/hq-c-org-000145/raw"),
         ..endpoint(
@@ -273,6 +275,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Alternatives"),
         params: &[ID],
         example: Some("/api/compound/hq-c-org-000145/alternatives"),
         keyed_form: true,
@@ -295,7 +298,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             ),
             CONTEXT,
         ],
-        answer: Json("Compound"),
+        answer: Json("CompoundSummary"),
         example: Some("/api/compound/cas/71-43-2"),
         ..endpoint(
             Op::CompoundByCas,
@@ -473,6 +476,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Contexts"),
         access: Developer,
         example: Some("/api/contexts"),
         ..endpoint(
@@ -532,6 +536,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Materials and products
     Endpoint {
+        answer: Json("Material"),
         params: &[ENTITY_ID],
         example: Some("/api/material/hq-m-adh-000001"),
         ..endpoint(
@@ -544,6 +549,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Product"),
         params: &[ENTITY_ID],
         example: Some("/api/product/hq-p-bdy-000002"),
         keyed_form: true,
@@ -557,6 +563,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("ProductRecord"),
         params: &[ENTITY_ID],
         example: Some("/api/product/hq-p-bdy-000002/raw"),
         ..endpoint(
@@ -569,6 +576,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("MaterialList"),
         access: Developer,
         params: &[PAGE, LIMIT_100, OFFSET, SEARCH],
         example: Some("/api/materials?limit=5"),
@@ -582,6 +590,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("ProductList"),
         access: Developer,
         params: &[
             PAGE,
@@ -653,6 +662,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Regulatory
     Endpoint {
+        answer: Json("Regulatory"),
         access: Developer,
         params: &[ID],
         example: Some("/api/regulatory/hq-c-org-000145"),
@@ -666,6 +676,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("RegulatoryAgencies"),
         access: Developer,
         example: Some("/api/regulatory/agencies"),
         ..endpoint(
@@ -678,6 +689,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("RegulatoryByAgency"),
         access: Developer,
         params: &[
             path("agency", Text { min: 1, max: 200 }, "Agency name"),
@@ -696,6 +708,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("RegulatoryStatus"),
         access: Developer,
         params: &[
             query(
@@ -758,6 +771,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Exposure and relationships
     Endpoint {
+        answer: Json("FoundIn"),
         access: Developer,
         params: &[ID],
         example: Some("/api/found-in/hq-c-org-000145"),
@@ -771,6 +785,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("FoundInCategories"),
         access: Developer,
         example: Some("/api/found-in/categories"),
         ..endpoint(
@@ -783,6 +798,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("FoundInByCategory"),
         access: Developer,
         params: &[
             path("category", Text { min: 1, max: 64 }, "Exposure category"),
@@ -800,6 +816,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Relationships"),
         access: Developer,
         params: &[
             ENTITY_ID,
@@ -820,6 +837,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("RelationshipGraph"),
         access: Developer,
         params: &[
             ENTITY_ID,
@@ -849,6 +867,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("RelationshipStats"),
         access: Developer,
         example: Some("/api/relationships/stats"),
         ..endpoint(
@@ -862,6 +881,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Fragrance
     Endpoint {
+        answer: Json("FragranceList"),
         access: Developer,
         params: &[
             LIMIT_100,
@@ -884,6 +904,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("FragranceClasses"),
         access: Developer,
         example: Some("/api/fragrance/classes"),
         ..endpoint(
@@ -896,6 +917,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("FragranceSearch"),
         access: Developer,
         params: &[
             required(
@@ -949,6 +971,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Changelog"),
         access: Developer,
         params: &[
             query("since", DateOrTime, "Entries on or after this date or time"),
@@ -984,6 +1007,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Keys
     Endpoint {
+        answer: Json("KeyStatus"),
         access: Developer,
         ..endpoint(
             Op::KeyStatus,
@@ -995,6 +1019,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("KeyUsage"),
         access: Developer,
         params: &[query(
             "days",
@@ -1015,6 +1040,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("KeyRotated"),
         access: Developer,
         status: 201,
         ..endpoint(
@@ -1040,6 +1066,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Recovered"),
         body: Some("CodeBody"),
         ..endpoint(
             Op::KeyRecover,
@@ -1051,6 +1078,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Accepted"),
         body: Some("EmailBody"),
         status: 202,
         ..endpoint(
@@ -1063,6 +1091,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Erased"),
         body: Some("CodeBody"),
         ..endpoint(
             Op::KeyErasure,
@@ -1074,6 +1103,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("BillingReceived"),
         body: Some("BillingEvent"),
         ..endpoint(
             Op::BillingWebhook,
@@ -1086,6 +1116,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Watchlist
     Endpoint {
+        answer: Json("Watchlist"),
         access: Developer,
         params: &[LIMIT_100, OFFSET, PAGE],
         ..endpoint(
@@ -1098,6 +1129,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WatchlistAdded"),
         access: Developer,
         body: Some("CompoundsBody"),
         ..endpoint(
@@ -1110,6 +1142,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WatchlistChecked"),
         access: Developer,
         body: Some("CompoundsBody"),
         ..endpoint(
@@ -1122,6 +1155,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WatchlistRemoved"),
         access: Developer,
         params: &[ID],
         ..endpoint(
@@ -1135,6 +1169,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Webhooks
     Endpoint {
+        answer: Json("Webhooks"),
         access: Developer,
         params: &[
             query(
@@ -1169,6 +1204,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WebhookCreated"),
         access: Developer,
         body: Some("WebhookBody"),
         status: 201,
@@ -1182,6 +1218,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WebhookDeleted"),
         access: Developer,
         params: &[path("id", Text { min: 1, max: 64 }, "Webhook id (wh_...)")],
         ..endpoint(
@@ -1194,6 +1231,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WebhookTestQueued"),
         access: Developer,
         params: &[path("id", Text { min: 1, max: 64 }, "Webhook id (wh_...)")],
         status: 202,
@@ -1232,6 +1270,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Examples"),
         example: Some("/api/examples"),
         ..endpoint(
             Op::Examples,
@@ -1344,6 +1383,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("NameIndex"),
         example: Some("/search-index.json"),
         ..endpoint(
             Op::NameIndex,
