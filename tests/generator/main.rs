@@ -13,6 +13,7 @@ mod fuzz;
 mod fuzzing;
 mod ingest_fixture;
 mod netlify_config;
+mod openapi_lint;
 mod panel;
 mod site_build;
 mod site_build_faults;

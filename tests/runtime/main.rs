@@ -20,6 +20,7 @@ mod fleet;
 mod fuzz;
 #[path = "../fuzzing/mod.rs"]
 mod fuzzing;
+mod generated_client;
 mod health;
 mod hostile;
 mod keys;
@@ -27,6 +28,7 @@ mod local_mode;
 mod logging;
 mod lookup;
 mod netlify_dev;
+mod openapi_answers;
 mod protocol;
 mod published_client;
 mod schemathesis;

@@ -73,6 +73,17 @@ def ids_of(listing, field):
     return [entity_id(item) for item in listing.get(field, [])]
 
 
+def advances(name, method, field, **kwargs):
+    """A paging loop with the client's limit and offset moves on: offset=3 answers the 4th to
+    6th items of the list, not the first page again, and says so in `pagination`."""
+    six = ids_of(call(name, method, limit=6, offset=0, **kwargs) or {}, field)
+    later = call(name, method, limit=3, offset=3, **kwargs) or {}
+    check(name, len(six) == 6, f"limit=6: {six}")
+    check(name, ids_of(later, field) == six[3:], f"offset=3 of {six}: {ids_of(later, field)}")
+    where = later.get("pagination", {})
+    check(name, (where.get("offset"), where.get("page")) == (3, 2), f"pagination {where}")
+
+
 # Contexts, search and relationships need a Developer key here; the client's docstrings
 # name no tier for them, so they are called with the key.
 client = Aletheia(api_key=KEY, base_url=API)
@@ -131,6 +142,8 @@ check(
 )
 high = call("filter", client.filter, risk="high", context="human_adult", limit=5) or {}
 check("filter", len(high.get("compounds", [])) > 0, high)
+advances("compounds", client.compounds, "compounds")
+advances("filter", client.filter, "compounds", risk="high", context="human_adult")
 
 # ── Relationships ───────────────────────────────────────────────────────
 rel = call("relationships", client.relationships, some)
@@ -173,6 +186,8 @@ product = call("product", public.product, pid) or {}
 check("product", entity_id(product) == pid, product)
 product_raw = call("product_raw", client.product_raw, pid) or {}
 check("product_raw", isinstance(product_raw, dict) and bool(product_raw), product_raw)
+advances("materials", client.materials, "materials")
+advances("products", client.products, "products")
 
 # ── Fragrance ───────────────────────────────────────────────────────────
 page1 = call("fragrance", client.fragrance, limit=5) or {}

@@ -85,13 +85,15 @@ async fn put_if_absent_sets_once_even_under_concurrency() {
     for (store, _dir) in backends().await {
         let name = store.backend();
         let k = format!("{}claim", ns("nx"));
+        // A TTL far longer than the race: on a loaded machine the 50 writes can take longer
+        // than a short TTL, and a value that expired mid-race rightly lets a second caller in.
         let tasks: Vec<_> = (0..50)
             .map(|i| {
                 let (store, k) = (store.clone(), k.clone());
                 tokio::spawn(async move {
                     let v = i.to_string();
                     store
-                        .put_if_absent(&k, v.as_bytes(), Some(Duration::from_millis(300)))
+                        .put_if_absent(&k, v.as_bytes(), Some(Duration::from_secs(60)))
                         .await
                         .unwrap()
                 })
@@ -106,12 +108,24 @@ async fn put_if_absent_sets_once_even_under_concurrency() {
             !store.put_if_absent(&k, b"late", None).await.unwrap(),
             "{name}"
         );
+        let short = format!("{}short", ns("nx"));
+        assert!(
+            store
+                .put_if_absent(&short, b"first", Some(Duration::from_millis(300)))
+                .await
+                .unwrap(),
+            "{name}"
+        );
         tokio::time::sleep(Duration::from_millis(500)).await;
         assert!(
-            store.put_if_absent(&k, b"after", None).await.unwrap(),
+            store.put_if_absent(&short, b"after", None).await.unwrap(),
             "{name}: an expired value no longer blocks"
         );
-        assert_eq!(store.get(&k).await.unwrap().unwrap(), b"after", "{name}");
+        assert_eq!(
+            store.get(&short).await.unwrap().unwrap(),
+            b"after",
+            "{name}"
+        );
     }
 }
 

@@ -158,3 +158,38 @@ pub fn create_key_with(state: &Path, tier: &str, env: &[(&str, &str)]) -> String
         .unwrap()
         .to_string()
 }
+
+/// The committed dataset served by the binary (a tree of its snapshot: every request reaches
+/// the runtime), with a key of `tier` and the server's log kept for a failure message.
+pub struct Served {
+    pub server: Server,
+    pub key: String,
+    pub state: tempfile::TempDir,
+    tree: tempfile::TempDir,
+}
+
+impl Served {
+    pub fn start(tier: &str, env: &[(&str, &str)]) -> Served {
+        let tree = tempfile::tempdir().unwrap();
+        super::write_tree(tree.path(), &super::dataset());
+        let state = tempfile::tempdir().unwrap();
+        let key = create_key(state.path(), tier);
+        let server = serve_logged(
+            &tree.path().join("data"),
+            &tree.path().join("site"),
+            state.path(),
+            env,
+            Some(&tree.path().join("serve.log")),
+        );
+        Served {
+            server,
+            key,
+            state,
+            tree,
+        }
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.tree.path().join("serve.log")).unwrap_or_default()
+    }
+}

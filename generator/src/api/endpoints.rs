@@ -65,7 +65,7 @@ const PAGE: Param = query(
         max: None,
         default: Some(1),
     },
-    "Page number, counting from 1 (instead of offset: page n is offset (n-1) x limit)",
+    "Page number, counting from 1 (instead of offset: page n is offset (n-1) x limit); without page or offset, page 1",
 );
 const LIMIT_100: Param = query(
     "limit",
@@ -92,7 +92,7 @@ const OFFSET: Param = query(
         max: None,
         default: Some(0),
     },
-    "Items skipped (instead of page)",
+    "Items skipped (instead of page); without page or offset, 0",
 );
 const SEARCH: Param = query(
     "search",
@@ -176,6 +176,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("OpenApiDocument"),
         params: &[query(
             "format",
             Enum(&["postman"]),
@@ -267,6 +268,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("CompoundRecord"),
         params: &[ID],
         example: Some("/api/compound/hq-c-org-000145/raw"),
         ..endpoint(
@@ -279,6 +281,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Alternatives"),
         params: &[ID],
         example: Some("/api/compound/hq-c-org-000145/alternatives"),
         keyed_form: true,
@@ -315,7 +318,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
             ),
             CONTEXT,
         ],
-        answer: Json("Compound"),
+        answer: Json("CompoundSummary"),
         example: Some("/api/compound/cas/71-43-2"),
         ..endpoint(
             Op::CompoundByCas,
@@ -493,6 +496,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Contexts"),
         access: Developer,
         example: Some("/api/contexts"),
         ..endpoint(
@@ -552,6 +556,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Materials and products
     Endpoint {
+        answer: Json("Material"),
         params: &[ENTITY_ID],
         example: Some("/api/material/hq-m-adh-000001"),
         ..endpoint(
@@ -564,6 +569,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Product"),
         params: &[ENTITY_ID],
         example: Some("/api/product/hq-p-bdy-000002"),
         keyed_form: true,
@@ -577,6 +583,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("ProductRecord"),
         params: &[ENTITY_ID],
         example: Some("/api/product/hq-p-bdy-000002/raw"),
         ..endpoint(
@@ -589,6 +596,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("MaterialList"),
         access: Developer,
         params: &[PAGE, LIMIT_100, OFFSET, SEARCH],
         example: Some("/api/materials?limit=5"),
@@ -602,6 +610,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("ProductList"),
         access: Developer,
         params: &[
             PAGE,
@@ -673,6 +682,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Regulatory
     Endpoint {
+        answer: Json("Regulatory"),
         access: Developer,
         params: &[ID, AS_OF],
         example: Some("/api/regulatory/hq-c-org-000145"),
@@ -686,6 +696,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("RegulatoryAgencies"),
         access: Developer,
         example: Some("/api/regulatory/agencies"),
         ..endpoint(
@@ -698,6 +709,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("RegulatoryByAgency"),
         access: Developer,
         params: &[
             path("agency", Text { min: 1, max: 200 }, "Agency name"),
@@ -716,6 +728,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("RegulatoryStatus"),
         access: Developer,
         params: &[
             query(
@@ -778,6 +791,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Exposure and relationships
     Endpoint {
+        answer: Json("FoundIn"),
         access: Developer,
         params: &[ID],
         example: Some("/api/found-in/hq-c-org-000145"),
@@ -791,6 +805,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("FoundInCategories"),
         access: Developer,
         example: Some("/api/found-in/categories"),
         ..endpoint(
@@ -803,6 +818,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("FoundInByCategory"),
         access: Developer,
         params: &[
             path("category", Text { min: 1, max: 64 }, "Exposure category"),
@@ -820,6 +836,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Relationships"),
         access: Developer,
         params: &[
             ENTITY_ID,
@@ -840,6 +857,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("RelationshipGraph"),
         access: Developer,
         params: &[
             ENTITY_ID,
@@ -869,6 +887,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("RelationshipStats"),
         access: Developer,
         example: Some("/api/relationships/stats"),
         ..endpoint(
@@ -882,6 +901,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Fragrance
     Endpoint {
+        answer: Json("FragranceList"),
         access: Developer,
         params: &[
             LIMIT_100,
@@ -904,6 +924,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("FragranceClasses"),
         access: Developer,
         example: Some("/api/fragrance/classes"),
         ..endpoint(
@@ -916,6 +937,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("FragranceSearch"),
         access: Developer,
         params: &[
             required(
@@ -969,6 +991,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Changelog"),
         access: Developer,
         params: &[
             query("since", DateOrTime, "Entries on or after this date or time"),
@@ -1004,6 +1027,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Keys
     Endpoint {
+        answer: Json("KeyStatus"),
         access: Developer,
         ..endpoint(
             Op::KeyStatus,
@@ -1015,6 +1039,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("KeyUsage"),
         access: Developer,
         params: &[query(
             "days",
@@ -1035,6 +1060,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("KeyRotated"),
         access: Developer,
         status: 201,
         ..endpoint(
@@ -1060,6 +1086,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Recovered"),
         body: Some("CodeBody"),
         ..endpoint(
             Op::KeyRecover,
@@ -1071,6 +1098,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Accepted"),
         body: Some("EmailBody"),
         status: 202,
         ..endpoint(
@@ -1083,6 +1111,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Erased"),
         body: Some("CodeBody"),
         ..endpoint(
             Op::KeyErasure,
@@ -1094,6 +1123,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("BillingReceived"),
         body: Some("BillingEvent"),
         ..endpoint(
             Op::BillingWebhook,
@@ -1106,6 +1136,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Watchlist
     Endpoint {
+        answer: Json("Watchlist"),
         access: Developer,
         params: &[LIMIT_100, OFFSET, PAGE],
         ..endpoint(
@@ -1118,6 +1149,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WatchlistAdded"),
         access: Developer,
         body: Some("CompoundsBody"),
         ..endpoint(
@@ -1130,6 +1162,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WatchlistChecked"),
         access: Developer,
         body: Some("CompoundsBody"),
         ..endpoint(
@@ -1142,6 +1175,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WatchlistRemoved"),
         access: Developer,
         params: &[ID],
         ..endpoint(
@@ -1155,6 +1189,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     // Webhooks
     Endpoint {
+        answer: Json("Webhooks"),
         access: Developer,
         params: &[
             query(
@@ -1189,6 +1224,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WebhookCreated"),
         access: Developer,
         body: Some("WebhookBody"),
         status: 201,
@@ -1202,6 +1238,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WebhookDeleted"),
         access: Developer,
         params: &[path("id", Text { min: 1, max: 64 }, "Webhook id (wh_...)")],
         ..endpoint(
@@ -1214,6 +1251,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("WebhookTestQueued"),
         access: Developer,
         params: &[path("id", Text { min: 1, max: 64 }, "Webhook id (wh_...)")],
         status: 202,
@@ -1252,6 +1290,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("Examples"),
         example: Some("/api/examples"),
         ..endpoint(
             Op::Examples,
@@ -1364,6 +1403,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
+        answer: Json("NameIndex"),
         example: Some("/search-index.json"),
         ..endpoint(
             Op::NameIndex,

@@ -12,7 +12,7 @@ use crate::model::Dataset;
 
 /// The description document's own version (`info.version`): it changes when the document
 /// does, and is not the service's version (`x-service-version`); `info.description` says so.
-pub const DOCUMENT_VERSION: &str = "2.1.0";
+pub const DOCUMENT_VERSION: &str = "2.2.0";
 /// `api_schema_version` is the integer 1.
 pub const API_SCHEMA_VERSION: u32 = 1;
 
@@ -85,13 +85,25 @@ fn schema(kind: Kind, contexts: &[String]) -> Value {
     }
 }
 
+/// `page` and `offset` exclude each other (a request with both is a 400, `api::CONVENTIONS`),
+/// so neither states a `default`: generated clients send every default, which would be both.
+/// Their descriptions say what an absent one means.
+const EXCLUSIVE: [&str; 2] = ["page", "offset"];
+
 fn parameter(p: &Param, contexts: &[String], example: Option<&str>) -> Value {
+    let mut schema = schema(p.kind, contexts);
+    if let Some(s) = schema
+        .as_object_mut()
+        .filter(|_| EXCLUSIVE.contains(&p.name))
+    {
+        s.remove("default");
+    }
     let mut out = json!({
         "name": p.name,
         "in": match p.location { In::Path => "path", In::Query => "query" },
         "required": p.required,
         "description": p.description,
-        "schema": schema(p.kind, contexts),
+        "schema": schema,
     });
     if let Some(value) = example {
         out["example"] = json!(value);
@@ -221,7 +233,7 @@ fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
             json!({
                 "description": "First step ({email}): a code is mailed if an account uses the address",
                 "headers": rate_headers(),
-                "content": {"application/json": {"schema": schema_ref("Object")}},
+                "content": {"application/json": {"schema": schema_ref("Accepted")}},
             }),
         ));
     }
@@ -280,11 +292,22 @@ fn operation(e: &Endpoint, contexts: &[String]) -> Value {
     op
 }
 
-fn object(required: &[&str]) -> Value {
-    json!({"type": "object", "required": required})
-}
+/// The answers' schemas that are not written out below: every 2xx JSON answer's properties,
+/// required fields and types as the service gives them. `tests/runtime/catalogue.rs` validates
+/// real answers of the binary against them, so a shape change that is not made here fails.
+const RESPONSES: &str = include_str!("openapi_responses.json");
 
 fn schemas() -> Value {
+    let mut all = written_schemas();
+    let responses: Map<String, Value> =
+        serde_json::from_str(RESPONSES).expect("openapi_responses.json is a JSON object");
+    all.as_object_mut()
+        .expect("the written schemas are an object")
+        .extend(responses);
+    all
+}
+
+fn written_schemas() -> Value {
     let email = json!({"type": "string", "format": "email", "maxLength": 254});
     let count = json!({"type": "integer", "minimum": 0});
     json!({
@@ -300,13 +323,12 @@ fn schemas() -> Value {
                 },
                 "hq_id": {"type": "string"}, "name": {"type": "string"},
                 "message": {"type": "string"}, "schema": {"type": "string"},
+                "available_contexts": {
+                    "type": "array", "items": {"type": "string"},
+                    "description": "422: the contexts the compound does answer",
+                },
             },
         },
-        "Object": {"type": "object"},
-        "Root": object(&["version", "api_schema_version"]),
-        "Health": object(&["status", "version"]),
-        "Freshness": object(&[]),
-        "Compound": {"type": "object"},
         "Timeline": {
             "type": "object",
             "required": ["hq_id", "name", "cas", "today", "count", "undated", "events"],
@@ -342,11 +364,6 @@ fn schemas() -> Value {
                 "total_pages": count.clone(),
                 "has_more": {"type": "boolean", "description": "Items follow this page"},
             },
-        },
-        "CompoundList": {
-            "type": "object",
-            "required": ["pagination"],
-            "properties": {"pagination": schema_ref("Pagination")},
         },
         "Batch": {
             "type": "object",
@@ -389,7 +406,6 @@ fn schemas() -> Value {
                 },
             },
         },
-        "Compare": {"type": "object"},
         "Search": {
             "type": "object",
             "required": ["query", "results", "meta", "pagination"],
@@ -444,9 +460,6 @@ fn schemas() -> Value {
                 "page": {"type": "string", "description": "The entity's page, e.g. /compound/{id}"},
             },
         },
-        "ReleaseNotes": object(&["versions", "latest"]),
-        "Document": {"type": "object"},
-        "Export": object(&["_notice", "_disclaimer_url"]),
         "BatchBody": {
             "type": "object",
             "additionalProperties": false,
@@ -462,10 +475,6 @@ fn schemas() -> Value {
                 "detail": {"type": "string", "enum": ["summary", "full"]},
             },
         },
-        "RegulatoryStatusVocabulary": object(&[
-            "dataset_version", "analytes", "matrices", "listings", "matrix_kinds",
-            "jurisdictions", "statuses", "confidences", "legal_statuses", "change_types",
-        ]),
         "TrialAccepted": {
             "type": "object",
             "required": ["status", "message", "tier", "expires_at"],
@@ -664,7 +673,7 @@ mod tests {
         let d = dataset();
         let doc: Value = serde_json::from_slice(&openapi(d, Format::OpenApi).body).unwrap();
         assert_eq!(doc["openapi"], "3.1.0");
-        assert_eq!(doc["info"]["version"], "2.1.0");
+        assert_eq!(doc["info"]["version"], "2.2.0");
         for e in ENDPOINTS {
             let op = &doc["paths"][e.path][e.method.to_ascii_lowercase()];
             assert_eq!(op["operationId"], e.name, "{} {}", e.method, e.path);
@@ -685,6 +694,46 @@ mod tests {
             (json!(1), json!(100))
         );
         assert_eq!(doc["paths"]["/api/export"]["get"]["x-quota-cost"], 10);
+    }
+
+    /// Every `$ref` names a schema the document holds, and every JSON success answer has a
+    /// named schema with its properties (no bare `{"type": "object"}`).
+    #[test]
+    fn every_reference_resolves_and_every_json_answer_is_typed() {
+        let d = dataset();
+        let doc: Value = serde_json::from_slice(&openapi(d, Format::OpenApi).body).unwrap();
+        let schemas = doc["components"]["schemas"].as_object().unwrap();
+        fn refs(v: &Value, out: &mut Vec<String>) {
+            match v {
+                Value::Object(m) => {
+                    if let Some(Value::String(r)) = m.get("$ref") {
+                        out.push(r.clone());
+                    }
+                    m.values().for_each(|v| refs(v, out));
+                }
+                Value::Array(a) => a.iter().for_each(|v| refs(v, out)),
+                _ => {}
+            }
+        }
+        let mut found = Vec::new();
+        refs(&doc, &mut found);
+        for r in &found {
+            let name = r.strip_prefix("#/components/").unwrap();
+            let (kind, name) = name.split_once('/').unwrap();
+            assert!(doc["components"][kind].get(name).is_some(), "{r} resolves");
+        }
+        for e in ENDPOINTS {
+            let name = match e.answer {
+                Answer::Json(s) | Answer::JsonOrCsv(s) | Answer::HtmlOrJson(s) => s,
+                Answer::Html | Answer::Svg | Answer::Plain(_) => continue,
+            };
+            let schema = &schemas[name];
+            assert!(
+                schema.get("properties").is_some(),
+                "{}: {name} lists its properties",
+                e.name
+            );
+        }
     }
 
     #[test]
