@@ -355,10 +355,10 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
     for (_, c) in input.contributions {
         merge(&mut value, c.fragment.clone(), &rank);
     }
-    if let Some(sel) = input.selected {
+    if let Some(class) = input.selected.and_then(|s| s.group.as_ref()) {
         merge(
             &mut value,
-            json!({"use_classes": [{"class": sel.group, "source": SELECTION_SOURCE}]}),
+            json!({"use_classes": [{"class": class, "source": SELECTION_SOURCE}]}),
             &rank,
         );
     }

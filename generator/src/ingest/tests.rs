@@ -182,7 +182,7 @@ fn curated_selection_names_and_classes_the_compound() {
     let sel = Selected {
         cas: Cas::parse("87-99-0").unwrap(),
         name: "Xylitol".into(),
-        group: "species_toxicant".into(),
+        group: Some("species_toxicant".into()),
         note: String::new(),
     };
     let r = build_record(BuildInput {

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::vocab::{
-    DoseKind, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, RiskLevel, SignalWord, WatchClass,
+    DoseKind, ExposureRoute, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, RiskLevel,
+    SignalWord, WatchClass,
 };
 
 /// One compound, as stored in `data/compounds/<hq_id>.json` (merged with its curated overlay).
@@ -217,6 +218,9 @@ pub struct GhsClassification {
     /// Hazard class and category codes as written by the authority ("Carc. 1B").
     pub hazard_classes: Vec<String>,
     pub h_codes: Vec<String>,
+    /// The hazard codes whose route of exposure the entry states, with its words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<StatedRoute>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pictograms: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -245,6 +249,17 @@ pub struct GhsClassification {
     /// The source that superseded or annulled the entry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub superseded_by: Option<String>,
+}
+
+/// A hazard code of a GHS entry and the routes of exposure the entry states for it: EU CLP
+/// Annex VI's "(Inhalation)" beside the code, Safe Work Australia's "if inhaled", "if
+/// swallowed", "in contact with skin" in the hazard statement. `words` are the source's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatedRoute {
+    pub code: String,
+    pub routes: Vec<ExposureRoute>,
+    pub words: String,
 }
 
 /// The IARC evaluation, mirrored from `regulatory.listings.iarc_group`.
