@@ -421,6 +421,51 @@ mod tests {
     }
 
     #[test]
+    fn a_group_listing_an_own_row_already_gives_is_left_out_and_an_earlier_one_stays() {
+        let listing = |date: &str, via: Option<&str>, qualifier: Option<&str>| {
+            let mut l = json!({"toxicity": "developmental", "listing_mechanism": "FR",
+                "date_listed": date, "source": "prop65"});
+            if let Some(v) = via {
+                l["via"] = json!(v);
+            }
+            if let Some(q) = qualifier {
+                l["qualifier"] = json!(q);
+            }
+            let fragment = json!({"regulatory": {"listings": {"prop65": [l]}}});
+            (cas("60-54-8"), Contribution::new(cas("60-54-8"), fragment))
+        };
+        let mut list = vec![
+            listing("1991-10-01", None, Some("internal use")),
+            listing(
+                "1992-10-01",
+                Some("Tetracyclines (internal use)"),
+                Some("internal use"),
+            ),
+            listing(
+                "1987-02-27",
+                Some("An earlier class row"),
+                Some("internal use"),
+            ),
+            listing("1992-10-01", Some("An unqualified class row"), None),
+        ];
+        own_rows_first(&mut list);
+        let left: Vec<&str> = list
+            .iter()
+            .map(|(_, c)| {
+                c.fragment["regulatory"]["listings"]["prop65"][0]["date_listed"]
+                    .as_str()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(
+            left,
+            ["1991-10-01", "1987-02-27", "1992-10-01"],
+            "the later class row under the same qualifier repeats the own listing; an earlier \
+             one, or one under another qualifier, says something the own row does not"
+        );
+    }
+
+    #[test]
     fn iarc_group_rows_and_unplaced_names_give_nothing_here() {
         let rows = GroupRows::parse(TSV).unwrap();
         let keyed =
