@@ -260,8 +260,8 @@ pub fn stated_routes(record: &CompoundRecord, code: &str) -> Option<(Vec<Route>,
         .filter(|g| g.is_current())
         .find_map(|g| {
             let stated = g.routes.iter().find(|r| r.code == code)?;
-            let basis = match g.jurisdiction.as_str() {
-                "EU" => format!("EU CLP Annex VI: {}", stated.words),
+            let basis = match (g.jurisdiction.as_str(), &stated.source) {
+                ("EU", None) => format!("EU CLP Annex VI: {}", stated.words),
                 _ => format!("Safe Work Australia HCIS: \"{}\"", stated.words),
             };
             Some((stated.routes.clone(), basis))

@@ -260,6 +260,11 @@ pub struct StatedRoute {
     pub code: String,
     pub routes: Vec<ExposureRoute>,
     pub words: String,
+    /// The fallback source whose statement this is, when its own entry was left out because
+    /// the compound has an entry in the primary source (`fallback_for` in data/sources.json):
+    /// the route it states for the same code still holds (data/README.md "Groups").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// The IARC evaluation, mirrored from `regulatory.listings.iarc_group`.

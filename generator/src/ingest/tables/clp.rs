@@ -65,6 +65,7 @@ pub fn stated_routes(cells: &[Vec<String>]) -> Vec<StatedRoute> {
             code,
             routes,
             words: item.trim().to_string(),
+            source: None,
         });
     }
     out

@@ -98,6 +98,7 @@ fn organ_routes(codes: &[String], statements: &[String]) -> Vec<StatedRoute> {
             code: code.into(),
             routes,
             words: s.clone(),
+            source: None,
         });
     }
     out
