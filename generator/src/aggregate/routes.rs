@@ -3,8 +3,7 @@
 //! rules "carcinogenicity" and "route_relevance"): such an agent reaches the lungs without
 //! boiling, and its cancer calls count as a hazard by inhalation, whatever the wording of each
 //! list. And the routes an authority states for organ toxicity classes (rule
-//! "organ_toxicity"): read from the record's GHS entries, and for the few the ingest cannot
-//! keep, from `STOT_ROUTES` with the words that state them.
+//! "organ_toxicity"): read from the record's GHS entries (`safety.ghs[].routes`).
 
 use crate::model::record::CompoundRecord;
 
@@ -120,140 +119,11 @@ pub fn inhaled_agent(cas: &str) -> Option<&'static InhaledAgent> {
 /// A route of exposure, as records state it beside a hazard code.
 pub use crate::model::vocab::ExposureRoute as Route;
 
-/// An organ toxicity class (H370-H373) of a substance, with the routes its classification
-/// states and the words that state them.
-#[derive(Debug, Clone, Copy)]
-pub struct StatedRoutes {
-    pub cas: &'static str,
-    pub code: &'static str,
-    pub routes: &'static [Route],
-    pub basis: &'static str,
-}
-
-/// The organ toxicity classes whose route only a Safe Work Australia HCIS statement (2021:
-/// "if inhaled", "if swallowed") gives, for compounds whose own EU Annex VI entry makes the
-/// ingest leave the HCIS entry out (`fallback_for` in data/sources.json). Every other stated
-/// route is read from the record (`safety.ghs[].routes`, ingested from Annex VI and HCIS).
-pub const STOT_ROUTES: &[StatedRoutes] = &[
-    // Methyl chloride
-    StatedRoutes {
-        cas: "74-87-3",
-        code: "H373",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Carbon disulfide
-    StatedRoutes {
-        cas: "75-15-0",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Ethylene oxide
-    StatedRoutes {
-        cas: "75-21-8",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure through inhalation\"",
-    },
-    // 2-Bromopropane
-    StatedRoutes {
-        cas: "75-26-3",
-        code: "H373",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Pentachloroethane
-    StatedRoutes {
-        cas: "76-01-7",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Furfuryl alcohol
-    StatedRoutes {
-        cas: "98-00-0",
-        code: "H373",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure through inhalation\"",
-    },
-    // Thiram
-    StatedRoutes {
-        cas: "137-26-8",
-        code: "H373",
-        routes: &[Route::Oral],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure through the oral route\"",
-    },
-    // Cadmium carbonate
-    StatedRoutes {
-        cas: "513-78-0",
-        code: "H372",
-        routes: &[Route::Inhalation, Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed or inhaled\"",
-    },
-    // Dibutyltin dichloride (DBTC)
-    StatedRoutes {
-        cas: "683-18-1",
-        code: "H372",
-        routes: &[Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed\"",
-    },
-    // Beryllium oxide
-    StatedRoutes {
-        cas: "1304-56-9",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Cadmium oxide
-    StatedRoutes {
-        cas: "1306-19-0",
-        code: "H372",
-        routes: &[Route::Inhalation, Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure through inhalation or if swallowed\"",
-    },
-    // Nickel carbonate
-    StatedRoutes {
-        cas: "3333-67-3",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure through inhalation\"",
-    },
-    // Nickel
-    StatedRoutes {
-        cas: "7440-02-0",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Beryllium
-    StatedRoutes {
-        cas: "7440-41-7",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Zinc pyrithione
-    StatedRoutes {
-        cas: "13463-41-7",
-        code: "H372",
-        routes: &[Route::Inhalation, Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed or inhaled\"",
-    },
-    // Cadmium hydroxide
-    StatedRoutes {
-        cas: "21041-95-2",
-        code: "H372",
-        routes: &[Route::Inhalation, Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed or inhaled\"",
-    },
-];
-
-/// The routes an authority states for a substance's organ toxicity class, if it states any:
+/// The routes an authority states for a substance's organ toxicity class, if it states any,
 /// from a current GHS entry of the record (a route stated for a class holds for that class of
-/// the substance in either classification), else from `STOT_ROUTES`; with the words that say so.
+/// the substance in either classification); with the words that say so.
 pub fn stated_routes(record: &CompoundRecord, code: &str) -> Option<(Vec<Route>, String)> {
-    let from_record = record
+    record
         .safety
         .ghs
         .iter()
@@ -265,11 +135,5 @@ pub fn stated_routes(record: &CompoundRecord, code: &str) -> Option<(Vec<Route>,
                 _ => format!("Safe Work Australia HCIS: \"{}\"", stated.words),
             };
             Some((stated.routes.clone(), basis))
-        });
-    from_record.or_else(|| {
-        STOT_ROUTES
-            .iter()
-            .find(|r| r.cas == record.cas && r.code == code)
-            .map(|r| (r.routes.to_vec(), r.basis.to_string()))
-    })
+        })
 }
