@@ -275,6 +275,46 @@ fn holds(r: &Value, e: &Expectation) -> bool {
                 .flatten()
                 .any(|p| p["toxicity"] == toxicity && p["qualifier"] == qualifier)
         }
+        // One listing of the toxicity: a group row does not repeat what the compound's own
+        // row already lists.
+        "prop65_once" => {
+            listings["prop65"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|p| p["toxicity"] == expected)
+                .count()
+                == 1
+        }
+        // "toxicity@date" listed on the compound's own row, through no group.
+        "prop65_own" => {
+            let (toxicity, date) = expected.split_once('@').unwrap();
+            listings["prop65"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|p| {
+                    p["toxicity"] == toxicity && p["date_listed"] == date && p["via"].is_null()
+                })
+        }
+        // "H372 inhalation": a current GHS entry states the route beside the code.
+        "ghs_route" => {
+            let (code, route) = expected.split_once(' ').unwrap();
+            r["safety"]["ghs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|g| g["status"].is_null())
+                .flat_map(|g| g["routes"].as_array().into_iter().flatten())
+                .any(|s| {
+                    s["code"] == code
+                        && s["routes"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                            .any(|x| x == route)
+                })
+        }
         other => panic!("{}: unknown kind {other}", e.id),
     }
 }

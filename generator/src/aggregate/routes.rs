@@ -2,9 +2,10 @@
 //! dusts or powders, with their physical form and the document that says so (METHODOLOGY.md,
 //! rules "carcinogenicity" and "route_relevance"): such an agent reaches the lungs without
 //! boiling, and its cancer calls count as a hazard by inhalation, whatever the wording of each
-//! list. And the organ toxicity classes whose route an authority states (rule
-//! "organ_toxicity"): the stored classification keeps the code only, so the route is here with
-//! the words that state it.
+//! list. And the routes an authority states for organ toxicity classes (rule
+//! "organ_toxicity"): read from the record's GHS entries (`safety.ghs[].routes`).
+
+use crate::model::record::CompoundRecord;
 
 /// The form in which an agent reaches the air.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,294 +116,24 @@ pub fn inhaled_agent(cas: &str) -> Option<&'static InhaledAgent> {
     INHALED_AGENTS.iter().find(|a| a.cas == cas)
 }
 
-/// A route of exposure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Route {
-    Inhalation,
-    Oral,
-    Dermal,
-}
+/// A route of exposure, as records state it beside a hazard code.
+pub use crate::model::vocab::ExposureRoute as Route;
 
-impl Route {
-    pub fn words(self) -> &'static str {
-        match self {
-            Route::Inhalation => "inhalation",
-            Route::Oral => "ingestion",
-            Route::Dermal => "skin contact",
-        }
-    }
-}
-
-/// An organ toxicity class (H370-H373) of a substance, with the routes its classification
-/// states and the words that state them.
-#[derive(Debug, Clone, Copy)]
-pub struct StatedRoutes {
-    pub cas: &'static str,
-    pub code: &'static str,
-    pub routes: &'static [Route],
-    pub basis: &'static str,
-}
-
-/// Every organ toxicity class the corpus's records carry whose route EU CLP Annex VI (ATP17:
-/// "(Inhalation)" beside the code) or Safe Work Australia's HCIS (2021: "if inhaled", "if
-/// swallowed", "in contact with skin" in the hazard statement) states. A route stated for a
-/// class holds for that class of the substance in either classification.
-pub const STOT_ROUTES: &[StatedRoutes] = &[
-    // Benzoic acid
-    StatedRoutes {
-        cas: "65-85-0",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "EU CLP Annex VI, index 607-705-00-8: H372 (lungs) (Inhalation)",
-    },
-    // Hexachloroethane
-    StatedRoutes {
-        cas: "67-72-1",
-        code: "H373",
-        routes: &[Route::Oral],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure if swallowed\"",
-    },
-    // Methyl chloride
-    StatedRoutes {
-        cas: "74-87-3",
-        code: "H373",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Carbon disulfide
-    StatedRoutes {
-        cas: "75-15-0",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Ethylene oxide
-    StatedRoutes {
-        cas: "75-21-8",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure through inhalation\"",
-    },
-    // 2-Bromopropane
-    StatedRoutes {
-        cas: "75-26-3",
-        code: "H373",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Pentachloroethane
-    StatedRoutes {
-        cas: "76-01-7",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Musk ambrette
-    StatedRoutes {
-        cas: "83-66-9",
-        code: "H372",
-        routes: &[Route::Oral, Route::Dermal],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed or in contact with skin\"",
-    },
-    // Furfuryl alcohol
-    StatedRoutes {
-        cas: "98-00-0",
-        code: "H373",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure through inhalation\"",
-    },
-    // Glycidyl methacrylate
-    StatedRoutes {
-        cas: "106-91-2",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "EU CLP Annex VI, index 607-123-00-4: H372 (respiratory tract) (Inhalation)",
-    },
-    // Trimethyl phosphite
-    StatedRoutes {
-        cas: "121-45-9",
-        code: "H373",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure through inhalation\"",
-    },
-    // Thiram
-    StatedRoutes {
-        cas: "137-26-8",
-        code: "H373",
-        routes: &[Route::Oral],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure through the oral route\"",
-    },
-    // Perfluoroheptanoic acid (PFHpA)
-    StatedRoutes {
-        cas: "375-85-9",
-        code: "H372",
-        routes: &[Route::Inhalation, Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed or through inhalation\"",
-    },
-    // Cadmium carbonate
-    StatedRoutes {
-        cas: "513-78-0",
-        code: "H372",
-        routes: &[Route::Inhalation, Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed or inhaled\"",
-    },
-    // Dibutyltin dichloride (DBTC)
-    StatedRoutes {
-        cas: "683-18-1",
-        code: "H372",
-        routes: &[Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed\"",
-    },
-    // Beryllium oxide
-    StatedRoutes {
-        cas: "1304-56-9",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Cadmium oxide
-    StatedRoutes {
-        cas: "1306-19-0",
-        code: "H372",
-        routes: &[Route::Inhalation, Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure through inhalation or if swallowed\"",
-    },
-    // Carbon black
-    StatedRoutes {
-        cas: "1333-86-4",
-        code: "H373",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Nickel carbonate
-    StatedRoutes {
-        cas: "3333-67-3",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure through inhalation\"",
-    },
-    // Potassium perfluorohexanesulfonate
-    StatedRoutes {
-        cas: "3871-99-6",
-        code: "H372",
-        routes: &[Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed\"",
-    },
-    // Ammonium perfluoroheptanoate
-    StatedRoutes {
-        cas: "6130-43-4",
-        code: "H372",
-        routes: &[Route::Inhalation, Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed or inhaled\"",
-    },
-    // Manganese
-    StatedRoutes {
-        cas: "7439-96-5",
-        code: "H372",
-        routes: &[Route::Inhalation, Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed or inhaled\"",
-    },
-    // Nickel
-    StatedRoutes {
-        cas: "7440-02-0",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Beryllium
-    StatedRoutes {
-        cas: "7440-41-7",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Silica, amorphous
-    StatedRoutes {
-        cas: "7631-86-9",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs (lungs) through prolonged or repeated exposure if inhaled\"",
-    },
-    // Beryllium chloride
-    StatedRoutes {
-        cas: "7787-47-5",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Beryllium sulfate tetrahydrate
-    StatedRoutes {
-        cas: "7787-56-6",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure through inhalation\"",
-    },
-    // Cobalt(II) sulfate heptahydrate
-    StatedRoutes {
-        cas: "10026-24-1",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Cobalt oxide
-    StatedRoutes {
-        cas: "11104-61-3",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Palygorskite (Attapulgite) (long fibres, > 5 micrometres)
-    StatedRoutes {
-        cas: "12174-11-7",
-        code: "H373",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"May cause damage to organs through prolonged or repeated exposure if inhaled\"",
-    },
-    // Zinc pyrithione
-    StatedRoutes {
-        cas: "13463-41-7",
-        code: "H372",
-        routes: &[Route::Inhalation, Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed or inhaled\"",
-    },
-    // Cristobalite
-    StatedRoutes {
-        cas: "14464-46-1",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs (lungs) through prolonged or repeated exposure if inhaled\"",
-    },
-    // Silica dust, crystalline, in the form of quartz or cristobalite
-    StatedRoutes {
-        cas: "14808-60-7",
-        code: "H372",
-        routes: &[Route::Inhalation],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs (lungs) through prolonged or repeated exposure if inhaled\"",
-    },
-    // Cadmium hydroxide
-    StatedRoutes {
-        cas: "21041-95-2",
-        code: "H372",
-        routes: &[Route::Inhalation, Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed or inhaled\"",
-    },
-    // Ammonium perfluorohexanesulfonate
-    StatedRoutes {
-        cas: "68259-08-5",
-        code: "H372",
-        routes: &[Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed\"",
-    },
-    // Tridecafluorohexanesulphonic acid, compound with 2,2'-iminodiethanol (1:1)
-    StatedRoutes {
-        cas: "70225-16-0",
-        code: "H372",
-        routes: &[Route::Oral],
-        basis: "Safe Work Australia HCIS: \"Causes damage to organs through prolonged or repeated exposure if swallowed\"",
-    },
-];
-
-/// The routes an authority states for a substance's organ toxicity class, if it states any.
-pub fn stated_routes(cas: &str, code: &str) -> Option<&'static StatedRoutes> {
-    STOT_ROUTES.iter().find(|r| r.cas == cas && r.code == code)
+/// The routes an authority states for a substance's organ toxicity class, if it states any,
+/// from a current GHS entry of the record (a route stated for a class holds for that class of
+/// the substance in either classification); with the words that say so.
+pub fn stated_routes(record: &CompoundRecord, code: &str) -> Option<(Vec<Route>, String)> {
+    record
+        .safety
+        .ghs
+        .iter()
+        .filter(|g| g.is_current())
+        .find_map(|g| {
+            let stated = g.routes.iter().find(|r| r.code == code)?;
+            let basis = match (g.jurisdiction.as_str(), &stated.source) {
+                ("EU", None) => format!("EU CLP Annex VI: {}", stated.words),
+                _ => format!("Safe Work Australia HCIS: \"{}\"", stated.words),
+            };
+            Some((stated.routes.clone(), basis))
+        })
 }

@@ -382,7 +382,7 @@ fn organ_by_stated_route(
     s: &Signal,
     exposure: Exposure,
 ) -> Option<(&'static str, RiskLevel, f64)> {
-    let routes = s.routes?;
+    let routes = s.routes.as_ref()?;
     let by = |route: Route| routes.contains(&route);
     let tier = by_strength2(s.strength);
     match context {

@@ -100,7 +100,7 @@ pub struct Signal {
     /// For an organ toxicity class: the routes its classification states (`routes.rs`);
     /// `None` where no route is stated, so that every route counts.
     #[serde(skip)]
-    pub routes: Option<&'static [Route]>,
+    pub routes: Option<Vec<Route>>,
 }
 
 impl Signal {
@@ -455,16 +455,11 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
             }
             let mut s = Signal::new(*hazard, strength, finding, &g.source, weight).by(agency, None);
             if matches!(*hazard, Hazard::OrganRepeated | Hazard::OrganSingle)
-                && let Some(stated) = super::routes::stated_routes(&r.cas, code)
+                && let Some((routes, basis)) = super::routes::stated_routes(r, code)
             {
-                let routes: Vec<&str> = stated.routes.iter().map(|r| r.words()).collect();
-                s.routes = Some(stated.routes);
-                s.finding = format!(
-                    "{}, by {} ({})",
-                    s.finding,
-                    routes.join(" and "),
-                    stated.basis
-                );
+                let words: Vec<&str> = routes.iter().map(|r| r.words()).collect();
+                s.finding = format!("{}, by {} ({basis})", s.finding, words.join(" and "));
+                s.routes = Some(routes);
             }
             out.push(s);
         }

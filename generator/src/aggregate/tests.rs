@@ -127,6 +127,24 @@ fn inhalation_needs_the_substance_in_the_air() {
     );
 }
 
+/// Vanadium pentoxide (1314-62-1), Annex VI as amended by ATP18: Carc. 1B, Acute Tox. 2
+/// (H330) with "ATE = 0.05 mg/L dusts or mists", no boiling point (a solid). An acute
+/// inhalation class puts the substance in the air, so its cancer hazard keeps its tier for
+/// inhalation without any boiling point (METHODOLOGY.md, rule "route_relevance").
+#[test]
+fn a_dust_or_mist_inhalation_class_reaches_the_lungs_without_boiling() {
+    let v2o5 = ghs(
+        &["H350", "H330", "H301"],
+        &["Carc. 1B", "Acute Tox. 2", "Acute Tox. 3"],
+    );
+    let r = record(&[v2o5]);
+    assert!(exposure(&r, &signals::signals(&r)).reaches_air);
+    assert_eq!(tier(&r, "exposure_inhalation"), Some(VeryHigh));
+    let without_h330 = record(&[ghs(&["H350", "H301"], &["Carc. 1B", "Acute Tox. 3"])]);
+    assert!(!exposure(&without_h330, &signals::signals(&without_h330)).reaches_air);
+    assert_eq!(tier(&without_h330, "exposure_inhalation"), Some(Moderate));
+}
+
 #[test]
 fn watch_lists_and_species_and_environment() {
     let critical = json!({"watch_class": "critical_threat", "watch_basis": {"value": "CWC Schedule 1A", "source": "cwc"}});

@@ -69,8 +69,15 @@ pub fn place(table: &str, c: Contribution, rows: &GroupRows) -> Vec<(Cas, Contri
 /// One compound's contributions, settled where a group row and the compound's own row (or two
 /// group rows) give the same single-valued listing (NTP's): the own row wins, else the
 /// strongest group listing ("known" before "reasonably anticipated"). List-valued listings
-/// (Proposition 65's) keep every row, own and inherited.
+/// (Proposition 65's) keep every row, own and inherited, except an inherited one the
+/// compound's own listing already gives (`redundant_prop65`).
 pub fn own_rows_first<S>(list: &mut Vec<(S, Contribution)>) {
+    let own: Vec<Prop65Key> = list
+        .iter()
+        .flat_map(|(_, c)| prop65_keys(c))
+        .filter(|k| !k.inherited)
+        .collect();
+    list.retain(|(_, c)| !redundant_prop65(c, &own));
     // Annex VI: a compound "specified elsewhere in this Annex" is excepted from the group
     // entries, so its own entry leaves no inherited one.
     let eu_entry = |c: &Contribution| {
@@ -114,11 +121,56 @@ pub fn own_rows_first<S>(list: &mut Vec<(S, Contribution)>) {
     });
 }
 
+/// A Proposition 65 listing as the redundancy rule compares it.
+struct Prop65Key {
+    toxicity: String,
+    date: String,
+    qualifier: Option<String>,
+    inherited: bool,
+}
+
+fn prop65_keys(c: &Contribution) -> Vec<Prop65Key> {
+    let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(String::from);
+    c.fragment
+        .pointer("/regulatory/listings/prop65")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|l| Prop65Key {
+            toxicity: text(l, "toxicity").unwrap_or_default(),
+            date: text(l, "date_listed").unwrap_or_default(),
+            qualifier: text(l, "qualifier"),
+            inherited: l.get("via").is_some(),
+        })
+        .collect()
+}
+
+/// Whether a contribution only repeats, through a group row, what the compound's own rows
+/// already list: every listing it gives is inherited, and an own listing of the same toxicity
+/// and qualifier is as old or older ("Tetracyclines (internal use)", 1992, for tetracycline,
+/// listed on its own row in 1991; a combination row filed under both drugs' CAS numbers). An
+/// earlier group listing stays beside a later own one (gallium arsenide: inorganic arsenic
+/// compounds 1987, its own row 2008): it is when the listing first reached the compound.
+fn redundant_prop65(c: &Contribution, own: &[Prop65Key]) -> bool {
+    let keys = prop65_keys(c);
+    !keys.is_empty()
+        && keys.iter().all(|k| {
+            k.inherited
+                && own.iter().any(|o| {
+                    o.toxicity == k.toxicity && o.qualifier == k.qualifier && o.date <= k.date
+                })
+        })
+}
+
 /// Marks every listing of a fragment with the row it came through and the row's qualifier,
 /// and says so in each classification's basis.
 fn mark(fragment: &mut Value, via: Option<&str>, p: &Placement) {
+    // A named row is the compound's own under another name (OpenFoodTox's "Cadmium (total)",
+    // OEHHA's sulfur dioxide row with an unreadable CAS cell): its listings come through no
+    // group, and the basis quotes the table's name.
+    let named = p.disposition == Disposition::Named;
     let set = |obj: &mut serde_json::Map<String, Value>, with_via: bool| {
-        if let (Some(v), true) = (via, with_via) {
+        if let (Some(v), true, false) = (via, with_via, named) {
             obj.insert("via".into(), Value::String(v.to_string()));
         }
         if let Some(q) = &p.qualifier {
@@ -147,7 +199,7 @@ fn mark(fragment: &mut Value, via: Option<&str>, p: &Placement) {
         set(obj, false);
     }
     // A GHS entry names the group entry it comes through (it has no qualifier field).
-    if let Some(row) = via {
+    if let Some(row) = via.filter(|_| !named) {
         for g in fragment
             .pointer_mut("/safety/ghs")
             .and_then(Value::as_array_mut)
@@ -365,6 +417,51 @@ mod tests {
             acetate[0].1.fragment["safety"]["ghs"][0]
                 .get("via")
                 .is_none()
+        );
+    }
+
+    #[test]
+    fn a_group_listing_an_own_row_already_gives_is_left_out_and_an_earlier_one_stays() {
+        let listing = |date: &str, via: Option<&str>, qualifier: Option<&str>| {
+            let mut l = json!({"toxicity": "developmental", "listing_mechanism": "FR",
+                "date_listed": date, "source": "prop65"});
+            if let Some(v) = via {
+                l["via"] = json!(v);
+            }
+            if let Some(q) = qualifier {
+                l["qualifier"] = json!(q);
+            }
+            let fragment = json!({"regulatory": {"listings": {"prop65": [l]}}});
+            (cas("60-54-8"), Contribution::new(cas("60-54-8"), fragment))
+        };
+        let mut list = vec![
+            listing("1991-10-01", None, Some("internal use")),
+            listing(
+                "1992-10-01",
+                Some("Tetracyclines (internal use)"),
+                Some("internal use"),
+            ),
+            listing(
+                "1987-02-27",
+                Some("An earlier class row"),
+                Some("internal use"),
+            ),
+            listing("1992-10-01", Some("An unqualified class row"), None),
+        ];
+        own_rows_first(&mut list);
+        let left: Vec<&str> = list
+            .iter()
+            .map(|(_, c)| {
+                c.fragment["regulatory"]["listings"]["prop65"][0]["date_listed"]
+                    .as_str()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(
+            left,
+            ["1991-10-01", "1987-02-27", "1992-10-01"],
+            "the later class row under the same qualifier repeats the own listing; an earlier \
+             one, or one under another qualifier, says something the own row does not"
         );
     }
 

@@ -81,6 +81,74 @@ fn only_through_groups(value: &Value, primary: &str) -> bool {
     entries.peek().is_some() && entries.all(|g| g.get("via").is_some())
 }
 
+/// The routes the GHS entries of `fallback` state, each marked with that source, before its
+/// entries are left out for the primary's.
+fn fallback_routes(value: &Value, fallback: &str) -> Vec<Value> {
+    value
+        .pointer("/safety/ghs")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|g| g.get("source").and_then(Value::as_str) == Some(fallback))
+        .filter_map(|g| g.get("routes").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|r| {
+            let mut r = r.as_object()?.clone();
+            r.insert("source".into(), json!(fallback));
+            Some(Value::Object(r))
+        })
+        .collect()
+}
+
+/// Gives each of `primary`'s GHS entries the routes `kept` states for a code the entry has
+/// and states no route for: an authority's route for a substance's organ toxicity class holds
+/// beside another authority's entry for the same class (METHODOLOGY.md, rule
+/// "organ_toxicity"), so dropping the fallback entry does not drop the route.
+fn carry_routes(value: &mut Value, primary: &str, kept: Vec<Value>) {
+    let Some(entries) = value
+        .pointer_mut("/safety/ghs")
+        .and_then(Value::as_array_mut)
+    else {
+        return;
+    };
+    for entry in entries
+        .iter_mut()
+        .filter(|g| g.get("source").and_then(Value::as_str) == Some(primary))
+    {
+        let Some(obj) = entry.as_object_mut() else {
+            continue;
+        };
+        let has_code = |code: &str| {
+            obj.get("h_codes")
+                .and_then(Value::as_array)
+                .is_some_and(|cs| cs.iter().any(|c| c.as_str() == Some(code)))
+        };
+        let wanted: Vec<Value> = kept
+            .iter()
+            .filter(|r| {
+                let code = r.get("code").and_then(Value::as_str).unwrap_or_default();
+                has_code(code)
+                    && !obj
+                        .get("routes")
+                        .and_then(Value::as_array)
+                        .is_some_and(|rs| {
+                            rs.iter()
+                                .any(|x| x.get("code").and_then(Value::as_str) == Some(code))
+                        })
+            })
+            .cloned()
+            .collect();
+        if !wanted.is_empty()
+            && let Some(routes) = obj
+                .entry("routes")
+                .or_insert_with(|| json!([]))
+                .as_array_mut()
+        {
+            routes.extend(wanted);
+        }
+    }
+}
+
 /// The catalogue `table` of the isotope table (a reference table, not a per-compound one).
 const ISOTOPES: &str = "isotopes";
 
@@ -355,10 +423,10 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
     for (_, c) in input.contributions {
         merge(&mut value, c.fragment.clone(), &rank);
     }
-    if let Some(sel) = input.selected {
+    if let Some(class) = input.selected.and_then(|s| s.group.as_ref()) {
         merge(
             &mut value,
-            json!({"use_classes": [{"class": sel.group, "source": SELECTION_SOURCE}]}),
+            json!({"use_classes": [{"class": class, "source": SELECTION_SOURCE}]}),
             &rank,
         );
     }
@@ -367,7 +435,9 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
             && referenced_sources(&value).contains(primary)
             && !only_through_groups(&value, primary)
         {
+            let kept = fallback_routes(&value, &src.id);
             strip_source(&mut value, &src.id);
+            carry_routes(&mut value, primary, kept);
         }
     }
 

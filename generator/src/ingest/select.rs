@@ -22,8 +22,9 @@ pub const SELECTION_SOURCE: &str = "saferef-curated-selection";
 pub struct Selected {
     pub cas: Cas,
     pub name: String,
-    /// A use class (model::vocab::USE_CLASSES).
-    pub group: String,
+    /// A use class (model::vocab::USE_CLASSES); `None` (`-` in the file) when the row only
+    /// names a compound that is in the corpus through a list, and no source states its use.
+    pub group: Option<String>,
     pub note: String,
 }
 
@@ -78,6 +79,7 @@ fn rows(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
 }
 
 /// Parses `cas<TAB>name<TAB>group<TAB>note` rows after a header; `#` starts a comment line.
+/// A group of `-` names the compound without giving it a use class.
 pub fn parse_selection(text: &str, path: &str) -> Result<Vec<Selected>, SelectionError> {
     let mut out: Vec<Selected> = Vec::new();
     for (line, cols) in rows(text) {
@@ -92,7 +94,7 @@ pub fn parse_selection(text: &str, path: &str) -> Result<Vec<Selected>, Selectio
         if name.is_empty() || group.is_empty() {
             return Err(err("every row needs a name and a group".into()));
         }
-        if !crate::model::vocab::USE_CLASSES.contains(&group) {
+        if group != "-" && !crate::model::vocab::USE_CLASSES.contains(&group) {
             return Err(err(format!("unknown group {group:?} (see USE_CLASSES)")));
         }
         if out.iter().any(|s| s.cas == cas) {
@@ -101,7 +103,7 @@ pub fn parse_selection(text: &str, path: &str) -> Result<Vec<Selected>, Selectio
         out.push(Selected {
             cas,
             name: name.to_string(),
-            group: group.to_string(),
+            group: (group != "-").then(|| group.to_string()),
             note: cols.get(3).copied().unwrap_or_default().to_string(),
         });
     }
@@ -149,13 +151,15 @@ mod tests {
     #[test]
     fn parses_rows() {
         let got = parse_selection(
-            "cas\tname\tgroup\tnote\n87-99-0\tXylitol\tspecies_toxicant\ttoxic to dogs\n# c\n",
+            "cas\tname\tgroup\tnote\n87-99-0\tXylitol\tspecies_toxicant\ttoxic to dogs\n# c\n\
+             16984-48-8\tFluoride\t-\tnamed only\n",
             "s",
         )
         .unwrap();
-        assert_eq!(got.len(), 1);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[1].group, None, "a group of - gives no use class");
         assert_eq!(got[0].cas.as_str(), "87-99-0");
-        assert_eq!(got[0].group, "species_toxicant");
+        assert_eq!(got[0].group.as_deref(), Some("species_toxicant"));
     }
 
     #[test]

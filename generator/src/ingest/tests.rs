@@ -4,6 +4,7 @@ use serde_json::json;
 
 use super::*;
 use crate::ingest::tables::testing::descriptor;
+use crate::model::vocab::ExposureRoute;
 
 fn catalog() -> Catalog {
     let mut hcis = descriptor("hcis");
@@ -176,13 +177,65 @@ fn fallback_table_is_dropped_when_primary_has_values() {
     assert_eq!(both.safety.ghs[0].source, "clp");
 }
 
+/// Methyl chloride (74-87-3): Annex VI gives H351 and H373 with no route, HCIS states
+/// H373 "if inhaled"; the HCIS entry is left out for the Annex VI one and its route stays,
+/// marked as HCIS's. A code Annex VI does not give, or one it states its own route for, gets
+/// nothing carried.
+#[test]
+fn a_dropped_fallback_entry_leaves_its_routes_on_the_primary_entry() {
+    let cat = catalog();
+    let (clp, hcis) = (&cat.sources[2], &cat.sources[3]);
+    let eu = json!({"safety": {"ghs": [{"jurisdiction": "EU", "hazard_classes": ["Carc. 2", "STOT RE 2", "Acute Tox. 4"], "h_codes": ["H351", "H373", "H332"], "routes": [{"code": "H332", "routes": ["inhalation"], "words": "H332"}], "source": "clp"}]}});
+    let au = json!({"safety": {"ghs": [{"jurisdiction": "AU", "hazard_classes": ["STOT RE 2"], "h_codes": ["H373", "H370", "H332"], "routes": [
+        {"code": "H373", "routes": ["inhalation"], "words": "May cause damage to organs through prolonged or repeated exposure if inhaled"},
+        {"code": "H370", "routes": ["oral"], "words": "Causes damage to organs if swallowed"},
+        {"code": "H332", "routes": ["dermal"], "words": "Harmful in contact with skin"}
+    ], "source": "hcis"}]}});
+    let r = build(
+        &cat,
+        None,
+        &[
+            (clp, contribution("74-87-3", eu)),
+            (hcis, contribution("74-87-3", au)),
+        ],
+        &[clp, hcis],
+        "2026-01-01",
+    );
+    assert_eq!(r.safety.ghs.len(), 1);
+    let routes = &r.safety.ghs[0].routes;
+    let h373 = routes.iter().find(|s| s.code == "H373").unwrap();
+    assert_eq!(h373.routes, vec![ExposureRoute::Inhalation]);
+    assert_eq!(h373.source.as_deref(), Some("hcis"));
+    assert!(routes.iter().all(|s| s.code != "H370"));
+    let h332: Vec<_> = routes.iter().filter(|s| s.code == "H332").collect();
+    assert_eq!(h332.len(), 1);
+    assert_eq!(h332[0].source, None);
+    let again = build(
+        &cat,
+        Some(&r),
+        &[(
+            clp,
+            contribution(
+                "74-87-3",
+                json!({"safety": {"ghs": [{"jurisdiction": "EU", "hazard_classes": ["Carc. 2"], "h_codes": ["H351", "H373"], "source": "clp"}]}}),
+            ),
+        )],
+        &[clp, hcis],
+        "2026-01-01",
+    );
+    assert!(
+        again.safety.ghs[0].routes.is_empty(),
+        "a re-ingest drops what the fallback no longer states"
+    );
+}
+
 #[test]
 fn curated_selection_names_and_classes_the_compound() {
     let cat = catalog();
     let sel = Selected {
         cas: Cas::parse("87-99-0").unwrap(),
         name: "Xylitol".into(),
-        group: "species_toxicant".into(),
+        group: Some("species_toxicant".into()),
         note: String::new(),
     };
     let r = build_record(BuildInput {

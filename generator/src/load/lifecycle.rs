@@ -181,6 +181,7 @@ mod tests {
             jurisdiction: "EU".into(),
             hazard_classes: Vec::new(),
             h_codes: vec![h.into()],
+            routes: Vec::new(),
             pictograms: Vec::new(),
             signal_word: None,
             specific_concentration_limits: None,

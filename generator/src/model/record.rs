@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use super::dating::DatePrecision;
 
 use super::vocab::{
-    DoseKind, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, RiskLevel, SignalWord, WatchClass,
+    DoseKind, ExposureRoute, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, RiskLevel,
+    SignalWord, WatchClass,
 };
 
 /// One compound, as stored in `data/compounds/<hq_id>.json` (merged with its curated overlay).
@@ -219,6 +220,9 @@ pub struct GhsClassification {
     /// Hazard class and category codes as written by the authority ("Carc. 1B").
     pub hazard_classes: Vec<String>,
     pub h_codes: Vec<String>,
+    /// The hazard codes whose route of exposure the entry states, with its words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<StatedRoute>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pictograms: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -258,6 +262,22 @@ pub struct GhsClassification {
     /// judgment annulling it took effect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effective_until: Option<String>,
+}
+
+/// A hazard code of a GHS entry and the routes of exposure the entry states for it: EU CLP
+/// Annex VI's "(Inhalation)" beside the code, Safe Work Australia's "if inhaled", "if
+/// swallowed", "in contact with skin" in the hazard statement. `words` are the source's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatedRoute {
+    pub code: String,
+    pub routes: Vec<ExposureRoute>,
+    pub words: String,
+    /// The fallback source whose statement this is, when its own entry was left out because
+    /// the compound has an entry in the primary source (`fallback_for` in data/sources.json):
+    /// the route it states for the same code still holds (data/README.md "Groups").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// The IARC evaluation, mirrored from `regulatory.listings.iarc_group`.

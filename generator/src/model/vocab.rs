@@ -137,6 +137,44 @@ pub enum Prop65Toxicity {
     Male,
 }
 
+/// A route of exposure an authority states beside a hazard code (EU CLP Annex VI's
+/// "H372 (lungs) (Inhalation)", Safe Work Australia's "... if swallowed").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExposureRoute {
+    Inhalation,
+    Oral,
+    Dermal,
+}
+
+impl ExposureRoute {
+    /// The route in the words of a finding.
+    pub fn words(self) -> &'static str {
+        match self {
+            ExposureRoute::Inhalation => "inhalation",
+            ExposureRoute::Oral => "ingestion",
+            ExposureRoute::Dermal => "skin contact",
+        }
+    }
+
+    /// The routes a source's words name ("Inhalation", "oral, inhalation", "if swallowed or
+    /// in contact with skin"), in the enum's order.
+    pub fn named_in(words: &str) -> Vec<ExposureRoute> {
+        let w = words.to_lowercase();
+        let mut out = Vec::new();
+        if w.contains("inhal") {
+            out.push(ExposureRoute::Inhalation);
+        }
+        if ["oral", "swallow", "ingest"].iter().any(|k| w.contains(k)) {
+            out.push(ExposureRoute::Oral);
+        }
+        if ["dermal", "skin"].iter().any(|k| w.contains(k)) {
+            out.push(ExposureRoute::Dermal);
+        }
+        out
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SignalWord {
     Danger,

@@ -4,7 +4,8 @@
 
 use super::Sink;
 use crate::model::group_rows::{Disposition, FILE as GROUP_ROWS, Placement};
-use crate::model::record::CompoundRecord;
+use crate::model::record::{CompoundRecord, Prop65Listing};
+use crate::model::vocab::Prop65Toxicity;
 use crate::model::{Dataset, Problem};
 
 pub(super) fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
@@ -48,13 +49,20 @@ pub(super) fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
 fn missing_inherited(p: &Placement, record: &CompoundRecord) -> Option<&'static str> {
     let listings = &record.regulatory.listings;
     match p.table.as_str() {
+        // The member's own listing of the toxicity, as old or older, makes the row's redundant
+        // (data/README.md "Groups and qualified rows").
         "prop65"
             if !listings.prop65.iter().any(|l| {
                 l.via.as_deref() == Some(&p.row)
-                    || (l.via.is_none() && listed_on(&p.key) == Some(l.date_listed.clone()))
+                    || (l.via.is_none()
+                        && listed_on(&p.key).is_some_and(|d| l.date_listed <= d)
+                        && row_toxicities(&p.key).any(|t| t == toxicity_word(l)))
             }) =>
         {
-            Some("carries no Proposition 65 listing of it (via the row, or its own of that date)")
+            Some(
+                "carries no Proposition 65 listing of it (via the row, or its own of that \
+                 toxicity as old or older)",
+            )
         }
         // A member's own NTP row, or a stronger group row, settles its one NTP listing.
         "ntp_roc" if listings.ntp_roc.is_none() => Some("carries no NTP RoC listing"),
@@ -76,6 +84,24 @@ fn missing_inherited(p: &Placement, record: &CompoundRecord) -> Option<&'static 
             Some("carries no EU CLP entry of it, nor one of its own")
         }
         _ => None,
+    }
+}
+
+/// The toxicities of a Proposition 65 row key ("developmental, male|1-May-97").
+fn row_toxicities(key: &str) -> impl Iterator<Item = &str> {
+    key.split('|')
+        .next()
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+}
+
+fn toxicity_word(l: &Prop65Listing) -> &'static str {
+    match l.toxicity {
+        Prop65Toxicity::Cancer => "cancer",
+        Prop65Toxicity::Developmental => "developmental",
+        Prop65Toxicity::Female => "female",
+        Prop65Toxicity::Male => "male",
     }
 }
 

@@ -15,8 +15,8 @@ use super::{Parsed, TableError};
 use crate::ingest::contribution::{Contribution, Subject, clean_name, to_json};
 use crate::model::cas::{Cas, parse_cell};
 use crate::model::catalog::SourceDescriptor;
-use crate::model::record::{Classification, GhsClassification, Sourced};
-use crate::model::vocab::SignalWord;
+use crate::model::record::{Classification, GhsClassification, Sourced, StatedRoute};
+use crate::model::vocab::{ExposureRoute, SignalWord};
 
 pub fn read(path: &Path, src: &SourceDescriptor) -> Result<Parsed, TableError> {
     parse(&read_utf8(path)?, src).map_err(|e| csv_error(&path.display().to_string(), e))
@@ -39,6 +39,36 @@ pub fn h_code(raw: &str) -> String {
         .unwrap_or_default()
         .trim_end_matches('*')
         .to_string()
+}
+
+/// The routes an Annex VI entry states beside its codes: "H372 (lungs) (Inhalation)", "H371
+/// (nervous system; oral, inhalation)". A route is a whole word of a parenthesis, so a target
+/// organ ("H373 (eyes, skin, liver)") is never read as one.
+pub fn stated_routes(cells: &[Vec<String>]) -> Vec<StatedRoute> {
+    let mut out: Vec<StatedRoute> = Vec::new();
+    for item in cells.iter().flatten() {
+        let code = h_code(item);
+        let routes: Vec<ExposureRoute> = item
+            .split(['(', ')', ';', ','])
+            .skip(1)
+            .filter_map(|w| match w.trim().to_lowercase().as_str() {
+                "inhalation" => Some(ExposureRoute::Inhalation),
+                "oral" => Some(ExposureRoute::Oral),
+                "dermal" => Some(ExposureRoute::Dermal),
+                _ => None,
+            })
+            .collect();
+        if routes.is_empty() || out.iter().any(|r| r.code == code) {
+            continue;
+        }
+        out.push(StatedRoute {
+            code,
+            routes,
+            words: item.trim().to_string(),
+            source: None,
+        });
+    }
+    out
 }
 
 /// GHS pictograms and the signal word from one cell ("GHS02 | GHS05 | Dgr").
@@ -108,6 +138,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         let (pictograms, signal_word) = pictograms_and_signal(&items(cell(&row, 6), '|'));
         let index_no = cell(&row, 0).map(String::from);
         let edition = cell(&row, 11).map(String::from);
+        let routes = stated_routes(&[items(cell(&row, 5), '|'), items(cell(&row, 7), '|')]);
         let ghs = GhsClassification {
             date_precision: None,
             effective_from: None,
@@ -115,6 +146,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             jurisdiction: "EU".into(),
             hazard_classes: hazard_classes.clone(),
             h_codes: h_codes.clone(),
+            routes,
             pictograms,
             signal_word,
             specific_concentration_limits: cell(&row, 9).map(String::from),
@@ -236,5 +268,27 @@ mod tests {
         let one = substances("benzene", "71-43-2");
         assert_eq!(one[0].1, "benzene");
         assert!(substances("a group", "-").is_empty());
+    }
+
+    #[test]
+    fn routes_beside_a_code_are_kept_and_target_organs_are_not_routes() {
+        let cells = vec![
+            vec![
+                "H372 (lungs) (Inhalation)".to_string(),
+                "H373 (eyes, skin, liver)".to_string(),
+                "H371 (nervous system; oral, inhalation)".to_string(),
+                "H350i".to_string(),
+            ],
+            vec!["H372 (lungs) (Inhalation)".to_string()],
+        ];
+        let got = stated_routes(&cells);
+        let codes: Vec<&str> = got.iter().map(|r| r.code.as_str()).collect();
+        assert_eq!(codes, ["H372", "H371"], "once per code; no route for H373");
+        assert_eq!(got[0].routes, [ExposureRoute::Inhalation]);
+        assert_eq!(got[0].words, "H372 (lungs) (Inhalation)");
+        assert_eq!(
+            got[1].routes,
+            [ExposureRoute::Oral, ExposureRoute::Inhalation]
+        );
     }
 }
