@@ -69,7 +69,7 @@ impl Service {
 }
 
 /// One release of the data: the dataset with its static tree and indexes, loaded and built
-/// together and never changed after (but for three caches); a reload builds the next one beside
+/// together and never changed after (but for four caches); a reload builds the next one beside
 /// it and swaps it in whole.
 #[derive(Debug)]
 pub struct Release {
@@ -96,6 +96,9 @@ pub struct Release {
     /// The static tree's answers by URL, filled at each URL's first request
     /// (`http/static_site.rs`): the tree does not change while its release is served.
     pub static_cache: http::StaticCache,
+    /// The keyed GET answers rendered from this release, kept once made
+    /// (`http/render_cache.rs`): each is a pure function of the release and the request.
+    pub render_cache: http::RenderCache,
 }
 
 impl Release {
@@ -124,6 +127,7 @@ impl Release {
             integrity,
             docs: std::sync::OnceLock::new(),
             static_cache: http::StaticCache::default(),
+            render_cache: http::RenderCache::default(),
         }
     }
 }

@@ -207,26 +207,26 @@ impl Endpoint {
     /// The path parameters' values when `segments` (after `/api` for an endpoint under it,
     /// of the whole path for a page) match this template.
     pub fn matches<'a>(&self, segments: &[&'a str]) -> Option<Vec<&'a str>> {
-        let template: Vec<&str> = self
+        // Every request tries every template: walked in place, with nothing allocated for a
+        // template that does not match.
+        let template = self
             .path
             .strip_prefix("/api")
             .filter(|_| self.under_api())
             .unwrap_or(self.path)
             .split('/')
-            .filter(|s| !s.is_empty())
-            .collect();
-        if template.len() != segments.len() {
-            return None;
-        }
+            .filter(|s| !s.is_empty());
+        let mut given = segments.iter();
         let mut captured = Vec::new();
-        for (t, s) in template.iter().zip(segments) {
+        for t in template {
+            let s = given.next()?;
             if t.starts_with('{') {
                 captured.push(*s);
-            } else if t != s {
+            } else if t != *s {
                 return None;
             }
         }
-        Some(captured)
+        given.next().is_none().then_some(captured)
     }
 
     /// Whether the template has no parameter segments.

@@ -138,6 +138,9 @@ pub struct Dataset {
     /// (`ids.tsv`, `agencies.json`, which compound is in which file): an unchanged record
     /// checked clean under the same key is still clean.
     pub checks_key: Hash,
+    /// Where each compound is found through the materials and products (`exposure::derived`),
+    /// worked out at its first use.
+    pub derived_found_in: std::sync::OnceLock<crate::model::exposure::DerivedFoundIn>,
 }
 
 impl Dataset {

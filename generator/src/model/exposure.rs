@@ -44,32 +44,40 @@ pub fn category_slug(category: &str) -> String {
 
 /// One entity a derived entry comes from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Via<'a> {
-    pub id: &'a str,
-    pub name: &'a str,
+pub struct Via {
+    pub id: String,
+    pub name: String,
     /// `material` or `product`.
     #[serde(rename = "type")]
     pub kind: &'static str,
-    pub role: &'a str,
+    pub role: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub share: Option<&'a str>,
+    pub share: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub share_kind: Option<&'static str>,
     /// For a product: the material that brings the compound in, when it is not listed in the
     /// product's own composition.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub material: Option<&'a str>,
+    pub material: Option<String>,
 }
 
 /// A derived found-in category with the entities behind it, in id order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Derived<'a> {
+pub struct Derived {
     pub category: String,
-    pub via: Vec<Via<'a>>,
+    pub via: Vec<Via>,
 }
 
 /// Derived found-in entries per compound id, categories in name order.
-pub fn derived(dataset: &Dataset) -> BTreeMap<&str, Vec<Derived<'_>>> {
+pub type DerivedFoundIn = BTreeMap<String, Vec<Derived>>;
+
+/// The dataset's derived found-in entries: worked out at the first call and kept with the
+/// dataset, which never changes once loaded (every found-in answer reads them).
+pub fn derived(dataset: &Dataset) -> &DerivedFoundIn {
+    dataset.derived_found_in.get_or_init(|| derive(dataset))
+}
+
+fn derive(dataset: &Dataset) -> DerivedFoundIn {
     let mut by: Entries<'_> = BTreeMap::new();
     let by_slug: BTreeMap<&str, &Material> = dataset
         .materials
@@ -109,19 +117,48 @@ pub fn derived(dataset: &Dataset) -> BTreeMap<&str, Vec<Derived<'_>>> {
                 .into_iter()
                 .map(|(category, mut via)| {
                     via.sort_by(|a, b| a.id.cmp(b.id).then(a.material.cmp(&b.material)));
-                    Derived { category, via }
+                    Derived {
+                        category,
+                        via: via.into_iter().map(ViaRef::owned).collect(),
+                    }
                 })
                 .collect();
-            (id, list)
+            (id.to_string(), list)
         })
         .collect()
 }
 
-type Entries<'a> = BTreeMap<&'a str, BTreeMap<String, Vec<Via<'a>>>>;
+/// A `Via` while the entries are gathered, borrowing from the dataset.
+#[derive(Debug, Clone, Copy)]
+struct ViaRef<'a> {
+    id: &'a str,
+    name: &'a str,
+    kind: &'static str,
+    role: &'a str,
+    share: Option<&'a str>,
+    share_kind: Option<&'static str>,
+    material: Option<&'a str>,
+}
+
+impl ViaRef<'_> {
+    fn owned(self) -> Via {
+        Via {
+            id: self.id.to_string(),
+            name: self.name.to_string(),
+            kind: self.kind,
+            role: self.role.to_string(),
+            share: self.share.map(str::to_string),
+            share_kind: self.share_kind,
+            material: self.material.map(str::to_string),
+        }
+    }
+}
+
+type Entries<'a> = BTreeMap<&'a str, BTreeMap<String, Vec<ViaRef<'a>>>>;
 
 /// Adds `v` under the compound and category unless that entity (through the same material)
 /// is already there: a product lists each way it holds the compound once.
-fn add<'a>(by: &mut Entries<'a>, compound: &'a str, category: String, v: Via<'a>) {
+fn add<'a>(by: &mut Entries<'a>, compound: &'a str, category: String, v: ViaRef<'a>) {
     let list = by.entry(compound).or_default().entry(category).or_default();
     if !list
         .iter()
@@ -142,8 +179,8 @@ fn via<'a>(
     kind: &'static str,
     c: &'a Component,
     material: Option<&'a str>,
-) -> Via<'a> {
-    Via {
+) -> ViaRef<'a> {
+    ViaRef {
         id,
         name,
         kind,

@@ -17,7 +17,7 @@ use crate::model::record::{CompoundRecord, FoundIn};
 use crate::render::error::ApiError;
 
 /// A compound's found-in categories, table-sourced and derived, each once.
-fn categories_of<'a>(r: &'a CompoundRecord, derived: &'a [Derived<'_>]) -> BTreeSet<&'a str> {
+fn categories_of<'a>(r: &'a CompoundRecord, derived: &'a [Derived]) -> BTreeSet<&'a str> {
     r.found_in
         .iter()
         .map(|f| f.category.as_str())
@@ -73,7 +73,7 @@ struct FoundInOut<'a> {
     derived: bool,
     /// For a derived entry: each material or product, with the compound's role and share.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    via: &'a [Via<'a>],
+    via: &'a [Via],
 }
 
 fn found_in_out<'a>(record: &'a CompoundRecord, f: &'a FoundIn) -> FoundInOut<'a> {
@@ -92,8 +92,8 @@ fn found_in_out<'a>(record: &'a CompoundRecord, f: &'a FoundIn) -> FoundInOut<'a
     }
 }
 
-fn derived_out<'a>(d: &'a Derived<'a>) -> FoundInOut<'a> {
-    let mut examples: Vec<&str> = d.via.iter().map(|v| v.name).collect();
+fn derived_out(d: &Derived) -> FoundInOut<'_> {
+    let mut examples: Vec<&str> = d.via.iter().map(|v| v.name.as_str()).collect();
     examples.dedup();
     FoundInOut {
         category: &d.category,

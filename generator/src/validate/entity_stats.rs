@@ -127,7 +127,7 @@ impl EntityStats {
         s.in_a_composition_with_found_in = in_composition
             .iter()
             .filter(|id| {
-                derived.contains_key(*id)
+                derived.contains_key(**id)
                     || dataset
                         .compounds
                         .get(**id)

@@ -13,6 +13,7 @@ use saferef_generator::render::{self, Rendered, pages};
 use warp::http::Method;
 use warp::reply::Response;
 
+use super::render_cache::Key;
 use super::table::Endpoint;
 use super::{Params, Request, health, reply};
 use crate::AppState;
@@ -37,23 +38,24 @@ pub async fn run(state: &Arc<AppState>, req: &Request, caller: &Caller, e: Endpo
         // GET /api/export?type=&format=&detail=&search=&risk=&context=: streamed, so it needs
         // the state past this call and is not rendered whole like the others.
         Op::Export => super::export::export(state, q),
-        _ => reply(
-            render_one(state, req, q, caller, &e)
-                .await
-                .unwrap_or_else(Rendered::from),
-        ),
+        _ => match own(state, req, q, caller, &e).await {
+            Some(answer) => reply(answer.unwrap_or_else(Rendered::from)),
+            None => pure(state, req, q, caller, &e),
+        },
     }
 }
 
-async fn render_one(
+/// The runtime's own ops (whose answer depends on the moment, the store or an account), or
+/// `None` for an op `render::dispatch` answers.
+async fn own(
     state: &AppState,
     req: &Request,
     q: &Params,
     caller: &Caller,
     e: &Endpoint,
-) -> Result<Rendered, ApiError> {
+) -> Option<Result<Rendered, ApiError>> {
     let id = e.params.first().map(String::as_str).unwrap_or_default();
-    match e.op {
+    Some(match e.op {
         Op::Health => health::health(state, req, q, caller).await,
         Op::Freshness => crate::freshness::freshness(state).await,
         Op::KeyStatus => super::keys::status(state, caller).await,
@@ -77,30 +79,61 @@ async fn render_one(
             .docs
             .get_or_init(|| pages::docs::docs(&state.release.dataset, indexes(state)))
             .clone()),
-        op => {
-            let batch = if op == Op::Batch && req.method == Method::POST {
-                Some(req.json::<BatchRequest>("batch body")?)
-            } else {
-                None
-            };
-            let params: Vec<&str> = e.params.iter().map(String::as_str).collect();
-            let call = Call {
-                params: &params,
-                query: q,
-                batch: batch.as_ref(),
-                today: chrono::Utc::now().date_naive(),
-                prepared: None,
-            };
-            let viewer = Viewer {
-                keyed: caller.tier.is_keyed(),
-                batch_cap: caller.batch_cap(),
-            };
-            Ok(
-                dispatch::render(&state.release.dataset, indexes(state), op, call, viewer)
-                    .unwrap_or_else(render::not_found),
-            )
+        _ => return None,
+    })
+}
+
+/// An op `render::dispatch` answers: a pure function of the release, the request, who asks
+/// and the day, so a GET's answer is kept in the release's `RenderCache` and answered from
+/// there when asked again.
+fn pure(state: &AppState, req: &Request, q: &Params, caller: &Caller, e: &Endpoint) -> Response {
+    let viewer = Viewer {
+        keyed: caller.tier.is_keyed(),
+        batch_cap: caller.batch_cap(),
+    };
+    let today = chrono::Utc::now().date_naive();
+    let cache = &state.release.render_cache;
+    let key = match req.method {
+        Method::GET | Method::HEAD => {
+            Key::of(e.op, &e.params, q, viewer.keyed, viewer.batch_cap, today)
         }
+        _ => None,
+    };
+    if let Some(res) = key.as_ref().and_then(|k| cache.get(k)) {
+        return res;
     }
+    let rendered = render_pure(state, req, q, e, viewer, today).unwrap_or_else(Rendered::from);
+    match key {
+        Some(key) => cache.keep(key, rendered),
+        None => reply(rendered),
+    }
+}
+
+fn render_pure(
+    state: &AppState,
+    req: &Request,
+    q: &Params,
+    e: &Endpoint,
+    viewer: Viewer,
+    today: chrono::NaiveDate,
+) -> Result<Rendered, ApiError> {
+    let batch = if e.op == Op::Batch && req.method == Method::POST {
+        Some(req.json::<BatchRequest>("batch body")?)
+    } else {
+        None
+    };
+    let params: Vec<&str> = e.params.iter().map(String::as_str).collect();
+    let call = Call {
+        params: &params,
+        query: q,
+        batch: batch.as_ref(),
+        today,
+        prepared: None,
+    };
+    Ok(
+        dispatch::render(&state.release.dataset, indexes(state), e.op, call, viewer)
+            .unwrap_or_else(render::not_found),
+    )
 }
 
 /// The quota credits of a batch request (`render::batch::credits`); 1 when its body or query

@@ -14,6 +14,7 @@ mod export;
 mod handlers;
 mod health;
 mod keys;
+mod render_cache;
 mod request;
 mod static_site;
 mod table;
@@ -32,6 +33,7 @@ use warp::http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderName, HeaderValue, L
 use warp::http::{Method, StatusCode};
 use warp::reply::Response;
 
+pub use render_cache::RenderCache;
 pub use request::{Params, Request};
 use saferef_generator::api::{Access, Op};
 use saferef_generator::render::pages::docs::UPGRADE_TIERS;
@@ -89,8 +91,9 @@ async fn handle(state: &Arc<AppState>, req: Request) -> Response {
 }
 
 async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
+    let found = table::catalogued(req);
     // A badge URL is answered with an image whatever happens (the docs page's "Badges").
-    let badge = table::is_badge(req);
+    let badge = table::is_badge(req, &found);
     let fail = |e: ApiError| match badge {
         true => reply(saferef_generator::render::badge::refused(&e)),
         false => reply(e),
@@ -99,7 +102,7 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
-    let matched = table::route(state, req, &caller);
+    let matched = table::route(state, req, &caller, &found);
     // A file of the static tree is what a CDN serves without counting it (the docs page,
     // badges, public compound files): served here, it is not counted either, and carries no
     // rate-limit headers (the docs page, `GET /api/docs#limits`).
@@ -220,10 +223,15 @@ fn with_caller_headers(
 /// A rendered response as an HTTP response, with the cache headers: for a 200 the
 /// very lines the build writes into `_headers`, so a URL answers alike from file or render.
 pub fn reply(r: impl Into<Rendered>) -> Response {
-    let r: Rendered = r.into();
+    reply_kept(r.into()).0
+}
+
+/// `reply`, handing back the body too (shared, not copied) for `RenderCache` to keep.
+fn reply_kept(r: Rendered) -> (Response, bytes::Bytes) {
     let tag = etag(&r.body);
     let lines = header_lines(&r);
-    let mut res = Response::new(r.body.into());
+    let body = bytes::Bytes::from(r.body);
+    let mut res = Response::new(body.clone().into());
     *res.status_mut() = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let h = res.headers_mut();
     h.insert(CONTENT_TYPE, HeaderValue::from_static(r.content_type));
@@ -254,7 +262,7 @@ pub fn reply(r: impl Into<Rendered>) -> Response {
         h.insert(LOCATION, loc);
     }
     h.insert("etag", tag);
-    res
+    (res, body)
 }
 
 /// A strong ETag from the body's SHA-256 (the same bytes from file or render, the same tag).

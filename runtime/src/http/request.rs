@@ -9,6 +9,7 @@ use bytes::{Buf, Bytes, BytesMut};
 use futures_util::{Stream, StreamExt};
 use saferef_generator::render::error::ApiError;
 use warp::Filter;
+use warp::http::header::{CONTENT_LENGTH, TRANSFER_ENCODING};
 use warp::http::{HeaderMap, Method};
 
 use super::{BODY_LIMIT, BODY_TIMEOUT};
@@ -57,7 +58,7 @@ impl Request {
 }
 
 /// Query parameters by name; a repeated parameter is a 400 rather than a silent pick.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Params(BTreeMap<String, String>);
 
 impl Params {
@@ -107,14 +108,18 @@ pub fn filter()
              headers: HeaderMap,
              remote: Option<SocketAddr>,
              body| async move {
-                let body = tokio::time::timeout(BODY_TIMEOUT, read_body(body))
-                    .await
-                    .map_err(|_| {
-                        ApiError::request_timeout(format!(
-                            "the request body did not arrive within {} s",
-                            BODY_TIMEOUT.as_secs()
-                        ))
-                    })??;
+                let body = if announces_body(&headers) {
+                    tokio::time::timeout(BODY_TIMEOUT, read_body(body))
+                        .await
+                        .map_err(|_| {
+                            ApiError::request_timeout(format!(
+                                "the request body did not arrive within {} s",
+                                BODY_TIMEOUT.as_secs()
+                            ))
+                        })??
+                } else {
+                    Bytes::new()
+                };
                 let path = normalize(path.as_str());
                 let segments = path
                     .strip_prefix("/api")
@@ -140,6 +145,16 @@ pub fn filter()
         )
         .or(warp::any().then(|| async { Err(ApiError::bad_request("unreadable request")) }))
         .unify()
+}
+
+/// Whether the request has a body to read. HTTP/1.1 frames a request body only by
+/// `Content-Length` or `Transfer-Encoding` (RFC 9112, section 6.3): without either, or with a
+/// length of 0, there is none, and most requests (every GET) skip the read and its timer.
+fn announces_body(headers: &HeaderMap) -> bool {
+    headers.contains_key(TRANSFER_ENCODING)
+        || headers
+            .get(CONTENT_LENGTH)
+            .is_some_and(|v| v.as_bytes() != b"0")
 }
 
 /// `/api/v1/x` -> `/api/x`; other paths unchanged.

@@ -33,10 +33,14 @@ pub enum Matched {
     NotFound,
 }
 
-/// Routes a request: the static tree first for GET/HEAD (but not for a Developer+ caller of an
-/// endpoint whose keyed form has more), then the catalogue.
-pub fn route(state: &AppState, req: &Request, caller: &Caller) -> Matched {
-    let found = catalogued(req);
+/// The catalogued endpoints at a request's path, one per method, with their captured
+/// parameters: looked up once per request, then read by `is_badge` and `route`.
+pub type Found<'r> = Vec<(&'static api::Endpoint, Vec<&'r str>)>;
+
+/// Routes a request whose catalogued endpoints are `found`: the static tree first for GET/HEAD
+/// (but not for a Developer+ caller of an endpoint whose keyed form has more), then the
+/// catalogue.
+pub fn route(state: &AppState, req: &Request, caller: &Caller, found: &Found<'_>) -> Matched {
     let read = matches!(req.method, Method::GET | Method::HEAD);
     let keyed_form = found.iter().any(|(e, _)| e.keyed_form);
     if read
@@ -65,10 +69,11 @@ pub fn route(state: &AppState, req: &Request, caller: &Caller) -> Matched {
     })
 }
 
-/// Whether the request reads a badge, whose every answer is an SVG (refusals included).
-pub fn is_badge(req: &Request) -> bool {
+/// Whether the request (whose catalogued endpoints are `found`) reads a badge, whose every
+/// answer is an SVG (refusals included).
+pub fn is_badge(req: &Request, found: &Found<'_>) -> bool {
     matches!(req.method, Method::GET | Method::HEAD)
-        && catalogued(req)
+        && found
             .iter()
             .any(|(e, _)| e.op == Op::Badge && e.method == "GET")
 }
@@ -80,7 +85,7 @@ pub fn methods(req: &Request) -> Vec<&'static str> {
 
 /// The catalogued endpoints at the request's path, one per method, with their captured
 /// parameters: under `/api` by its decoded segments, elsewhere the site's pages.
-fn catalogued(req: &Request) -> Vec<(&'static api::Endpoint, Vec<&str>)> {
+pub fn catalogued(req: &Request) -> Found<'_> {
     let under_api =
         req.path.starts_with("/api") && (req.path.len() == 4 || req.path[4..].starts_with('/'));
     if !under_api {

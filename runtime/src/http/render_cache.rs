@@ -1,0 +1,185 @@
+//! The keyed answers the runtime renders (compare, search, regulatory status, lists...) are a
+//! pure function of the release, the request's op, path parameters and query, who asks (keyed
+//! or not, the batch cap) and the day (`render::dispatch`). A release never changes while it
+//! is served, so each such GET answer is kept once made (`RenderCache`): the same request
+//! again is answered from memory, without rendering, serialising or hashing it again. A
+//! reload brings a new release with an empty cache.
+//!
+//! Bounded by `MAX_ENTRIES` and `MAX_BODY_BYTES`: past either, the cache starts again empty
+//! (a client cycling through distinct queries cannot grow it, and answers of a past day are
+//! dropped then). A query carrying `api_key` is never kept, so no key is held here.
+
+use std::collections::HashMap;
+use std::sync::RwLock;
+
+use bytes::Bytes;
+use chrono::NaiveDate;
+use saferef_generator::api::Op;
+use saferef_generator::render::Rendered;
+use warp::http::{HeaderMap, StatusCode};
+use warp::reply::Response;
+
+use super::Params;
+
+/// How many answers the cache holds before it starts again empty.
+const MAX_ENTRIES: usize = 20_000;
+/// How many bytes of bodies it holds before it starts again empty.
+const MAX_BODY_BYTES: usize = 64 << 20;
+
+/// What an answer depends on, besides the release.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Key {
+    pub op: Op,
+    pub params: Vec<String>,
+    pub query: Params,
+    pub keyed: bool,
+    pub batch_cap: usize,
+    pub today: NaiveDate,
+}
+
+impl Key {
+    /// The key of a GET, or `None` when its answer must not be kept.
+    pub fn of(
+        op: Op,
+        params: &[String],
+        query: &Params,
+        keyed: bool,
+        batch_cap: usize,
+        today: NaiveDate,
+    ) -> Option<Key> {
+        if query.get("api_key").is_some() {
+            return None;
+        }
+        Some(Key {
+            op,
+            params: params.to_vec(),
+            query: query.clone(),
+            keyed,
+            batch_cap,
+            today,
+        })
+    }
+}
+
+/// One answer as sent: status, headers (the ETag among them) and body.
+#[derive(Debug)]
+struct Kept {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+/// The rendered answers of one release, by what they depend on.
+#[derive(Debug, Default)]
+pub struct RenderCache {
+    inner: RwLock<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    map: HashMap<Key, Kept>,
+    body_bytes: usize,
+}
+
+impl RenderCache {
+    /// The kept answer for `key`, if any.
+    pub fn get(&self, key: &Key) -> Option<Response> {
+        let inner = self.inner.read().unwrap_or_else(|e| e.into_inner());
+        let kept = inner.map.get(key)?;
+        let mut res = Response::new(kept.body.clone().into());
+        *res.status_mut() = kept.status;
+        *res.headers_mut() = kept.headers.clone();
+        Some(res)
+    }
+
+    /// Keeps the answer `rendered` makes under `key` and returns it to be sent.
+    pub fn keep(&self, key: Key, rendered: Rendered) -> Response {
+        let (res, body) = super::reply_kept(rendered);
+        if body.len() > MAX_BODY_BYTES / 16 {
+            return res;
+        }
+        let kept = Kept {
+            status: res.status(),
+            headers: res.headers().clone(),
+            body,
+        };
+        let mut inner = self.inner.write().unwrap_or_else(|e| e.into_inner());
+        if inner.map.len() >= MAX_ENTRIES || inner.body_bytes + kept.body.len() > MAX_BODY_BYTES {
+            inner.map.clear();
+            inner.body_bytes = 0;
+        }
+        inner.body_bytes += kept.body.len();
+        if let Some(old) = inner.map.insert(key, kept) {
+            inner.body_bytes -= old.body.len();
+        }
+        res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use saferef_generator::render::Cache;
+
+    fn key(q: &str, n: usize) -> Option<Key> {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 26).unwrap();
+        let params = vec![format!("hq-c-org-{n:06}")];
+        Key::of(
+            Op::Compare,
+            &params,
+            &Params::parse(q).unwrap(),
+            true,
+            100,
+            today,
+        )
+    }
+
+    fn rendered(body: &str) -> Rendered {
+        Rendered::json(200, &body, Cache::Private)
+    }
+
+    #[test]
+    fn a_kept_answer_is_sent_again_as_it_was_first_sent() {
+        let cache = RenderCache::default();
+        let k = key("ids=a,b", 1).unwrap();
+        assert!(cache.get(&k).is_none());
+        let first = cache.keep(k.clone(), rendered("first"));
+        let again = cache.get(&k).expect("kept");
+        assert_eq!(again.status(), first.status());
+        assert_eq!(again.headers(), first.headers());
+        assert!(again.headers().contains_key("etag"));
+        // Another query, path parameter, caller or day is another answer.
+        assert!(cache.get(&key("ids=a,c", 1).unwrap()).is_none());
+        assert!(cache.get(&key("ids=a,b", 2).unwrap()).is_none());
+        let other_caller = Key {
+            keyed: false,
+            ..k.clone()
+        };
+        assert!(cache.get(&other_caller).is_none());
+        let next_day = Key {
+            today: k.today.succ_opt().unwrap(),
+            ..k
+        };
+        assert!(cache.get(&next_day).is_none());
+    }
+
+    #[test]
+    fn a_query_with_a_key_is_never_kept() {
+        assert!(key("ids=a,b&api_key=sr_live_x", 1).is_none());
+    }
+
+    #[test]
+    fn past_its_bound_the_cache_starts_again_empty() {
+        let cache = RenderCache::default();
+        for n in 0..MAX_ENTRIES {
+            cache.keep(key("ids=a,b", n).unwrap(), rendered("x"));
+        }
+        assert!(cache.get(&key("ids=a,b", 0).unwrap()).is_some());
+        cache.keep(key("ids=a,b", MAX_ENTRIES).unwrap(), rendered("x"));
+        assert!(cache.get(&key("ids=a,b", 0).unwrap()).is_none());
+        assert!(cache.get(&key("ids=a,b", MAX_ENTRIES).unwrap()).is_some());
+        let inner = cache.inner.read().unwrap();
+        assert_eq!(inner.map.len(), 1);
+        assert_eq!(inner.body_bytes, "\"x\"\n".len());
+    }
+}
