@@ -22,7 +22,8 @@ fn serve(site: &Path, state: &Path) -> Server {
 }
 
 /// `_headers` as paths -> headers (the build writes one block per path, after the `/*`
-/// block of CORS headers every path gets).
+/// block of CORS headers every path gets; splat blocks such as `/compound/*` add the pages'
+/// security headers).
 fn header_blocks(site: &Path) -> BTreeMap<String, Vec<(String, String)>> {
     let text = std::fs::read_to_string(site.join("_headers")).unwrap();
     let mut blocks: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
@@ -39,14 +40,31 @@ fn header_blocks(site: &Path) -> BTreeMap<String, Vec<(String, String)>> {
                 .push((name.to_ascii_lowercase(), value.to_string()));
         } else {
             assert!(
-                line == "/*" || !line.contains('*'),
-                "a pattern block: {line}"
+                line.find('*')
+                    .is_none_or(|i| i == line.len() - 1 && line.ends_with("/*")),
+                "only a trailing splat is a pattern: {line}"
             );
             current = line.to_string();
-            blocks.insert(current.clone(), Vec::new());
+            // A path may have two blocks (the pages' security headers, then its cache headers).
+            blocks.entry(current.clone()).or_default();
         }
     }
     blocks
+}
+
+/// Every header `path` gets, as Netlify merges them: each block whose path or splat matches.
+fn headers_for<'a>(
+    blocks: &'a BTreeMap<String, Vec<(String, String)>>,
+    path: &str,
+) -> Vec<&'a (String, String)> {
+    blocks
+        .iter()
+        .filter(|(block, _)| match block.strip_suffix('*') {
+            Some(prefix) => path.starts_with(prefix),
+            None => block.as_str() == path,
+        })
+        .flat_map(|(_, headers)| headers)
+        .collect()
 }
 
 fn content_type(file: &str) -> &'static str {
@@ -137,7 +155,7 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
             r.file
         );
         assert_eq!(headers["content-type"], content_type(&r.file), "{path}");
-        for (name, value) in blocks["/*"].iter().chain(&blocks[&r.path]) {
+        for (name, value) in headers_for(&blocks, &r.path) {
             assert_eq!(
                 headers[name.as_str()],
                 value.as_str(),
@@ -153,7 +171,7 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
         for name in cache_headers {
             assert_eq!(
                 headers.contains_key(name),
-                blocks[&r.path].iter().any(|(n, _)| n == name),
+                headers_for(&blocks, &r.path).iter().any(|(n, _)| n == name),
                 "{path}?{query}: {name}"
             );
         }
@@ -338,7 +356,7 @@ fn files_are_answered_from_memory_and_not_counted(
     assert_eq!(first.status(), 200);
     let first_headers = first.headers().clone();
     assert!(first.bytes().unwrap() == file);
-    for (name, value) in &blocks[&route.path] {
+    for (name, value) in headers_for(blocks, &route.path) {
         assert_eq!(first_headers[name.as_str()], value.as_str(), "{name}");
     }
     std::fs::write(site.join(&route.file), b"{\"changed\":true}").unwrap();
