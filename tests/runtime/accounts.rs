@@ -612,6 +612,18 @@ fn production_refuses_to_start_without_the_secret_key() {
     );
 }
 
+/// Spends this client's whole public daily quota on `/api/health`, each request admitted.
+async fn spend_public_quota(client: &reqwest::Client, base: &str) {
+    for _ in 0..Tier::Public.daily_limit().unwrap() {
+        let res = client
+            .get(format!("{base}/api/health"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+}
+
 /// A signed provider notification from an address whose public quota is spent (the CDN or a
 /// balancer in front of the service) is still applied; an unsigned one counts as public
 /// traffic and is refused with the rest (issue 23: 500 requests blocked billing for a day).
@@ -621,15 +633,7 @@ async fn signed_notifications_are_not_metered_by_the_public_quota() {
     let store = saferef_runtime::store::Store::embedded(&dir.path().join("store.redb")).unwrap();
     let base = start_with(store, config(dir.path())).await;
     let client = reqwest::Client::new();
-    let limit = Tier::Public.daily_limit().unwrap();
-    for _ in 0..limit {
-        let res = client
-            .get(format!("{base}/api/health"))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::OK);
-    }
+    spend_public_quota(&client, &base).await;
     let (status, _) = get(&format!("{base}/api/health"), None).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
     let event = json!({"id": "evt_busy_1", "type": "customer.created", "data": {"object": {}}});
@@ -869,15 +873,7 @@ async fn a_public_429_points_to_the_trial_only_while_the_trial_answers() {
     let store = saferef_runtime::store::Store::embedded(&dir.path().join("store.redb")).unwrap();
     let base = start_with(store, config(dir.path())).await;
     let client = reqwest::Client::new();
-    let limit = Tier::Public.daily_limit().unwrap();
-    for _ in 0..limit {
-        let res = client
-            .get(format!("{base}/api/health"))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::OK);
-    }
+    spend_public_quota(&client, &base).await;
     let refused = client
         .get(format!("{base}/api/health"))
         .send()
