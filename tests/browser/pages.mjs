@@ -2,8 +2,8 @@
 // driven by playwright-core (no browser download): node pages.mjs BASE_URL DEVELOPER_KEY
 //
 // The front door finds a compound by a misspelt name, a CAS number and a synonym and lands
-// on its page, and its trial form is accepted; the compound page shows its 19 tiers, evidence
-// and links, and its badge builder builds and copies a snippet; the playground looks up a compound by CAS, switches context, shows the badges,
+// on its page, and its trial form is accepted; the compound page shows its 19 tiers, evidence,
+// timeline (the timeline endpoint's events) and links, and its badge builder builds and copies a snippet; the playground looks up a compound by CAS, switches context, shows the badges,
 // builds one with a label and the name, and copies the embed snippet, whose badge link lands on
 // the compound's page; the dashboard draws the 30-day chart for the key and rotates it; docs, examples and
 // compliance load without console errors; every page passes a basic accessibility check and
@@ -178,6 +178,15 @@ let benzenePage = null;
   check(badges.length === 3 && badges.every(Boolean), "compound page: its three badges load");
   const json = await (await page.request.get(base + `/api/compound/${id}`)).json();
   check(json._links.page === benzenePage, `compound page: the JSON links it as _links.page (${json._links.page})`);
+  // The timeline: the timeline endpoint's events, oldest first, each dated, in words, with its source.
+  const rows = await page.$$eval('section[aria-labelledby="timeline-heading"] tbody tr', (trs) => trs.map((tr) => {
+    const cell = (label) => tr.querySelector(`td[data-label="${label}"]`);
+    return { date: cell("Date").textContent, change: cell("Change").textContent, value: cell("Value").textContent, source: cell("Source").textContent.trim() };
+  }));
+  const timeline = await (await page.request.get(base + `/api/compound/${id}/timeline`, { headers: { "X-API-Key": key } })).json();
+  const dates = timeline.events.map((e) => e.date);
+  check(rows.length > 0 && rows.map((r) => r.date).join() === dates.join(), `compound page: the timeline lists the endpoint's ${dates.length} dated changes in order (${rows.map((r) => r.date).join(", ")})`);
+  check(rows.every((r) => /^\d{4}(-\d{2}){0,2}$/.test(r.date) && /^(came into force|scheduled|superseded|annulled)/.test(r.change) && r.value && r.source), `compound page: every timeline row has its date, change, value and source (${JSON.stringify(rows[0])})`);
   // The badge builder: another context, a style and the name change the three style previews,
   // the badge and the snippet, which is copied and links back to this page.
   await page.selectOption("#badge-context", otherContext);

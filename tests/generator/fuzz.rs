@@ -17,7 +17,7 @@ use saferef_generator::model::cas::{Cas, CasError, parse_cell};
 use saferef_generator::model::contexts::{ContextError, is_context_name};
 use saferef_generator::model::ids::{CompoundId, CompoundKind};
 use saferef_generator::model::regulatory_status::parse_date;
-use saferef_generator::render::batch::{BatchCaller, batch_indexed};
+use saferef_generator::render::batch::{BatchCaller, BatchQuery, BatchRequest, batch_indexed};
 use saferef_generator::render::compound::View;
 use saferef_generator::render::dispatch::{self, Call, Indexes, Viewer};
 use saferef_generator::render::lists::RiskIndex;
@@ -371,8 +371,8 @@ proptest! {
         }
     }
 
-    /// The batch lookup over any list of inputs, context and detail: a 200, a 400 or a 401,
-    /// never more items than the caller's cap, and one result per distinct input.
+    /// The batch lookup over any list of inputs, context, detail and day: a 200, a 400 or a
+    /// 401, never more items than the caller's cap, and one result per distinct input.
     #[test]
     fn batch_takes_any_inputs_within_the_cap(
         inputs in prop::collection::vec(
@@ -387,20 +387,15 @@ proptest! {
         context in proptest::option::of(text("[a-z_]{2,20}")),
         detail in proptest::option::of(text("(summary|full)")),
         synthesize in any::<bool>(),
+        as_of in proptest::option::of(text("(19|20)[0-9]{2}-[0-1][0-9]-[0-3][0-9]")),
         cap in 1usize..=12,
         keyed in any::<bool>(),
     ) {
         let c = corpus();
         let caller = BatchCaller { cap, keyed };
-        let r = batch_indexed(
-            &c.dataset,
-            &c.risk,
-            &inputs,
-            context.as_deref(),
-            synthesize,
-            detail.as_deref(),
-            &caller,
-        );
+        let request = BatchRequest { compounds: inputs.clone(), context, synthesize, detail, as_of };
+        let r = BatchQuery::parse(&c.dataset, &request, &caller)
+            .map_or_else(|refused| refused, |q| batch_indexed(&c.dataset, &c.risk, &q));
         prop_assert!([200, 400, 401].contains(&r.status), "status {}", r.status);
         let json = body(&r)?;
         if r.status == 200 {

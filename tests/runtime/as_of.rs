@@ -1,6 +1,7 @@
 //! `as_of` and the timeline over the real `saferef-serve` binary, serving its own built tree
-//! (local mode): a dated query is never a static file; it reaches the runtime, which answers
-//! it for a Developer key and refuses it without one (data/README.md "Dates").
+//! (local mode): a dated query (a compound, its regulatory record, a comparison, a batch) is
+//! never a static file; it reaches the runtime, which answers it for a Developer key and
+//! refuses it without one (data/README.md "Dates").
 
 use serde_json::Value;
 
@@ -59,6 +60,43 @@ fn dated_queries_reach_the_runtime_and_stand_on_their_day() {
         let (status, body) = get(&format!("/api/compound/{pfoa}?as_of={bad}"), Some(&key));
         assert_eq!(status, 400, "{bad}: {body}");
     }
+
+    // Compare and batch (GET and POST) stand on the day too: PFOA's adult tier is high on
+    // the 2B call and very high on the Group 1 call.
+    let bpa = "80-05-7";
+    for (day, tier) in [("2022-12-31", "high"), ("2024-01-01", "very_high")] {
+        let compare = format!("/api/compounds/compare?ids={pfoa},{bpa}&as_of={day}");
+        let (status, body) = get(&compare, Some(&key));
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["meta"]["as_of"], day);
+        let profiles = &body["comparison"]["risk_profiles"]["profiles"];
+        assert_eq!(profiles[&pfoa]["risk_level"], tier, "{day}");
+
+        let batch =
+            format!("/api/compounds/batch?ids={pfoa},{bpa}&context=human_adult&as_of={day}");
+        let (status, by_get) = get(&batch, Some(&key));
+        assert_eq!(status, 200, "{by_get}");
+        assert_eq!(by_get["meta"]["as_of"], day);
+        assert_eq!(by_get["results"][&pfoa]["risk_level"], tier, "{day}");
+        let res = client
+            .post(format!("{}/api/compounds/batch", server.base))
+            .header("X-API-Key", &key)
+            .json(&serde_json::json!({
+                "compounds": [pfoa, bpa], "context": "human_adult", "as_of": day,
+            }))
+            .send()
+            .unwrap();
+        assert_eq!(res.status(), 200);
+        let by_post: Value = res.json().unwrap();
+        assert_eq!(by_post["results"], by_get["results"], "{day}");
+        assert_eq!(by_post["meta"], by_get["meta"], "{day}");
+    }
+    let batch = format!("/api/compounds/batch?ids={pfoa}&as_of=2022-12-31");
+    assert_eq!(get(&batch, None).0, 401);
+    assert_eq!(get(&format!("{batch}1"), Some(&key)).0, 400);
+    let compare = format!("/api/compounds/compare?ids={pfoa},{bpa}&as_of=2022-12-31");
+    assert_eq!(get(&compare, None).0, 403);
+    assert_eq!(get(&format!("{compare}1"), Some(&key)).0, 400);
 
     let timeline = format!("/api/compound/{pfoa}/timeline");
     assert_eq!(get(&timeline, None).0, 401);

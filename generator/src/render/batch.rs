@@ -2,16 +2,19 @@
 //! one request, each answered with its tier in one context or with a per-item error; with
 //! `synthesize=true` (Developer+) each also carries its full aggregated record.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 
+use chrono::NaiveDate;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use super::compound::{CompoundQuery, compound, lookup};
+use super::compound::{CompoundQuery, View, as_of_day, compound, dated};
 use super::lists::{RiskIndex, quoted};
 use super::{Cache, Rendered};
-use crate::aggregate::{Assessment, ContextResult, EvidenceItem, Schema};
+use crate::aggregate::{self, Assessment, ContextResult, EvidenceItem, Schema};
 use crate::model::Dataset;
+use crate::model::as_of::as_of as as_of_record;
 use crate::model::cas::Cas;
 use crate::model::contexts::Context;
 use crate::model::ids::CompoundId;
@@ -28,8 +31,8 @@ pub struct BatchCaller {
     pub keyed: bool,
 }
 
-/// A batch request: the POST body, or the same fields from a GET's `ids`, `context`,
-/// `synthesize` and `detail`.
+/// A batch request as read: the POST body, or the same fields from a GET's `ids`, `context`,
+/// `synthesize`, `detail` and `as_of`. `BatchQuery` is what it asks, parsed.
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
@@ -42,6 +45,10 @@ pub struct BatchRequest {
     pub synthesize: bool,
     #[serde(default)]
     pub detail: Option<String>,
+    /// The day the answers stand on (`YYYY-MM-DD`, Developer+), as `GET /api/compound/{id}`
+    /// takes it.
+    #[serde(default)]
+    pub as_of: Option<String>,
 }
 
 impl BatchRequest {
@@ -66,6 +73,7 @@ impl BatchRequest {
             context: q.get("context").map(str::to_string),
             synthesize,
             detail: q.get("detail").map(str::to_string),
+            as_of: q.get("as_of").map(str::to_string),
         })
     }
 }
@@ -152,6 +160,9 @@ struct Meta<'a> {
     synthesize: bool,
     /// 1 per request; with `synthesize`, 2 per synthesised compound (at least 1).
     credits: u64,
+    /// The day the answers stand on (`as_of`), when not today.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    as_of: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -192,13 +203,6 @@ pub fn resolve<'d>(
     Ok((record, via_cas))
 }
 
-/// What the request asks of each item.
-struct Ask<'a> {
-    context: Option<&'a str>,
-    full: bool,
-    synthesize: bool,
-}
-
 /// The result an item answers with in `context` (else its primary context), or why it has none.
 fn assessed<'a>(
     record: &CompoundRecord,
@@ -226,39 +230,42 @@ fn assessed<'a>(
     })
 }
 
+/// The item of `stored`; `then` is the record its answer is made from (the stored record, or
+/// it as it stood on `q.as_of`) and `a` its assessment.
 fn answer<'d>(
     dataset: &Dataset,
-    record: &'d CompoundRecord,
-    ask: &Ask,
+    stored: &'d CompoundRecord,
+    then: &CompoundRecord,
+    q: &BatchQuery,
     a: &Assessment,
 ) -> Item<'d> {
-    let result = match assessed(record, ask.context, a) {
+    let result = match assessed(stored, q.context, a) {
         Ok(result) => result,
         Err(why) => return Item::failed(why),
     };
-    let synthesis = ask.synthesize.then(|| {
+    let synthesis = q.synthesize.then(|| {
         let query =
             Context::from_name(result.context).map_or(CompoundQuery::Primary, CompoundQuery::In);
-        let r = match lookup(dataset, &record.hq_id) {
-            Ok(record) => compound(dataset, record, query, Some(a)),
-            Err(e) => e.into(),
+        let r = match q.as_of {
+            Some(day) => dated(dataset, then, query, Some(a), day),
+            None => compound(dataset, then, query, Some(a)),
         };
         serde_json::from_slice(&r.body).expect("rendered bodies are JSON")
     });
     Item::Found(Box::new(Info {
-        hq_id: &record.hq_id,
-        name: &record.name,
-        cas: &record.cas,
+        hq_id: &stored.hq_id,
+        name: &stored.name,
+        cas: &stored.cas,
         risk_level: result.risk_level,
         context: result.context,
         schema: a.schema,
-        tiers: ask.full.then(|| {
+        tiers: q.full.then(|| {
             a.contexts
                 .iter()
                 .map(|c| (c.context, c.risk_level))
                 .collect()
         }),
-        evidence: ask.full.then(|| EvidenceSummary {
+        evidence: q.full.then(|| EvidenceSummary {
             summary: result.summary.clone(),
             confidence: result.confidence,
             total: result.evidence.len(),
@@ -334,63 +341,93 @@ fn check(inputs: &[&str], synthesize: bool, caller: &BatchCaller) -> Result<(), 
     Ok(())
 }
 
-/// `GET|POST /api/compounds/batch`: `inputs` are compound ids or CAS numbers; `context`
-/// defaults to each compound's primary context; `detail` is summary (default) or full.
-pub fn batch(
-    dataset: &Dataset,
-    inputs: &[String],
-    context: Option<&str>,
+/// What a batch request asks, parsed once at the edge (`render::dispatch`) against the
+/// caller: the distinct inputs, the context (aliases resolved; none: each compound's primary
+/// context), the detail, `synthesize` and the day (`as_of`). A request wrong in several ways
+/// gets the first error of: inputs and cap, `synthesize`, `detail`, `context`, `as_of`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchQuery<'a> {
+    inputs: Vec<&'a str>,
+    duplicates_removed: usize,
+    context: Option<&'a str>,
+    full: bool,
     synthesize: bool,
-    detail: Option<&str>,
-    caller: &BatchCaller,
-) -> Rendered {
-    batch_indexed(
-        dataset,
-        &RiskIndex::default(),
-        inputs,
-        context,
-        synthesize,
-        detail,
-        caller,
-    )
+    as_of: Option<NaiveDate>,
 }
 
-/// `batch` with the compounds' assessments read from `index` (the runtime's, built once)
-/// instead of made per request.
-pub fn batch_indexed(
-    dataset: &Dataset,
-    index: &RiskIndex,
-    inputs: &[String],
-    context: Option<&str>,
-    synthesize: bool,
-    detail: Option<&str>,
-    caller: &BatchCaller,
-) -> Rendered {
-    let (unique, duplicates_removed) = distinct(inputs);
-    if let Err(e) = check(&unique, synthesize, caller) {
-        return e;
+impl<'a> BatchQuery<'a> {
+    pub fn parse(
+        dataset: &'a Dataset,
+        request: &'a BatchRequest,
+        caller: &BatchCaller,
+    ) -> Result<BatchQuery<'a>, Rendered> {
+        let (inputs, duplicates_removed) = distinct(&request.compounds);
+        check(&inputs, request.synthesize, caller)?;
+        let full = detail_param(request.detail.as_deref())?;
+        let context = match request
+            .context
+            .as_deref()
+            .map(|c| dataset.contexts.resolve(c))
+        {
+            None => None,
+            Some(Ok(c)) => Some(c.name.as_str()),
+            Some(Err(e)) => return Err(Rendered::from(ApiError::bad_request(e.to_string()))),
+        };
+        let view = if caller.keyed {
+            View::Full
+        } else {
+            View::Public
+        };
+        let as_of = request
+            .as_of
+            .as_deref()
+            .map(|raw| as_of_day(raw, view))
+            .transpose()?;
+        Ok(BatchQuery {
+            inputs,
+            duplicates_removed,
+            context,
+            full,
+            synthesize: request.synthesize,
+            as_of,
+        })
     }
-    let full = match detail_param(detail) {
-        Ok(f) => f,
-        Err(e) => return e,
-    };
-    let context = match context.map(|c| dataset.contexts.resolve(c)) {
-        None => None,
-        Some(Ok(c)) => Some(c.name.as_str()),
-        Some(Err(e)) => return Rendered::from(ApiError::bad_request(e.to_string())),
-    };
-    let ask = Ask {
-        context,
-        full,
-        synthesize,
-    };
+}
+
+/// `GET|POST /api/compounds/batch`: each input (a compound id or CAS number) answered in the
+/// query's context, else its primary context; as it stood on `as_of` when given.
+pub fn batch(dataset: &Dataset, q: &BatchQuery<'_>) -> Rendered {
+    batch_indexed(dataset, &RiskIndex::default(), q)
+}
+
+/// The record an item is answered from and its assessment: today's (from `index`), or as it
+/// stood on `as_of` (`model::as_of`).
+fn standing<'d>(
+    index: &'d RiskIndex,
+    stored: &'d CompoundRecord,
+    as_of: Option<NaiveDate>,
+) -> (Cow<'d, CompoundRecord>, Cow<'d, Assessment>) {
+    match as_of {
+        None => (Cow::Borrowed(stored), index.assessment(stored)),
+        Some(day) => {
+            let then = as_of_record(stored, day);
+            let a = aggregate::assess(&then);
+            (Cow::Owned(then), Cow::Owned(a))
+        }
+    }
+}
+
+/// `batch` with today's assessments read from `index` (the runtime's, built once) instead of
+/// made per request.
+pub fn batch_indexed(dataset: &Dataset, index: &RiskIndex, q: &BatchQuery<'_>) -> Rendered {
     // Each item: its answer, and whether a CAS input resolved to a served compound.
-    let answers: Vec<(&str, Item<'_>, bool)> = unique
+    let answers: Vec<(&str, Item<'_>, bool)> = q
+        .inputs
         .iter()
         .map(|input| match resolve(dataset, input) {
-            Ok((record, via_cas)) => {
-                let a = index.assessment(record);
-                (*input, answer(dataset, record, &ask, &a), via_cas)
+            Ok((stored, via_cas)) => {
+                let (then, a) = standing(index, stored, q.as_of);
+                (*input, answer(dataset, stored, &then, q, &a), via_cas)
             }
             Err(e) => (*input, Item::failed(e), false),
         })
@@ -401,14 +438,15 @@ pub fn batch_indexed(
         .count();
     let body = Body {
         meta: Meta {
-            requested: unique.len(),
-            duplicates_removed,
+            requested: q.inputs.len(),
+            duplicates_removed: q.duplicates_removed,
             found,
             cas_resolved: answers.iter().filter(|(.., via_cas)| *via_cas).count(),
-            context,
-            detail: if full { "full" } else { "summary" },
-            synthesize,
-            credits: credits_for(synthesize, found),
+            context: q.context,
+            detail: if q.full { "full" } else { "summary" },
+            synthesize: q.synthesize,
+            credits: credits_for(q.synthesize, found),
+            as_of: q.as_of.map(|d| d.format("%Y-%m-%d").to_string()),
         },
         results: Results(answers.into_iter().map(|(i, item, _)| (i, item)).collect()),
     };
@@ -437,23 +475,17 @@ pub fn credits(
     if !request.synthesize {
         return 1;
     }
-    let (unique, _) = distinct(&request.compounds);
-    if check(&unique, true, caller).is_err() || detail_param(request.detail.as_deref()).is_err() {
+    let Ok(q) = BatchQuery::parse(dataset, request, caller) else {
         return 1;
-    }
-    let context = match request
-        .context
-        .as_deref()
-        .map(|c| dataset.contexts.resolve(c))
-    {
-        None => None,
-        Some(Ok(c)) => Some(c.name.as_str()),
-        Some(Err(_)) => return 1,
     };
-    let found = unique
+    let found = q
+        .inputs
         .iter()
         .filter_map(|input| resolve(dataset, input).ok())
-        .filter(|(record, _)| assessed(record, context, &index.assessment(record)).is_ok())
+        .filter(|(stored, _)| {
+            let (_, a) = standing(index, stored, q.as_of);
+            assessed(stored, q.context, &a).is_ok()
+        })
         .count();
     credits_for(true, found)
 }
@@ -464,6 +496,7 @@ mod tests {
 
     use super::*;
     use crate::aggregate;
+    use crate::render::compound::compound_as_of;
     use crate::render::test_data::{dataset, get};
 
     const PUBLIC: BatchCaller = BatchCaller {
@@ -479,12 +512,34 @@ mod tests {
         list.iter().map(|s| s.to_string()).collect()
     }
 
+    /// The answer to a request, its query parsed as `render::dispatch` parses it.
+    fn run(
+        d: &Dataset,
+        compounds: &[String],
+        context: Option<&str>,
+        synthesize: bool,
+        detail: Option<&str>,
+        caller: &BatchCaller,
+    ) -> Rendered {
+        let request = BatchRequest {
+            compounds: compounds.to_vec(),
+            context: context.map(str::to_string),
+            synthesize,
+            detail: detail.map(str::to_string),
+            as_of: None,
+        };
+        match BatchQuery::parse(d, &request, caller) {
+            Ok(q) => batch(d, &q),
+            Err(refused) => refused,
+        }
+    }
+
     fn json(r: &Rendered) -> Value {
         serde_json::from_slice(&r.body).unwrap()
     }
 
     fn ok(list: &[&str], context: Option<&str>, detail: Option<&str>) -> Value {
-        let r = batch(dataset(), &inputs(list), context, false, detail, &PUBLIC);
+        let r = run(dataset(), &inputs(list), context, false, detail, &PUBLIC);
         assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
         assert_eq!(r.cache, Cache::Private);
         json(&r)
@@ -602,7 +657,7 @@ mod tests {
         assert_eq!(v["meta"]["cas_resolved"], 1);
 
         for bad in ["Martian", "", "ß", "x"] {
-            let r = batch(d, &inputs(&["80-05-7"]), Some(bad), false, None, &PUBLIC);
+            let r = run(d, &inputs(&["80-05-7"]), Some(bad), false, None, &PUBLIC);
             assert_eq!(r.status, 400, "{bad}");
         }
     }
@@ -625,7 +680,7 @@ mod tests {
     #[test]
     fn empty_requests_are_400() {
         for list in [&[][..], &[""], &["  ", "\t"]] {
-            let r = batch(dataset(), &inputs(list), None, false, None, &PUBLIC);
+            let r = run(dataset(), &inputs(list), None, false, None, &PUBLIC);
             assert_eq!(r.status, 400);
             assert!(
                 json(&r)["error"]
@@ -642,7 +697,7 @@ mod tests {
 
     #[test]
     fn above_the_cap_is_400_with_an_upgrade_link_for_public_callers() {
-        let r = batch(dataset(), &many(11), None, false, None, &PUBLIC);
+        let r = run(dataset(), &many(11), None, false, None, &PUBLIC);
         assert_eq!(r.status, 400);
         assert_eq!(r.cache, Cache::Private);
         let v = json(&r);
@@ -651,7 +706,7 @@ mod tests {
             "too many compounds: 11 given, your tier allows 10 per request"
         );
         assert_eq!(v["upgrade_url"], "/api/docs#keys");
-        let r = batch(dataset(), &many(51), None, false, None, &DEVELOPER);
+        let r = run(dataset(), &many(51), None, false, None, &DEVELOPER);
         assert_eq!(r.status, 400);
         let v = json(&r);
         assert!(
@@ -662,7 +717,7 @@ mod tests {
         );
         assert!(v.get("upgrade_url").is_none());
         assert_eq!(
-            batch(dataset(), &many(50), None, false, None, &DEVELOPER).status,
+            run(dataset(), &many(50), None, false, None, &DEVELOPER).status,
             200
         );
     }
@@ -670,15 +725,12 @@ mod tests {
     #[test]
     fn synthesize_needs_a_key_and_at_most_ten_records() {
         let two = inputs(&["80-05-7", "71-43-2"]);
-        assert_eq!(
-            batch(dataset(), &two, None, true, None, &PUBLIC).status,
-            401
-        );
-        let r = batch(dataset(), &many(11), None, true, None, &DEVELOPER);
+        assert_eq!(run(dataset(), &two, None, true, None, &PUBLIC).status, 401);
+        let r = run(dataset(), &many(11), None, true, None, &DEVELOPER);
         assert_eq!(r.status, 400);
         assert!(json(&r)["error"].as_str().unwrap().contains("synthesize"));
 
-        let r = batch(dataset(), &two, Some("child"), true, None, &DEVELOPER);
+        let r = run(dataset(), &two, Some("child"), true, None, &DEVELOPER);
         assert_eq!(r.status, 200);
         let v = json(&r);
         assert_eq!(v["meta"]["credits"], 4);
@@ -692,7 +744,7 @@ mod tests {
         assert!(synthesis["risk_profile"]["confidence"]["mean"].is_number());
         assert!(synthesis["evidence"].is_array());
         // A request that finds nothing still costs its one request.
-        let v = json(&batch(
+        let v = json(&run(
             dataset(),
             &inputs(&["hq-c-org-999999"]),
             None,
@@ -718,7 +770,7 @@ mod tests {
         let summary = ok(&["80-05-7"], None, Some("summary"));
         assert!(summary["results"]["80-05-7"].get("tiers").is_none());
         for bad in ["FULL", "", "everything", "fülł"] {
-            let r = batch(
+            let r = run(
                 dataset(),
                 &inputs(&["80-05-7"]),
                 None,
@@ -754,7 +806,7 @@ mod tests {
         // Surrounding whitespace is not part of an input.
         let v = ok(&["\thq-c-org-000001\n"], None, None);
         assert_eq!(v["results"]["hq-c-org-000001"]["hq_id"], "hq-c-org-000001");
-        let zero = batch(
+        let zero = run(
             dataset(),
             &inputs(&["80-05-7"]),
             None,
@@ -766,5 +818,91 @@ mod tests {
             },
         );
         assert_eq!(zero.status, 400);
+    }
+
+    fn dated(list: &[&str], as_of: &str, synthesize: bool, caller: &BatchCaller) -> Rendered {
+        let request = BatchRequest {
+            compounds: inputs(list),
+            context: Some("human_adult".into()),
+            synthesize,
+            detail: Some("full".into()),
+            as_of: Some(as_of.into()),
+        };
+        match BatchQuery::parse(dataset(), &request, caller) {
+            Ok(q) => batch(dataset(), &q),
+            Err(refused) => refused,
+        }
+    }
+
+    /// `as_of` answers each item as its compound stood that day (data/README.md "Dates"):
+    /// PFOA's IARC call is 2B before Volume 135 and Group 1 after, which raises its adult tier
+    /// from high to very high; the tier, the evidence and the synthesis are
+    /// `GET /api/compound/{id}?as_of=`'s for that day.
+    #[test]
+    fn as_of_answers_each_compound_as_it_stood() {
+        let d = dataset();
+        let pfoa = d.by_cas("335-67-1").unwrap();
+        let iarc = |item: &Value| {
+            item["evidence"]["decisive"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .chain(item["synthesis"]["evidence"].as_array().unwrap())
+                .filter(|e| e["agency"] == "IARC")
+                .map(|e| e["finding"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        };
+        for (day, group, tier) in [
+            ("2022-12-31", "2B", "high"),
+            ("2024-01-01", "Group 1", "very_high"),
+        ] {
+            let r = dated(&["335-67-1", "80-05-7"], day, true, &DEVELOPER);
+            assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+            let v = json(&r);
+            assert_eq!(v["meta"]["as_of"], day);
+            let item = &v["results"]["335-67-1"];
+            assert_eq!(item["hq_id"], pfoa.hq_id.as_str());
+            assert_eq!(item["risk_level"], tier, "{day}");
+            let found = iarc(item);
+            assert!(
+                !found.is_empty() && found.iter().all(|f| f.contains(group)),
+                "{day}: {found:?}"
+            );
+            let date = NaiveDate::parse_from_str(day, "%Y-%m-%d").unwrap();
+            for (input, record) in [("335-67-1", pfoa), ("80-05-7", bpa())] {
+                let single =
+                    compound_as_of(d, record, CompoundQuery::In(Context::HumanAdult), date);
+                let single = json(&single);
+                let item = &v["results"][input];
+                assert_eq!(item["synthesis"], single, "{input} {day}");
+                assert_eq!(item["risk_level"], single["risk_level"], "{input} {day}");
+                assert_eq!(
+                    item["evidence"]["summary"], single["summary"],
+                    "{input} {day}"
+                );
+            }
+        }
+        let today = ok(&["335-67-1"], Some("human_adult"), None);
+        assert!(today["meta"].get("as_of").is_none());
+
+        for bad in ["2022-13-01", "2022-1-01", "yesterday", ""] {
+            assert_eq!(
+                dated(&["335-67-1"], bad, false, &DEVELOPER).status,
+                400,
+                "{bad}"
+            );
+        }
+        let public = dated(&["335-67-1"], "2022-12-31", false, &PUBLIC);
+        assert_eq!(public.status, 401);
+        assert!(json(&public)["error"].as_str().unwrap().contains("as_of"));
+        // Credits count the items found as they stood.
+        let request = BatchRequest {
+            compounds: inputs(&["335-67-1", "80-05-7", "hq-c-org-999999"]),
+            context: None,
+            synthesize: true,
+            detail: None,
+            as_of: Some("2022-12-31".into()),
+        };
+        assert_eq!(credits(d, &RiskIndex::default(), &request, &DEVELOPER), 4);
     }
 }

@@ -267,15 +267,31 @@ pub fn compound_as_of(
     query: CompoundQuery,
     day: NaiveDate,
 ) -> Rendered {
-    answer(dataset, &as_of(record, day), query, None, Some(day))
+    dated(dataset, &as_of(record, day), query, None, day)
+}
+
+/// `compound_as_of` of a record already taken to `day` (`model::as_of`), with its assessment
+/// when the caller has made it (a batch assesses the dated record once for its tier and its
+/// synthesis).
+pub fn dated(
+    dataset: &Dataset,
+    then: &CompoundRecord,
+    query: CompoundQuery,
+    assessed: Option<&Assessment>,
+    day: NaiveDate,
+) -> Rendered {
+    answer(dataset, then, query, assessed, Some(day))
 }
 
 /// The `as_of` parameter: a `YYYY-MM-DD` day, answered for Developer+ keys only (the static
 /// tree holds today's view).
 pub fn parse_as_of(q: &dyn Query, view: View) -> Result<Option<NaiveDate>, ApiError> {
-    let Some(raw) = q.get("as_of") else {
-        return Ok(None);
-    };
+    q.get("as_of").map(|raw| as_of_day(raw, view)).transpose()
+}
+
+/// An `as_of` value given (a query's or a batch body's): the day, a 400 for a malformed
+/// date, else a 401 for a caller without a Developer+ key.
+pub fn as_of_day(raw: &str, view: View) -> Result<NaiveDate, ApiError> {
     let day = NaiveDate::parse_from_str(raw, "%Y-%m-%d")
         .ok()
         .filter(|_| raw.len() == 10)
@@ -290,7 +306,7 @@ pub fn parse_as_of(q: &dyn Query, view: View) -> Result<Option<NaiveDate>, ApiEr
             "as_of is answered for Developer+ API keys (X-API-Key); without one the answer is today's",
         ));
     }
-    Ok(Some(day))
+    Ok(day)
 }
 
 fn answer(

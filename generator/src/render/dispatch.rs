@@ -47,6 +47,11 @@ impl Viewer {
         keyed: false,
         batch_cap: 10,
     };
+
+    /// The form of a tier-gated answer this caller sees.
+    pub fn view(self) -> View {
+        if self.keyed { View::Full } else { View::Public }
+    }
 }
 
 /// What the caller has worked out already for the entity a request names: a compound's
@@ -103,12 +108,7 @@ pub fn render(
     call: Call<'_>,
     viewer: Viewer,
 ) -> Option<Rendered> {
-    let view = if viewer.keyed {
-        View::Full
-    } else {
-        View::Public
-    };
-    let answer = match from_dataset(d, op, call.params, call.query, call.prepared, view) {
+    let answer = match from_dataset(d, op, call.params, call.query, call.prepared, viewer.view()) {
         Ok(None) => from_indexes(d, ix, op, call, viewer),
         other => other,
     };
@@ -238,9 +238,11 @@ fn from_indexes(
         Op::Compounds => lists::compounds(d, ix.risk_index, &lists::CompoundsQuery::parse(d, q)?),
         Op::Filter => lists::filter(d, ix.risk_index, &lists::FilterQuery::parse(d, q)?),
         Op::Products => lists::products(d, ix.risk_index, &lists::ProductsQuery::parse(d, q)?),
-        Op::Compare => {
-            compare::compare_indexed(d, ix.risk_index, &compare::CompareQuery::parse(d, q)?)?
-        }
+        Op::Compare => compare::compare_indexed(
+            d,
+            ix.risk_index,
+            &compare::CompareQuery::parse(d, q, viewer.view())?,
+        )?,
         Op::Lookup => search::lookup(ix.search_index, d, &search::LookupQuery::parse(q)?),
         Op::Search => search::search(ix.search_index, d, &search::SearchQuery::parse(q)?),
         Op::Batch => batch(d, ix, call, viewer)?,
@@ -312,27 +314,28 @@ fn from_indexes(
     }))
 }
 
-/// `GET` (from the query) or `POST` (the body already read) `/api/compounds/batch`.
+/// `GET` (from the query) or `POST` (the body already read) `/api/compounds/batch`, its
+/// request parsed into the typed `BatchQuery` against the caller.
 fn batch(
     d: &Dataset,
     ix: Indexes<'_>,
     call: Call<'_>,
     viewer: Viewer,
 ) -> Result<Rendered, ApiError> {
+    let from_query;
     let request = match call.batch {
-        Some(body) => body.clone(),
-        None => batch::BatchRequest::from_query(call.query)?,
+        Some(body) => body,
+        None => {
+            from_query = batch::BatchRequest::from_query(call.query)?;
+            &from_query
+        }
     };
-    Ok(batch::batch_indexed(
-        d,
-        ix.risk_index,
-        &request.compounds,
-        request.context.as_deref(),
-        request.synthesize,
-        request.detail.as_deref(),
-        &batch::BatchCaller {
-            cap: viewer.batch_cap,
-            keyed: viewer.keyed,
-        },
-    ))
+    let caller = batch::BatchCaller {
+        cap: viewer.batch_cap,
+        keyed: viewer.keyed,
+    };
+    Ok(match batch::BatchQuery::parse(d, request, &caller) {
+        Ok(q) => batch::batch_indexed(d, ix.risk_index, &q),
+        Err(refused) => refused,
+    })
 }

@@ -402,6 +402,7 @@ fn written_schemas() -> Value {
                         "detail": {"type": "string", "enum": ["summary", "full"]},
                         "synthesize": {"type": "boolean"},
                         "credits": {"type": "integer", "minimum": 1},
+                        "as_of": {"type": "string", "format": "date", "description": "The day the answers stand on, when as_of was given"},
                     },
                 },
             },
@@ -473,6 +474,7 @@ fn written_schemas() -> Value {
                 "context": {"type": "string"},
                 "synthesize": {"type": "boolean"},
                 "detail": {"type": "string", "enum": ["summary", "full"]},
+                "as_of": {"type": "string", "format": "date", "description": "Developer+ keys: the answers as they stood on this day, from the values in force then (a public caller gets 401)"},
             },
         },
         "TrialAccepted": {

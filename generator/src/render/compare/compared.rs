@@ -26,19 +26,21 @@ impl<K: Serialize, V: Serialize> Serialize for InOrder<K, V> {
     }
 }
 
-/// One compared compound with its assessment.
+/// One compared compound with its assessment: `record` is the stored record, or the record
+/// as it stood on the comparison's `as_of` day (`model::as_of`); its identity is the stored one.
 pub(super) struct Compared<'d> {
-    pub(super) record: &'d CompoundRecord,
+    pub(super) stored: &'d CompoundRecord,
+    pub(super) record: Cow<'d, CompoundRecord>,
     pub(super) assessment: Cow<'d, Assessment>,
 }
 
 impl<'d> Compared<'d> {
     pub(super) fn id(&self) -> &'d str {
-        &self.record.hq_id
+        &self.stored.hq_id
     }
 
     pub(super) fn name(&self) -> &'d str {
-        &self.record.name
+        &self.stored.name
     }
 
     pub(super) fn result(&self, context: &str) -> Option<&ContextResult> {
@@ -79,7 +81,7 @@ pub(super) fn idents<'a>(all: &[Compared<'a>]) -> Vec<Ident<'a>> {
             id: c.id(),
             hq_id: c.id(),
             name: c.name(),
-            cas: &c.record.cas,
+            cas: &c.stored.cas,
         })
         .collect()
 }

@@ -76,7 +76,7 @@ fn h_codes(record: &CompoundRecord) -> BTreeSet<&str> {
 }
 
 pub(super) fn hazards<'a>(all: &'a [Compared<'a>], context: &str) -> HazardComparison<'a> {
-    let codes: Vec<BTreeSet<&str>> = all.iter().map(|c| h_codes(c.record)).collect();
+    let codes: Vec<BTreeSet<&str>> = all.iter().map(|c| h_codes(&c.record)).collect();
     let (shared, unique) = split(&codes);
     let profiles = InOrder(
         all.iter()

@@ -16,10 +16,12 @@ mod summary;
 #[cfg(test)]
 mod tests;
 
+use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::api::Query;
 use crate::model::Dataset;
+use crate::render::compound::{View, parse_as_of};
 use crate::render::error::ApiError;
 use crate::render::lists::RiskIndex;
 use crate::render::{Cache, Rendered};
@@ -41,6 +43,9 @@ struct Meta<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     contexts: Option<Vec<&'a str>>,
     generated_from: &'static str,
+    /// The day the comparison stands on (`as_of`), when not today.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    as_of: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -50,11 +55,13 @@ struct Body<'a, C> {
 }
 
 /// What `GET /api/compounds/compare` is asked for, parsed once: the distinct compound
-/// inputs (ids or CAS numbers, resolved when answered) and one context or several.
+/// inputs (ids or CAS numbers, resolved when answered), one context or several, and the day
+/// the comparison stands on (`as_of`, as `GET /api/compound/{id}` takes it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompareQuery<'q> {
     ids: Vec<&'q str>,
     contexts: Contexts<'q>,
+    as_of: Option<NaiveDate>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,7 +71,11 @@ enum Contexts<'d> {
 }
 
 impl<'q> CompareQuery<'q> {
-    pub fn parse(dataset: &'q Dataset, q: &'q dyn Query) -> Result<CompareQuery<'q>, ApiError> {
+    pub fn parse(
+        dataset: &'q Dataset,
+        q: &'q dyn Query,
+        view: View,
+    ) -> Result<CompareQuery<'q>, ApiError> {
         let Some(ids) = q.get("ids") else {
             return Err(ApiError::bad_request(
                 "ids is required: 2 to 5 comma-separated compound ids or CAS numbers",
@@ -90,6 +101,7 @@ impl<'q> CompareQuery<'q> {
         Ok(CompareQuery {
             ids: inputs(ids)?,
             contexts,
+            as_of: parse_as_of(q, view)?,
         })
     }
 }
@@ -101,13 +113,14 @@ pub fn compare(dataset: &Dataset, q: &CompareQuery<'_>) -> Result<Rendered, ApiE
 
 /// `GET /api/compounds/compare?ids=&context=` or `?ids=&contexts=` (Developer+), with the
 /// compounds' assessments read from `index` (the runtime's, built once) instead of made per
-/// request.
+/// request; with `as_of`, each compound is assessed as it stood that day.
 pub fn compare_indexed(
     dataset: &Dataset,
     index: &RiskIndex,
     q: &CompareQuery<'_>,
 ) -> Result<Rendered, ApiError> {
-    let all = compounds(dataset, index, &q.ids)?;
+    let all = compounds(dataset, index, &q.ids, q.as_of)?;
+    let as_of = q.as_of.map(|d| d.format("%Y-%m-%d").to_string());
     let name = match &q.contexts {
         Contexts::Several(names) => {
             let body = Body {
@@ -116,6 +129,7 @@ pub fn compare_indexed(
                     context: None,
                     contexts: Some(names.clone()),
                     generated_from: "dataset",
+                    as_of,
                 },
                 comparison: across_contexts(dataset, &all, names),
             };
@@ -129,6 +143,7 @@ pub fn compare_indexed(
             context: Some(name),
             contexts: None,
             generated_from: "dataset",
+            as_of,
         },
         comparison: in_context(dataset, &all, name),
     };

@@ -1,9 +1,15 @@
 //! The `ids` and `contexts` parameters: compounds by id or CAS number and contexts by name or
 //! alias, 2 to 5 distinct of each, or the 400 / 403 / 404 naming what is wrong.
 
+use std::borrow::Cow;
+
+use chrono::NaiveDate;
+
 use super::compared::Compared;
 use super::{MAX, MIN};
+use crate::aggregate;
 use crate::model::Dataset;
+use crate::model::as_of::as_of as dated;
 use crate::model::cas::Cas;
 use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
@@ -82,11 +88,13 @@ pub(super) fn inputs(raw: &str) -> Result<Vec<&str>, ApiError> {
     Ok(inputs)
 }
 
-/// The compounds `inputs` name, each once, with their assessments.
+/// The compounds `inputs` name, each once, with their assessments: today's from `index`, or
+/// as they stood on `as_of`.
 pub(super) fn compounds<'d>(
     dataset: &'d Dataset,
     index: &'d RiskIndex,
     inputs: &[&str],
+    as_of: Option<NaiveDate>,
 ) -> Result<Vec<Compared<'d>>, ApiError> {
     let mut records: Vec<&CompoundRecord> = Vec::new();
     for &input in inputs {
@@ -101,9 +109,20 @@ pub(super) fn compounds<'d>(
     }
     Ok(records
         .into_iter()
-        .map(|record| Compared {
-            record,
-            assessment: index.assessment(record),
+        .map(|stored| match as_of {
+            None => Compared {
+                stored,
+                record: Cow::Borrowed(stored),
+                assessment: index.assessment(stored),
+            },
+            Some(day) => {
+                let dated = dated(stored, day);
+                Compared {
+                    stored,
+                    assessment: Cow::Owned(aggregate::assess(&dated)),
+                    record: Cow::Owned(dated),
+                }
+            }
         })
         .collect())
 }

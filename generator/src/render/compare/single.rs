@@ -78,7 +78,7 @@ pub(super) fn in_context<'a>(
     let regulatory = regulatory(all);
     let dose_response = dose_response(all);
     let hazard_profiles = hazards(all, context);
-    let environmental_fate = Compared::each(all, |c| fate::of(c.record));
+    let environmental_fate = Compared::each(all, |c| fate::of(&c.record));
     let found: Vec<BTreeSet<&str>> = all
         .iter()
         .map(|c| {

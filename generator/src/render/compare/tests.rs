@@ -7,7 +7,9 @@ use super::compared::rank;
 use super::hazards::hazard_label;
 use super::{CompareQuery, compare};
 use crate::aggregate;
+use crate::model::contexts::Context;
 use crate::model::vocab::{RiskLevel, WatchClass};
+use crate::render::compound::{CompoundQuery, View, compound_as_of};
 use crate::render::test_data::dataset;
 use crate::render::{Cache, Rendered};
 
@@ -19,7 +21,7 @@ fn run(ids: Option<&str>, context: Option<&str>, contexts: Option<&str>) -> (u16
         .into_iter()
         .filter_map(|(n, v)| Some((n.to_string(), v?.to_string())))
         .collect();
-    let r = CompareQuery::parse(dataset(), &q)
+    let r = CompareQuery::parse(dataset(), &q, View::Full)
         .and_then(|q| compare(dataset(), &q))
         .unwrap_or_else(Rendered::from);
     assert_eq!(r.cache, Cache::Private);
@@ -260,4 +262,69 @@ fn hostile_input_is_answered_without_panicking() {
     for contexts in ["日本語,🧪", commas.as_str(), ",,dog,,"] {
         assert_eq!(run(Some(&pair), None, Some(contexts)).0, 400);
     }
+}
+
+/// A comparison as of a day, parsed for `view`, of `ids` in `context`.
+fn run_as_of(ids: &str, context: &str, as_of: &str, view: View) -> (u16, Value) {
+    let q: Vec<(String, String)> = vec![
+        ("ids".into(), ids.into()),
+        ("context".into(), context.into()),
+        ("as_of".into(), as_of.into()),
+    ];
+    let r = CompareQuery::parse(dataset(), &q, view)
+        .and_then(|q| compare(dataset(), &q))
+        .unwrap_or_else(Rendered::from);
+    (r.status, serde_json::from_slice(&r.body).unwrap())
+}
+
+/// `as_of` compares the compounds as they stood that day (data/README.md "Dates"): PFOA's IARC
+/// call is 2B before Volume 135 and Group 1 after, which raises its adult tier from high to
+/// very high, and each tier is the one `GET /api/compound/{id}?as_of=` gives for that day.
+#[test]
+fn as_of_compares_the_compounds_as_they_stood() {
+    let d = dataset();
+    let pfoa = d.by_cas("335-67-1").unwrap();
+    let ids = format!("{},{BPA}", pfoa.hq_id);
+    let group = |body: &Value| {
+        body["comparison"]["hazard_profiles"]["profiles"][&pfoa.hq_id]["carcinogenicity"]
+            ["iarc_group"]
+            .clone()
+    };
+    for (day, iarc, tier) in [
+        ("2022-12-31", "2B", "high"),
+        ("2024-01-01", "1", "very_high"),
+    ] {
+        let (status, body) = run_as_of(&ids, "human_adult", day, View::Full);
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["meta"]["as_of"], day);
+        assert_eq!(group(&body), iarc, "{day}");
+        let profiles = &body["comparison"]["risk_profiles"]["profiles"];
+        assert_eq!(profiles[&pfoa.hq_id]["risk_level"], tier, "{day}");
+        let date = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").unwrap();
+        for id in [pfoa.hq_id.as_str(), BPA] {
+            let single = compound_as_of(
+                d,
+                &d.compounds[id],
+                CompoundQuery::In(Context::HumanAdult),
+                date,
+            );
+            let single: Value = serde_json::from_slice(&single.body).unwrap();
+            let profile = &body["comparison"]["risk_profiles"]["profiles"][id];
+            assert_eq!(profile["risk_level"], single["risk_level"], "{id} {day}");
+            assert_eq!(profile["summary"], single["summary"], "{id} {day}");
+        }
+    }
+    let (status, today) = run(Some(&ids), None, None);
+    assert_eq!(status, 200);
+    assert!(today["meta"].get("as_of").is_none());
+    assert_eq!(group(&today), "1");
+
+    for bad in ["2022-13-01", "2022-1-01", "yesterday", ""] {
+        let (status, body) = run_as_of(&ids, "human_adult", bad, View::Full);
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+    assert_eq!(
+        run_as_of(&ids, "human_adult", "2022-12-31", View::Public).0,
+        401
+    );
 }

@@ -1,12 +1,15 @@
 //! `GET /compound/{id}`: a compound's page for people. The strip of all 19 context tiers
 //! (colour and text, no script), each tier's deciding evidence in plain words with agency,
-//! year and source link, the classifications (current and superseded), where the compound is
-//! found, alternatives, the regulatory-status cells of its analyte, data gaps, the disclaimer
-//! and links to the JSON, raw record and badges. A function of the record and the dataset's
-//! shared parts only (never of another compound's record), so the build renders it with the
-//! compound's other files.
+//! year and source link, the classifications (current and superseded), their timeline (every
+//! dated change of its classifications and reference values, as
+//! `GET /api/compound/{id}/timeline` lists them), where the compound is found, alternatives,
+//! the regulatory-status cells of its analyte, data gaps, the disclaimer and links to the
+//! JSON, raw record and badges. A function of the record and the dataset's shared parts only
+//! (never of another compound's record), so the build renders it with the compound's other
+//! files.
 
 use askama::Template;
+use chrono::NaiveDate;
 
 use super::page;
 use super::site::{self, Level, SourceLink, source_link};
@@ -15,6 +18,7 @@ use crate::model::Dataset;
 use crate::model::cas::Cas;
 use crate::model::contexts::Context;
 use crate::model::record::{CompoundRecord, Lifecycle};
+use crate::model::timeline::{self, Change, Event};
 use crate::model::vocab::RiskLevel;
 use crate::render::Rendered;
 use crate::render::badge::Style;
@@ -98,6 +102,18 @@ struct AlternativeRow {
     source: SourceLink,
 }
 
+/// One dated change of the compound's classifications and reference values
+/// (`model::timeline`, the timeline endpoint's events).
+struct TimelineRow {
+    date: String,
+    change: &'static str,
+    what: &'static str,
+    agency: String,
+    value: String,
+    source: SourceLink,
+    by: Option<SourceLink>,
+}
+
 struct StatusRow {
     analyte: String,
     matrix: String,
@@ -128,6 +144,9 @@ struct Page<'a> {
     tiers: Vec<Tier>,
     assessed: usize,
     classifications: Vec<ClassificationRow>,
+    timeline: Vec<TimelineRow>,
+    undated: usize,
+    reviewed: &'a str,
     found_in: Vec<FoundRow>,
     alternatives: Vec<AlternativeRow>,
     no_substitute: Option<String>,
@@ -173,6 +192,11 @@ pub fn compound_page(
         })
         .collect();
     let assessed_count = tiers.iter().filter(|t| t.level.is_some()).count();
+    // The page is a function of its record: a change dated after the record's review is
+    // scheduled (the timeline endpoint tells them apart by the day it answers).
+    let reviewed =
+        NaiveDate::parse_from_str(&record.meta.last_reviewed, "%Y-%m-%d").unwrap_or(NaiveDate::MIN);
+    let timeline = timeline::timeline(record, reviewed);
     let primary = a.primary_context().unwrap_or("human_adult");
     let primary_level = a.get(primary).map(|r| words(r.risk_level));
     let description = match primary_level {
@@ -213,6 +237,13 @@ pub fn compound_page(
         tiers,
         assessed: assessed_count,
         classifications: classifications(record),
+        timeline: timeline
+            .events
+            .iter()
+            .map(|e| timeline_row(record, e))
+            .collect(),
+        undated: timeline.undated,
+        reviewed: &record.meta.last_reviewed,
         found_in: record
             .found_in
             .iter()
@@ -361,6 +392,28 @@ fn classifications(r: &CompoundRecord) -> Vec<ClassificationRow> {
     rows
 }
 
+fn timeline_row(r: &CompoundRecord, e: &Event) -> TimelineRow {
+    TimelineRow {
+        date: e.date.clone(),
+        change: match e.change {
+            Change::Added => "came into force",
+            Change::Changed => "came into force, replacing an earlier call",
+            Change::Scheduled => "scheduled to come into force",
+            Change::Superseded => "superseded",
+            Change::Annulled => "annulled",
+        },
+        what: match e.subject {
+            "classification" => "Classification",
+            "eu_clp" => "GHS hazard classes",
+            _ => "Reference value",
+        },
+        agency: e.agency.clone(),
+        value: e.value.clone(),
+        source: source(r, &e.source),
+        by: e.by.as_deref().map(|by| source(r, by)),
+    }
+}
+
 /// The regulatory-status cells of the analytes whose CAS list names this compound.
 fn statuses(d: &Dataset, r: &CompoundRecord) -> Vec<StatusRow> {
     let vocabulary = &d.regulatory_status.vocabulary;
@@ -400,7 +453,10 @@ fn statuses(d: &Dataset, r: &CompoundRecord) -> Vec<StatusRow> {
 
 #[cfg(test)]
 mod tests {
+    use chrono::NaiveDate;
+
     use crate::model::contexts::Context;
+    use crate::model::timeline;
     use crate::render::test_data::{dataset, get};
 
     fn html(url: &str) -> String {
@@ -493,5 +549,37 @@ mod tests {
         let current = page.find(">current<").expect("a current call");
         let ended = page.find(">superseded<").expect("a superseded call");
         assert!(current < ended);
+    }
+
+    /// The timeline section lists the timeline endpoint's events, oldest first, as of the
+    /// record's review: PFOA's IARC Group 2B call superseded, and Group 1 in force from
+    /// Volume 135's evaluation (2023-11-30).
+    #[test]
+    fn the_timeline_lists_every_dated_change_oldest_first() {
+        let d = dataset();
+        let pfoa = d.by_cas("335-67-1").unwrap();
+        let page = html(&format!("/compound/{}", pfoa.hq_id));
+        let start = page
+            .find("id=\"timeline-heading\"")
+            .expect("a timeline section");
+        let section = &page[start..start + page[start..].find("</section>").unwrap()];
+        let day = NaiveDate::parse_from_str(&pfoa.meta.last_reviewed, "%Y-%m-%d").unwrap();
+        let t = timeline::timeline(pfoa, day);
+        let rows: Vec<&str> = section
+            .split("<tr><td data-label=\"Date\">")
+            .skip(1)
+            .collect();
+        assert_eq!(rows.len(), t.events.len());
+        assert!(rows.len() >= 2, "{section}");
+        for (row, e) in rows.iter().zip(&t.events) {
+            assert!(row.starts_with(&format!("{}<", e.date)), "{row}");
+        }
+        let iarc = |date: &str, change: &str| {
+            rows.iter()
+                .find(|r| r.starts_with(date) && r.contains(">IARC<") && r.contains(change))
+                .unwrap_or_else(|| panic!("{date} {change}: {section}"))
+        };
+        assert!(iarc("2023-11-30", "replacing an earlier call").contains("Group 1"));
+        assert!(iarc("2023-11-30", ">superseded by ").contains("Group 2B"));
     }
 }
