@@ -36,10 +36,9 @@ pub fn render(
         .find(|(e, _)| e.name == endpoint.name)?
         .1;
     // The day the data was released stands in for "today", so a page is the same bytes
-    // whenever it is rendered. The release date carries a time, so this parse fails and the
-    // regulatory-status and timeline examples go without their excerpts (kept as it was by
-    // the reorganisation; a fix changes the docs page).
-    let today = NaiveDate::parse_from_str(&d.release_date(), "%Y-%m-%d").ok();
+    // whenever it is rendered. The release date carries a time after its day.
+    let release = d.release_date();
+    let today = NaiveDate::parse_from_str(release.get(..10).unwrap_or_default(), "%Y-%m-%d").ok();
     if today.is_none() && matches!(endpoint.op, Op::RegulatoryStatus | Op::Timeline) {
         return None;
     }
