@@ -66,8 +66,9 @@ enum Command {
         #[arg(long)]
         date: Option<String>,
     },
-    /// Compare two data directories and append the release's entries to NEW's
-    /// changelog.jsonl (entries already there are not written twice).
+    /// Compare two data directories, append the release's entries to NEW's changelog.jsonl
+    /// (entries already there are not written twice) and write the release's notes to
+    /// NEW/release-notes/<release>.md.
     Diff {
         /// The previous release's data directory.
         old: PathBuf,
@@ -76,7 +77,12 @@ enum Command {
         /// Release name (default: NEW's data date and the first digits of its fingerprint).
         #[arg(long)]
         release: Option<String>,
-        /// Print the summary without writing the changelog.
+        /// The previous release's OpenAPI document (its tree's api/openapi/index.json, read
+        /// before building the new one): the notes then list the endpoints, parameters and
+        /// answer fields that were added or removed.
+        #[arg(long, value_name = "FILE")]
+        old_openapi: Option<PathBuf>,
+        /// Print the summary without writing the changelog or the notes.
         #[arg(long)]
         dry_run: bool,
     },
@@ -122,8 +128,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             old,
             new,
             release,
+            old_openapi,
             dry_run,
-        } => diff(&old, &new, release.as_deref(), dry_run),
+        } => diff(
+            &old,
+            &new,
+            release.as_deref(),
+            old_openapi.as_deref(),
+            dry_run,
+        ),
     }
 }
 
@@ -131,10 +144,20 @@ fn diff(
     old: &std::path::Path,
     new: &std::path::Path,
     release: Option<&str>,
+    old_openapi: Option<&std::path::Path>,
     dry_run: bool,
 ) -> anyhow::Result<ExitCode> {
-    use saferef_generator::build::diff;
+    use saferef_generator::build::{diff, release_notes};
     use saferef_generator::model::changelog::{EventType, FILE};
+    use saferef_generator::render::openapi;
+    let previous: Option<serde_json::Value> = old_openapi
+        .map(|path| -> anyhow::Result<_> {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("--old-openapi {}: {e}", path.display()))?;
+            serde_json::from_str(&text)
+                .map_err(|e| anyhow::anyhow!("--old-openapi {}: {e}", path.display()))
+        })
+        .transpose()?;
     // Problems are `check`'s to report; an older release may predate today's rules.
     let (before, _) = saferef_generator::load::load(old)?;
     let (after, _) = saferef_generator::load::load(new)?;
@@ -163,6 +186,18 @@ fn diff(
             path.display(),
             d.entries.len() - written
         );
+        let current: serde_json::Value =
+            serde_json::from_slice(&openapi::openapi(&after, openapi::Format::OpenApi).body)?;
+        let notes = release_notes::notes(
+            &before,
+            &after,
+            &d,
+            previous.as_ref().map(|p| (p, &current)),
+        );
+        let path = new.join(release_notes::file_name(&d.release));
+        std::fs::create_dir_all(path.parent().expect("a file below release-notes/"))?;
+        std::fs::write(&path, notes)?;
+        eprintln!("diff: release notes written to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

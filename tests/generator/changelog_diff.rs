@@ -10,13 +10,14 @@ use saferef_generator::build::diff;
 use saferef_generator::load;
 use saferef_generator::model::Dataset;
 use saferef_generator::model::changelog::{EventType, FILE};
+use saferef_generator::render::openapi;
 use serde_json::{Value, json};
 
-fn data_dir() -> PathBuf {
+pub(crate) fn data_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data")
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
@@ -231,11 +232,30 @@ fn check_rejects_edited_and_dangling_entries() {
 
 #[test]
 fn the_command_prints_a_summary_and_writes_new_changelog() {
-    let (_tmp, old, new, _) = fixture();
+    let (tmp, old, new, [added, ..]) = fixture();
+    // The previous release's document, as if it had no timeline endpoint and no `hq_id` in
+    // its root answer.
+    let mut previous: Value =
+        serde_json::from_slice(&openapi::openapi(&loaded(&new), openapi::Format::OpenApi).body)
+            .unwrap();
+    previous["paths"]
+        .as_object_mut()
+        .unwrap()
+        .remove("/api/compound/{id}/timeline")
+        .unwrap();
+    previous["components"]["schemas"]["Root"]["properties"]
+        .as_object_mut()
+        .unwrap()
+        .remove("tagline")
+        .unwrap();
+    let previous_file = tmp.path().join("openapi-before.json");
+    std::fs::write(&previous_file, previous.to_string()).unwrap();
     let bin = env!("CARGO_BIN_EXE_saferef-generate");
     let run = || {
         Command::new(bin)
             .args(["diff", old.to_str().unwrap(), new.to_str().unwrap()])
+            .arg("--old-openapi")
+            .arg(&previous_file)
             .output()
             .unwrap()
     };
@@ -253,4 +273,46 @@ fn the_command_prints_a_summary_and_writes_new_changelog() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("0 new entries"));
     let lines = std::fs::read_to_string(new.join(FILE)).unwrap();
     assert_eq!(lines.lines().count(), 6);
+    // The notes: written once under the release's name (the rerun named the same release),
+    // from the two documents and the two datasets' totals.
+    let after = loaded(&new);
+    let release = &after.changelog[0].release;
+    let notes = &after.release_notes[0];
+    assert_eq!(notes.front.get("version"), Some(release));
+    assert_eq!(
+        after.release_notes.len(),
+        loaded(&old).release_notes.len() + 1
+    );
+    let text = std::fs::read_to_string(new.join(format!("release-notes/{release}.md"))).unwrap();
+    let compounds = after.compounds.len();
+    for line in [
+        "- `GET /api/compound/{id}/timeline`".to_string(),
+        "- `Root.tagline`".to_string(),
+        format!(
+            "| Compounds | {} | {} |",
+            thousands(compounds - 1),
+            thousands(compounds)
+        ),
+        "- `compound.added`: 1".to_string(),
+        "### `compound.risk_changed`".to_string(),
+    ] {
+        assert!(text.contains(&line), "{line} in\n{text}");
+    }
+    assert!(
+        !text.contains(&added),
+        "additions are counted, not listed: {text}"
+    );
+    let (_, load_problems) = load::load(&new).unwrap();
+    let problems: Vec<_> = load_problems
+        .into_iter()
+        .chain(saferef_generator::validate::validate(&after))
+        .filter(|p| p.file.contains("release-notes"))
+        .collect();
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let (head, tail) = s.split_at(s.len() - 3);
+    format!("{head},{tail}")
 }

@@ -105,8 +105,9 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "{}: safety.ghs[0].h_codes[0]: \"H999x9\" is not a hazard statement code",
             compound("hq-c-org-000003")
         ),
+        // the line of the field, and no dangling ids.tsv row for the compound it leaves out
         format!(
-            "{}: watch_class: unknown variant `dangerous`",
+            "{}:28: watch_class: unknown variant `dangerous`",
             compound("hq-c-ino-000009")
         ),
         format!(
@@ -147,7 +148,60 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "missing problem:\n  {line}\nin output:\n{stdout}"
         );
     }
-    assert_eq!(stdout.lines().count(), 36, "{stdout}");
+    assert_eq!(stdout.lines().count(), 35, "{stdout}");
+}
+
+/// A one-word typo in a curated file and another in a compound file, on a copy of the
+/// committed data: each is reported once, against the file and line the person edited, and
+/// nothing that names the two compounds (ids.tsv, the curated files, materials, products) is
+/// reported with them.
+#[test]
+fn a_typo_is_reported_once_against_the_file_and_line_edited() {
+    use super::changelog_diff::{copy_dir, data_dir};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    copy_dir(&data_dir(), &dir);
+    let typo = |file: &str, from: &str, to: &str| {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let edited = text.replacen(from, to, 1);
+        assert_ne!(edited, text, "{from} in {file}");
+        std::fs::write(&path, &edited).unwrap();
+        let line = edited[..edited.find(to).unwrap()].lines().count();
+        (path.display().to_string(), line)
+    };
+    // The first entry of the file: Vol. 131's cobalt(II) sulfate heptahydrate.
+    let (curated, curated_line) = typo(
+        "curated/iarc-after-2020.json",
+        "\"iarc_group\": \"2A\"",
+        "\"iarc_grop\": \"2A\"",
+    );
+    // Benzene, which ids.tsv, curated files, materials and products name.
+    let (benzene, benzene_line) = typo(
+        "compounds/hq-c-org-000145.json",
+        "\"category\": \"industrial\"",
+        "\"categroy\": \"industrial\"",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_saferef-generate"))
+        .args(["check", "--data"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let expected = [
+        format!(
+            "{curated}:{curated_line}: entries[0].set.safety.carcinogenicity.iarc_grop: unknown field `iarc_grop`"
+        ),
+        format!("{benzene}:{benzene_line}: categroy: unknown field `categroy`"),
+    ];
+    for line in &expected {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(line.as_str())),
+            "missing problem:\n  {line}\nin output:\n{stdout}"
+        );
+    }
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
 }
 
 #[test]

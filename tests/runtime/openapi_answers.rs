@@ -2,8 +2,9 @@
 //! document: `openapi_answers.py` sends every catalogued example request and the other forms
 //! of each answer (public and keyed, errors, account, watchlist and webhook calls) and
 //! validates each body against the schema the document gives for its status and media type
-//! (`jsonschema`, installed with `openapi-spec-validator` by `scripts/test`). A response type
-//! that changes without its schema in `render/openapi_responses.json` fails here.
+//! (`jsonschema`, installed with `openapi-spec-validator` by `scripts/test`). Most schemas are
+//! derived from the response types (`render/openapi_schemas.rs`); an answer whose schema is
+//! still written by hand (`render/openapi_responses.json`) and changes without it fails here.
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::model::Dataset;
 use crate::model::material::Component;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NodeType {
     Compound,
@@ -18,7 +18,7 @@ pub enum NodeType {
 }
 
 /// One undirected link as stored: `source` contains or uses `target`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Link {
     pub source: String,
     pub target: String,
@@ -49,7 +49,7 @@ pub struct Graph {
     adjacency: BTreeMap<String, Vec<usize>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Node {
     pub id: String,
     pub name: String,
@@ -58,7 +58,7 @@ pub struct Node {
     pub depth: u8,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Edge {
     pub source: String,
     pub target: String,
@@ -68,7 +68,7 @@ pub struct Edge {
     pub depth: u8,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Traversal {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
@@ -76,7 +76,7 @@ pub struct Traversal {
     pub edge_count: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Stats {
     pub nodes: usize,
     pub edges: usize,

@@ -19,7 +19,7 @@ use crate::model::contexts::Context;
 use signals::{Hazard, Signal};
 
 /// One piece of evidence behind a context's tier.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct EvidenceItem {
     pub rule: &'static str,
     pub tier: RiskLevel,
@@ -38,7 +38,7 @@ pub struct EvidenceItem {
 }
 
 /// The aggregated answer for one context.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ContextResult {
     pub context: &'static str,
     pub risk_level: RiskLevel,
@@ -48,14 +48,14 @@ pub struct ContextResult {
 }
 
 /// Two or more agencies' differing positions on one question.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Disagreement {
     pub topic: &'static str,
     pub positions: Vec<Position>,
     pub resolution: &'static str,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Position {
     pub agency: String,
     pub position: String,
@@ -64,7 +64,7 @@ pub struct Position {
 }
 
 /// Which response shape a compound gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Schema {
     /// The aggregated record.

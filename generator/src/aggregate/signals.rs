@@ -9,7 +9,9 @@ use crate::model::record::{CompoundRecord, DoseValue, MolecularWeight};
 use crate::model::vocab::{DoseKind, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, WatchClass};
 
 /// What a signal says. Route-specific variants carry the route in their name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Hazard {
     /// Carcinogenicity; strength 3 = known (IARC 1, Carc. 1A, NTP known), 2 = presumed or
@@ -66,7 +68,7 @@ pub enum Hazard {
 
 /// One signal: the hazard, its strength (hazard-specific scale, higher is worse), an optional
 /// magnitude (dose values), and the evidence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Signal {
     pub hazard: Hazard,
     pub strength: u8,

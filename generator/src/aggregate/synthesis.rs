@@ -17,7 +17,7 @@ pub const VERSION: &str = "1.2";
 pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score. The multipliers are calibrated heuristics, not regulatory consensus. A compound's typical or specified share is its exposure; a legal or advisory maximum is only an upper bound on it, never the content.";
 
 /// What a compound's share tells about its exposure in the product.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ShareBasis {
     /// A typical or specified content: the exposure itself.
@@ -39,7 +39,7 @@ impl ShareBasis {
 }
 
 /// Product risk levels, lowest first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ProductRisk {
     Negligible,
@@ -157,7 +157,7 @@ pub fn contexts_for(product: &Product) -> Vec<&'static str> {
 }
 
 /// One compound's contribution (`compound_traces`, Developer+ only).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Trace {
     pub compound_id: String,
     pub name: String,
@@ -177,14 +177,14 @@ pub struct Trace {
 }
 
 /// How many assessed compounds have each share basis.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ShareBases {
     pub content: usize,
     pub upper_bound: usize,
     pub presence: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Synthesis {
     pub risk_level: Option<ProductRisk>,
     pub score: f64,
@@ -197,7 +197,7 @@ pub struct Synthesis {
     pub methodology_note: &'static str,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Multipliers {
     pub route: f64,
     pub duration: f64,

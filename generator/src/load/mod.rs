@@ -142,7 +142,7 @@ fn load_compounds(
     }
     dataset.records_key = records_key.finalize().into();
     let reuse = cache.map(|c| (c, &dataset.records_key, data_dir));
-    let loaded: Vec<Result<Loaded, Problem>> = json_files(&data_dir.join("compounds"))
+    let loaded: Vec<Read> = json_files(&data_dir.join("compounds"))
         .par_iter()
         .map(|path| load_compound(path, &overlays, &rank, reuse))
         .collect();
@@ -150,7 +150,8 @@ fn load_compounds(
     for f in ["ids.tsv", "agencies.json"] {
         checks_key.update(std::fs::read(data_dir.join(f)).unwrap_or_default());
     }
-    for item in loaded {
+    for (item, found) in loaded {
+        problems.extend(found);
         match item {
             Ok((id, file, record, digest)) => {
                 hasher.update(relative(&file, data_dir));
@@ -169,7 +170,7 @@ fn load_compounds(
                 dataset.digests.insert(id.clone(), digest);
                 dataset.compounds.insert(id, record);
             }
-            Err(p) => problems.push(p),
+            Err(names) => dataset.unread.extend(names),
         }
     }
     dataset.checks_key = checks_key.finalize().into();
@@ -229,7 +230,9 @@ fn load_documents(
     hasher: &mut Sha256,
     problems: &mut Vec<Problem>,
 ) {
-    let mut read_markdown = |dir: &str| -> Vec<MarkdownFile> {
+    // The release notes describe the data, as the changelog does, and `diff` writes them:
+    // like the changelog they stay out of the fingerprint a release is named after.
+    let mut read_markdown = |dir: &str, fingerprinted: bool| -> Vec<MarkdownFile> {
         let folder = data_dir.join(dir);
         // A missing folder is `check`'s to report (validate_documents), once per document.
         if !folder.is_dir() {
@@ -252,8 +255,10 @@ fn load_documents(
                 .and_then(|n| n.to_str())
                 .unwrap_or_default();
             let text = std::fs::read_to_string(&path).unwrap_or_default();
-            hasher.update(relative(&shown, data_dir));
-            hasher.update(text.as_bytes());
+            if fingerprinted {
+                hasher.update(relative(&shown, data_dir));
+                hasher.update(text.as_bytes());
+            }
             match MarkdownFile::parse(&format!("data/{dir}/{name}"), &text) {
                 Ok(f) => out.push(f),
                 Err(m) => problems.push(Problem::new(shown, "", m)),
@@ -261,8 +266,8 @@ fn load_documents(
         }
         out
     };
-    let documents = read_markdown("documents");
-    let mut notes = read_markdown("release-notes");
+    let documents = read_markdown("documents", true);
+    let mut notes = read_markdown("release-notes", false);
     for doc in documents {
         let name = doc
             .source_file
@@ -364,15 +369,17 @@ fn load_entities<T: for<'de> Deserialize<'de> + Send>(
     out
 }
 
-type Overlays<'a> = BTreeMap<&'a str, Vec<(&'a str, &'a CuratedFile, &'a CuratedEntry)>>;
+/// A curated entry that applies to a record: its file, the file, its index there, the entry.
+type Overlay<'a> = (&'a str, &'a CuratedFile, usize, &'a CuratedEntry);
+type Overlays<'a> = BTreeMap<&'a str, Vec<Overlay<'a>>>;
 
 fn overlays_by_cas(curated: &[(String, CuratedFile)]) -> Overlays<'_> {
     let mut map: Overlays<'_> = BTreeMap::new();
     for (path, file) in curated {
-        for entry in &file.entries {
+        for (i, entry) in file.entries.iter().enumerate() {
             map.entry(entry.cas.as_str())
                 .or_default()
-                .push((path, file, entry));
+                .push((path, file, i, entry));
         }
     }
     map
@@ -381,50 +388,158 @@ fn overlays_by_cas(curated: &[(String, CuratedFile)]) -> Overlays<'_> {
 /// A cache to reuse records from, the current `records_key` and the data directory.
 type Reuse<'a> = Option<(&'a dyn RecordCache, &'a Hash, &'a Path)>;
 
+/// A compound file's record (or, when the file itself is unusable, what names it: its file
+/// stem and the CAS it gives, so references to it are not reported again) and its problems.
+type Read = (Result<Loaded, Unread>, Vec<Problem>);
+
+/// The id (file stem) and the CAS a compound file that did not load would have served.
+type Unread = Vec<String>;
+
 fn load_compound(
     path: &Path,
     overlays: &Overlays<'_>,
     rank: &(dyn Fn(&str) -> usize + Sync),
     reuse: Reuse<'_>,
-) -> Result<Loaded, Problem> {
+) -> Read {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Problem::new(&file, "", e.to_string()))?;
+    let mut names: Unread = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .map(str::to_string)
+        .into_iter()
+        .collect();
+    let unread = |names: Unread, p: Problem| (Err(names), vec![p]);
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return unread(names, Problem::new(&file, "", e.to_string())),
+    };
     let digest: [u8; 32] = Sha256::digest(&bytes).into();
     if let Some((cache, records_key, data_dir)) = reuse
         && let Some(rel) = path.strip_prefix(data_dir).ok().and_then(Path::to_str)
         && let Some(json) = cache.record(records_key, rel, &digest)
         && let Ok(record) = serde_json::from_slice::<CompoundRecord>(json)
     {
-        return Ok((record.hq_id.clone(), file, record, digest));
+        return (Ok((record.hq_id.clone(), file, record, digest)), Vec::new());
     }
-    let text =
-        String::from_utf8(bytes).map_err(|e| Problem::new(&file, "", format!("not UTF-8: {e}")))?;
-    let mut value: Value = serde_json::from_str(&text)
-        .map_err(|e| Problem::new(&file, "", format!("not valid JSON: {e}")))?;
-    let cas = value
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => return unread(names, Problem::new(&file, "", format!("not UTF-8: {e}"))),
+    };
+    let stored: Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            let p = Problem::new(&file, "", format!("not valid JSON: {e}")).at_line(e.line());
+            return unread(names, p);
+        }
+    };
+    let cas = stored
         .get("cas")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
-    let applying = overlays.get(cas.as_str());
-    for (curated_path, curated, entry) in applying.into_iter().flatten() {
-        apply_overlay(&mut value, curated, entry, rank)
-            .map_err(|m| Problem::new(*curated_path, format!("entries[cas={cas}]"), m))?;
-    }
-    // Ingested files are already in order; only overlays add out of place. (Ordering a file
-    // without overlays would make problem paths point at the wrong element.)
-    if applying.is_some() {
-        order_by_source(&mut value, &|s: &str| rank(s));
-    }
-    let mut record: CompoundRecord =
-        deserialize(&value).map_err(|(path, message)| Problem::new(&file, path, message))?;
+    names.push(cas.clone());
+    let applying = overlays.get(cas.as_str()).map(Vec::as_slice).unwrap_or(&[]);
+    let mut problems = Vec::new();
+    // An entry that does not fit is reported against the curated file and line the person
+    // edited, and the record is loaded without it: the compound stays in the corpus, so
+    // nothing that names it fails as well (data/README.md "What `check` enforces").
+    let mut left_out = vec![false; applying.len()];
+    let (value, mut record) = loop {
+        let mut value = stored.clone();
+        let mut failed = None;
+        for (i, (curated_path, curated, index, entry)) in applying.iter().enumerate() {
+            if left_out[i] {
+                continue;
+            }
+            if let Err(m) = apply_overlay(&mut value, curated, entry, rank) {
+                failed = Some((
+                    i,
+                    Problem::new(*curated_path, format!("entries[{index}]"), m),
+                ));
+                break;
+            }
+        }
+        if let Some((i, p)) = failed {
+            problems.push(p);
+            left_out[i] = true;
+            continue;
+        }
+        // Ingested files are already in order; only overlays add out of place. (Ordering a
+        // file without overlays would make problem paths point at the wrong element.)
+        if left_out.iter().any(|l| !l) {
+            order_by_source(&mut value, &|s: &str| rank(s));
+        }
+        match deserialize(&value) {
+            Ok(record) => break (value, record),
+            Err((at, message)) => {
+                let culprit = applying
+                    .iter()
+                    .enumerate()
+                    .find(|(i, (.., entry))| !left_out[*i] && holds(&entry.set, &at));
+                let Some((i, (curated_path, _, index, entry))) = culprit else {
+                    let line = locate(&text, None, &at);
+                    problems.push(Problem::new(&file, at, message).at_line(line));
+                    return (Err(names), problems);
+                };
+                let line = std::fs::read_to_string(curated_path)
+                    .ok()
+                    .and_then(|t| locate(&t, Some(entry.cas.as_str()), &format!("set.{at}")));
+                problems.push(
+                    Problem::new(*curated_path, format!("entries[{index}].set.{at}"), message)
+                        .at_line(line),
+                );
+                left_out[i] = true;
+            }
+        }
+    };
     // A curated value fills a gap the ingest recorded.
     record
         .data_gaps
         .retain(|g| !field_present(&value, &g.field));
     lifecycle::resolve(&mut record);
     dates::resolve(&mut record);
-    Ok((record.hq_id.clone(), file, record, digest))
+    (Ok((record.hq_id.clone(), file, record, digest)), problems)
+}
+
+/// The keys of a `serde_path_to_error` path (`regulatory.classifications[3].agency` ->
+/// `regulatory`, `classifications`, `agency`): array positions are left out, since a merged
+/// array's positions are not the overlay's.
+fn keys(path: &str) -> impl Iterator<Item = &str> + Clone {
+    path.split(['.', '['])
+        .filter(|k| !k.is_empty() && !k.ends_with(']'))
+}
+
+/// Whether a curated `set` gives the value at `path` of the merged record (inside an array,
+/// any of the set's elements).
+fn holds(set: &Value, path: &str) -> bool {
+    fn walk<'a>(v: &Value, mut keys: impl Iterator<Item = &'a str> + Clone) -> bool {
+        match v {
+            Value::Array(items) => items.iter().any(|item| walk(item, keys.clone())),
+            Value::Object(map) => match keys.next() {
+                Some(k) => map.get(k).is_some_and(|child| walk(child, keys)),
+                None => true,
+            },
+            _ => keys.next().is_none(),
+        }
+    }
+    !path.is_empty() && walk(set, keys(path))
+}
+
+/// The line of `path` in a JSON file's text, found by reading forward key by key (after the
+/// entry naming `cas`, for a curated file): the first line that holds the last key, or the
+/// nearest one found before it.
+fn locate(text: &str, cas: Option<&str>, path: &str) -> Option<usize> {
+    let mut at = match cas {
+        Some(cas) => text.find(&format!("\"cas\": \"{cas}\""))?,
+        None => 0,
+    };
+    for key in keys(path) {
+        match text[at..].find(&format!("\"{key}\"")) {
+            Some(i) => at += i,
+            None => break,
+        }
+    }
+    Some(text[..at].matches('\n').count() + 1)
 }
 
 /// Whether the dotted field path (`identity.smiles`) holds a value in the tree.

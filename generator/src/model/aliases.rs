@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// One abbreviation and the compound it names.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Alias {
     /// As the cited source writes it ("BPA", "PFHxS", "TiO2").

@@ -10,7 +10,9 @@ pub const FILE: &str = "changelog.jsonl";
 
 /// What changed. The names are the webhook event kinds (plus removal, which
 /// ids never undergo in practice but a diff can still see).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub enum EventType {
     #[serde(rename = "compound.added")]
     CompoundAdded,
@@ -50,7 +52,7 @@ impl EventType {
 
 /// One field-level change: the JSON path inside the record (or cell) and both values
 /// (`null` where the field was absent).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Change {
     pub path: String,
@@ -63,7 +65,7 @@ pub struct Change {
 }
 
 /// One change of one release to one compound or regulatory-status cell.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
     /// `chg_` + 16 hex digits derived from release, type, compound and name (`Entry::id_for`),

@@ -123,7 +123,7 @@ impl std::fmt::Display for Context {
 }
 
 /// A context as `data/contexts.json` describes it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContextInfo {
     pub name: String,
@@ -133,7 +133,7 @@ pub struct ContextInfo {
     pub aliases: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Contexts {
     #[serde(default)]

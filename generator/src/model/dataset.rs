@@ -15,7 +15,7 @@ use crate::model::material::{Material, Product};
 use crate::model::record::{CompoundRecord, SourceRef};
 
 /// An agency of record and the attribution strings that name it (`data/agencies.json`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Agency {
     pub id: String,
@@ -88,6 +88,10 @@ pub struct Dataset {
     pub compounds: BTreeMap<String, CompoundRecord>,
     /// Where each record was read from (for problem reports).
     pub files: BTreeMap<String, String>,
+    /// The ids (file stems) and CAS numbers of compound files that did not load: their
+    /// problem is reported once, against the file, and a reference to them is not a second
+    /// problem.
+    pub unread: std::collections::BTreeSet<String>,
     pub ids: IdRegistry,
     pub agencies: Vec<Agency>,
     pub catalog: Option<Catalog>,
@@ -109,7 +113,8 @@ pub struct Dataset {
     pub material_index: BTreeMap<String, String>,
     /// `documents/*.md` by name (disclaimer, terms, privacy).
     pub documents: BTreeMap<String, MarkdownFile>,
-    /// `release-notes/*.md`, newest first.
+    /// `release-notes/*.md`, newest first. Not in the fingerprint, like the changelog:
+    /// `saferef-generate diff` writes them from the release they describe.
     pub release_notes: Vec<MarkdownFile>,
     /// minijinja templates by file name, from `templates/` beside `data/` when it exists.
     pub templates: BTreeMap<String, String>,

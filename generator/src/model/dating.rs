@@ -11,7 +11,19 @@ use chrono::{Datelike, NaiveDate};
 use serde::{Deserialize, Serialize};
 
 /// How much of `effective_from` the source states.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum DatePrecision {
     Day,

@@ -43,7 +43,7 @@ pub fn category_slug(category: &str) -> String {
 }
 
 /// One entity a derived entry comes from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Via {
     pub id: String,
     pub name: String,
@@ -62,7 +62,7 @@ pub struct Via {
 }
 
 /// A derived found-in category with the entities behind it, in id order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Derived {
     pub category: String,
     pub via: Vec<Via>,

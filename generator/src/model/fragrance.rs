@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::record::SourceRef;
 
 /// `classes.json`: the two vocabularies an ingredient is classified with.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClassesFile {
     pub title: String,
@@ -22,7 +22,7 @@ pub struct ClassesFile {
 }
 
 /// One odour family or chemical class.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClassDef {
     /// Lowercase id (`floral`, `terpene_alcohols`): the `class` filter value.
@@ -33,7 +33,7 @@ pub struct ClassDef {
 }
 
 /// `ingredients.json`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IngredientsFile {
     pub title: String,
@@ -46,7 +46,7 @@ pub struct IngredientsFile {
 }
 
 /// Whether an ingredient is one substance (or a group of isomers) or a natural extract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum IngredientKind {
     Substance,
@@ -55,7 +55,7 @@ pub enum IngredientKind {
 }
 
 /// One fragrance ingredient (for allergens: one EU Annex III entry).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Ingredient {
     /// The entry's main CAS number: the compound's key in the corpus.
@@ -91,7 +91,7 @@ pub struct Ingredient {
 }
 
 /// The regulation an EU labelling obligation comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub enum EuRegulation {
     /// The 26 labelled allergens of Regulation (EC) No 1223/2009, Annex III (entries 67-92,
     /// benzyl alcohol now under entry 45).
@@ -103,7 +103,7 @@ pub enum EuRegulation {
 }
 
 /// An EU labelled fragrance allergen: named in the ingredient list above the thresholds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EuAllergen {
     pub regulation: EuRegulation,
@@ -119,7 +119,7 @@ pub struct EuAllergen {
 }
 
 /// The type of IFRA Standard that applies to an ingredient.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum IfraStatus {
     Prohibited,
@@ -130,7 +130,7 @@ pub enum IfraStatus {
     Specification,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Ifra {
     pub status: IfraStatus,
@@ -140,7 +140,7 @@ pub struct Ifra {
 }
 
 /// The fragrance view's data: the class vocabularies and the ingredients.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Fragrance {
     pub classes: ClassesFile,
     pub ingredients: IngredientsFile,

@@ -10,7 +10,9 @@ use super::record::SourceRef;
 /// What a component's share says (data/README.md, "Shares"): the content the material or
 /// product has, or only a ceiling on it. Synthesis uses the first two as exposure and the
 /// last two only as an upper bound (METHODOLOGY.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ShareKind {
     /// Typical or measured content, as a study, monograph or manufacturer reports it.
@@ -47,7 +49,7 @@ impl ShareKind {
 }
 
 /// A compound in a material or product, with its role and share where known.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Component {
     pub cas: String,
@@ -66,7 +68,7 @@ pub struct Component {
     pub source: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Composition {
     #[serde(default)]
@@ -79,7 +81,7 @@ pub struct Composition {
 
 /// A brand named as an example of a product category, with the source that shows the brand's
 /// product belongs to it (data/README.md, "Products").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BrandExample {
     pub name: String,
@@ -87,14 +89,14 @@ pub struct BrandExample {
 }
 
 /// A sourced statement.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Statement {
     pub text: String,
     pub source: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Behavior {
     #[serde(default)]
@@ -108,7 +110,7 @@ pub struct Behavior {
 }
 
 /// A material recommended instead, by slug when the dataset has it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MaterialAlternative {
     pub name: String,
@@ -118,7 +120,7 @@ pub struct MaterialAlternative {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EntityMeta {
     pub created: String,
@@ -126,7 +128,7 @@ pub struct EntityMeta {
     pub version: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Material {
     pub id: String,
@@ -148,7 +150,7 @@ pub struct Material {
 }
 
 /// A material in a product: by slug, with why it is there or why it matters.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MaterialUse {
     pub slug: String,
@@ -159,7 +161,7 @@ pub struct MaterialUse {
     pub source: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProductMaterials {
     #[serde(default)]
@@ -170,7 +172,7 @@ pub struct ProductMaterials {
     pub preferred: Vec<MaterialUse>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Exposure {
     /// dermal, inhalation, ingestion, ocular.
@@ -184,7 +186,7 @@ pub struct Exposure {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Regulation {
     /// US, EU, CA, UK, AU, International...
@@ -194,7 +196,7 @@ pub struct Regulation {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Product {
     pub id: String,

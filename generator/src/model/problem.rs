@@ -10,6 +10,8 @@ pub struct Problem {
     /// JSON path inside the file (`regulatory.classifications[2].agency`), or empty.
     pub path: String,
     pub message: String,
+    /// The line in the file, where it is known (a curated entry, a JSON syntax error).
+    pub line: Option<usize>,
 }
 
 impl Problem {
@@ -22,16 +24,28 @@ impl Problem {
             file: file.into(),
             path: path.into(),
             message: message.into(),
+            line: None,
+        }
+    }
+
+    /// The same problem, placed on a line of its file.
+    pub fn at_line(self, line: impl Into<Option<usize>>) -> Problem {
+        Problem {
+            line: line.into(),
+            ..self
         }
     }
 }
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}: {}", self.file, self.message)
-        } else {
-            write!(f, "{}: {}: {}", self.file, self.path, self.message)
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
         }
+        if !self.path.is_empty() {
+            write!(f, ": {}", self.path)?;
+        }
+        write!(f, ": {}", self.message)
     }
 }

@@ -15,7 +15,7 @@ use super::vocab::{
 };
 
 /// One compound, as stored in `data/compounds/<hq_id>.json` (merged with its curated overlay).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CompoundRecord {
     pub hq_id: String,
@@ -58,14 +58,14 @@ pub struct CompoundRecord {
 }
 
 /// A value together with the id of the source it came from.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Sourced<T> {
     pub value: T,
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UseClass {
     pub class: String,
@@ -75,7 +75,7 @@ pub struct UseClass {
     pub basis: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Identity {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -98,7 +98,7 @@ pub struct Identity {
     pub exact_mass_source: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Crossrefs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,7 +115,7 @@ pub struct Crossrefs {
     pub source: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Properties {
     pub chemical_properties: ChemicalProperties,
@@ -126,14 +126,14 @@ pub struct Properties {
 }
 
 /// A polymer or mixture may state its molecular weight in words.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum MolecularWeight {
     Number(f64),
     Text(String),
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChemicalProperties {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -150,7 +150,7 @@ pub struct ChemicalProperties {
 }
 
 /// A measured quantity in the unit its source states.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Measured {
     pub value: f64,
@@ -158,7 +158,7 @@ pub struct Measured {
     pub source: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PhysicalProperties {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -177,7 +177,7 @@ pub struct PhysicalProperties {
     pub upper_flammability_limit: Option<Measured>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EnvironmentalFate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -192,7 +192,7 @@ pub struct EnvironmentalFate {
     pub persistent_bioaccumulative: Option<Sourced<bool>>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Safety {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -213,7 +213,7 @@ pub struct Safety {
 }
 
 /// A GHS classification from one authority (EU CLP Annex VI, or Safe Work Australia HCIS).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GhsClassification {
     pub jurisdiction: String,
@@ -267,7 +267,7 @@ pub struct GhsClassification {
 /// A hazard code of a GHS entry and the routes of exposure the entry states for it: EU CLP
 /// Annex VI's "(Inhalation)" beside the code, Safe Work Australia's "if inhaled", "if
 /// swallowed", "in contact with skin" in the hazard statement. `words` are the source's.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatedRoute {
     pub code: String,
@@ -281,7 +281,7 @@ pub struct StatedRoute {
 }
 
 /// The IARC evaluation, mirrored from `regulatory.listings.iarc_group`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Carcinogenicity {
     pub iarc_group: IarcGroup,
@@ -299,7 +299,7 @@ pub struct Carcinogenicity {
 }
 
 /// One agency's carcinogenicity conclusion, in its own words, with the call it amounts to.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CancerPosition {
     pub agency: String,
@@ -311,7 +311,7 @@ pub struct CancerPosition {
 }
 
 /// Carcinogenicity calls on one scale across agencies' vocabularies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CancerCall {
     Known,
@@ -321,7 +321,7 @@ pub enum CancerCall {
     NotLikely,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EndocrineNote {
     pub agency: String,
@@ -331,7 +331,7 @@ pub struct EndocrineNote {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExposureLimit {
     pub agency: String,
@@ -346,7 +346,7 @@ pub struct ExposureLimit {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpeciesNote {
     pub finding: String,
@@ -359,7 +359,7 @@ pub struct SpeciesNote {
 }
 
 /// Safer alternatives to the compound for its main uses (curated, alternatives).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Alternatives {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -371,7 +371,7 @@ pub struct Alternatives {
     pub no_substitute_reason: Option<Sourced<String>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Alternative {
     pub name: String,
@@ -394,7 +394,7 @@ pub struct Alternative {
 }
 
 /// A quantitative toxicity value: reference dose, health-based guidance value or potency.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DoseValue {
     pub kind: DoseKind,
@@ -481,7 +481,7 @@ impl Classification {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Regulatory {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -491,7 +491,7 @@ pub struct Regulatory {
 }
 
 /// One agency's call on the compound, with its attribution string (see `data/agencies.json`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Classification {
     pub agency: String,
@@ -538,7 +538,7 @@ pub struct Classification {
 /// Where a classification or reference value stands. A value without a status is current;
 /// only current values reach a tier. `pending`: adopted but not yet applicable (an ATP before
 /// its application date), neither current nor superseded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Lifecycle {
     Current,
@@ -549,7 +549,7 @@ pub enum Lifecycle {
 }
 
 /// Membership of the compound in each list of record, with the list's own details.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Listings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -574,7 +574,7 @@ pub struct Listings {
     pub cwc_schedule: Option<CwcListing>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IarcListing {
     pub group: IarcGroup,
@@ -604,7 +604,7 @@ pub struct IarcListing {
     pub effective_until: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NtpRocListing {
     pub listing: NtpListing,
@@ -618,7 +618,7 @@ pub struct NtpRocListing {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Prop65Listing {
     pub toxicity: Prop65Toxicity,
@@ -644,7 +644,7 @@ pub struct Prop65Listing {
     pub date_precision: Option<DatePrecision>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SvhcListing {
     pub reasons: Vec<String>,
@@ -658,7 +658,7 @@ pub struct SvhcListing {
     pub date_precision: Option<DatePrecision>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RcraListing {
     pub code: String,
@@ -666,7 +666,7 @@ pub struct RcraListing {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CosingListing {
     pub annex: String,
@@ -676,7 +676,7 @@ pub struct CosingListing {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FdaFoodListing {
     pub listed_name: String,
@@ -685,14 +685,14 @@ pub struct FdaFoodListing {
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CwcListing {
     pub schedule: String,
     pub source: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FoundIn {
     pub category: String,
@@ -703,7 +703,7 @@ pub struct FoundIn {
     pub source: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Hierarchy {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -713,7 +713,7 @@ pub struct Hierarchy {
 }
 
 /// A source a record's values point at: a public table (with edition) or a citation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SourceRef {
     pub id: String,
@@ -725,7 +725,7 @@ pub struct SourceRef {
     pub accessed: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Meta {
     pub created: String,
@@ -735,7 +735,7 @@ pub struct Meta {
     pub revision_history: Vec<Revision>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Revision {
     pub version: u32,
@@ -744,7 +744,7 @@ pub struct Revision {
 }
 
 /// A field no source supplied, and why (nothing is invented to fill it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DataGap {
     pub field: String,
@@ -752,7 +752,7 @@ pub struct DataGap {
 }
 
 /// data-quality annotation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DataQualityNote {
     pub field: String,

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::dating::{DatePrecision, Stated};
 use super::record::{CompoundRecord, Lifecycle};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Change {
     Added,
@@ -21,7 +21,7 @@ pub enum Change {
     Annulled,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Event {
     pub date: String,
     pub date_precision: DatePrecision,

@@ -13,7 +13,7 @@ use crate::model::ids::CompoundId;
 use crate::render::error::ApiError;
 
 /// An entry without its changes and diff (`summary=true`).
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Compact<'a> {
     id: &'a str,
     release: &'a str,
@@ -26,15 +26,15 @@ struct Compact<'a> {
     summary: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 enum Item<'a> {
     Full(&'a Entry),
     Compact(Compact<'a>),
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Body<'a> {
     entries: Vec<Item<'a>>,
     pagination: Pagination,
 }

@@ -29,7 +29,7 @@ pub enum View {
     Full,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Links {
     #[serde(rename = "self")]
     this: String,
@@ -48,14 +48,14 @@ fn links(id: &str) -> Links {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Confidence {
     mean: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     context: Option<f64>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct RiskProfile {
     #[serde(skip_serializing_if = "Option::is_none")]
     risk_level: Option<RiskLevel>,
@@ -65,7 +65,7 @@ struct RiskProfile {
 }
 
 /// `GET /api/compound/{id}?context=`: the aggregated record for one context.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Aggregated<'a> {
     hq_id: &'a str,
     name: &'a str,
@@ -93,7 +93,7 @@ struct Aggregated<'a> {
     _links: Links,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ContextEntry<'a> {
     risk_level: RiskLevel,
     confidence: f64,
@@ -102,7 +102,7 @@ struct ContextEntry<'a> {
 }
 
 /// `GET /api/compound/{id}?all_contexts=true`.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct AllContexts<'a> {
     hq_id: &'a str,
     name: &'a str,
@@ -123,7 +123,7 @@ struct AllContexts<'a> {
 }
 
 /// The legacy shape: raw safety and regulatory data where no aggregation is normalizable.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Legacy<'a> {
     hq_id: &'a str,
     name: &'a str,
@@ -140,7 +140,7 @@ struct Legacy<'a> {
 }
 
 /// The 422 body: the compound exists but has no evidence in the context.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Unavailable<'a> {
     error: &'a str,
     code: &'static str,
@@ -431,7 +431,7 @@ pub fn raw(record: &CompoundRecord) -> Rendered {
     Rendered::json(200, record, cache_for(record)).keyed(&record.hq_id)
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct AlternativeItem<'a> {
     name: &'a str,
     effectiveness: Option<&'a str>,
@@ -445,8 +445,8 @@ struct AlternativeItem<'a> {
     compound_id: Option<Option<String>>,
 }
 
-#[derive(Serialize)]
-struct AlternativesBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct AlternativesBody<'a> {
     hq_id: &'a str,
     name: &'a str,
     alternatives: Vec<AlternativeItem<'a>>,
@@ -501,8 +501,8 @@ pub fn alternatives(dataset: &Dataset, record: &CompoundRecord, view: View) -> R
     Rendered::json(200, &body, cache_for(record)).keyed(&record.hq_id)
 }
 
-#[derive(Serialize)]
-struct CasBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct CasBody<'a> {
     hq_id: &'a str,
     name: &'a str,
     cas: &'a str,

@@ -8,7 +8,7 @@ use super::{Cache, Rendered};
 use crate::model::Dataset;
 use crate::model::contexts::ContextInfo;
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ContextOut<'a> {
     name: &'a str,
     label: &'a str,
@@ -16,14 +16,14 @@ struct ContextOut<'a> {
     aliases: &'a [String],
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Group<'a> {
     category: &'a str,
     contexts: Vec<ContextOut<'a>>,
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Body<'a> {
     /// The context a compound request without `context` gets when the compound has it.
     default: &'a str,
     total: usize,

@@ -17,8 +17,8 @@ pub const DOCUMENTS: [&str; 3] = ["disclaimer", "terms", "privacy"];
 /// The HTML template, compiled in for datasets without a `templates/` folder beside them.
 pub const BUILTIN_TEMPLATE: &str = include_str!("../../../templates/document.html.j2");
 
-#[derive(Serialize)]
-struct DocumentJson<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct DocumentJson<'a> {
     name: &'a str,
     title: &'a str,
     updated: &'a str,
@@ -30,7 +30,7 @@ struct DocumentJson<'a> {
     body: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Version<'a> {
     version: &'a str,
     date: &'a str,
@@ -38,8 +38,8 @@ struct Version<'a> {
     body: &'a str,
 }
 
-#[derive(Serialize)]
-struct ReleaseNotesJson<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ReleaseNotesJson<'a> {
     title: &'static str,
     canonical_url: &'static str,
     source_file: &'static str,

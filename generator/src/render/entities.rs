@@ -17,7 +17,7 @@ use crate::model::record::SourceRef;
 use crate::render::error::ApiError;
 
 /// A component with its compound id resolved.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ComponentOut<'a> {
     compound_id: Option<&'a str>,
     name: &'a str,
@@ -47,14 +47,14 @@ fn components<'a>(dataset: &'a Dataset, list: &'a [Component]) -> Vec<ComponentO
         .collect()
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct CompositionOut<'a> {
     base: Vec<ComponentOut<'a>>,
     additives: Vec<ComponentOut<'a>>,
     contaminants: Vec<ComponentOut<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct MaterialRef<'a> {
     material_id: Option<&'a str>,
     name: &'a str,
@@ -70,8 +70,8 @@ pub(crate) fn material_by_slug<'a>(dataset: &'a Dataset, slug: &str) -> Option<&
     dataset.materials.values().find(|m| m.slug == slug)
 }
 
-#[derive(Serialize)]
-struct MaterialOut<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct MaterialOut<'a> {
     id: &'a str,
     hq_id: &'a str,
     name: &'a str,
@@ -179,15 +179,15 @@ pub fn material(dataset: &Dataset, id: &str) -> Rendered {
     Rendered::json(200, &body, Cache::PublicCompound).keyed(&m.id)
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct MaterialsOut<'a> {
     common: Vec<MaterialRef<'a>>,
     concerning: Vec<MaterialRef<'a>>,
     preferred: Vec<MaterialRef<'a>>,
 }
 
-#[derive(Serialize)]
-struct ProductOut<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ProductOut<'a> {
     id: &'a str,
     hq_id: &'a str,
     name: &'a str,

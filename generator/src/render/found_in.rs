@@ -59,7 +59,7 @@ fn category_counts(dataset: &Dataset) -> (BTreeMap<String, usize>, Vec<Categoris
 /// The `source` of a derived entry: the dataset's own materials and products.
 const DERIVED_SOURCE: &str = "composition_graph";
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct FoundInOut<'a> {
     category: &'a str,
     examples: Vec<&'a str>,
@@ -106,7 +106,7 @@ fn derived_out(d: &Derived) -> FoundInOut<'_> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Summary {
     total_categories: usize,
     total_examples: usize,
@@ -114,8 +114,8 @@ struct Summary {
     derived_categories: usize,
 }
 
-#[derive(Serialize)]
-struct CompoundBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct CompoundBody<'a> {
     hq_id: &'a str,
     name: &'a str,
     cas: &'a str,
@@ -153,14 +153,14 @@ pub fn compound(dataset: &Dataset, id: &str) -> Rendered {
     Rendered::json(200, &body, Cache::Private)
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct CategoryOut<'a> {
     category: &'a str,
     compound_count: usize,
 }
 
-#[derive(Serialize)]
-struct CategoriesBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct CategoriesBody<'a> {
     total_categories: usize,
     categories: Vec<CategoryOut<'a>>,
 }
@@ -187,14 +187,14 @@ pub fn categories(dataset: &Dataset) -> Rendered {
     Rendered::json(200, &body, Cache::Private)
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Match<'a> {
     hq_id: &'a str,
     name: &'a str,
 }
 
-#[derive(Serialize)]
-struct ByCategoryBody<'a, 'b> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ByCategoryBody<'a, 'b> {
     category: &'a str,
     total_matches: usize,
     limit: usize,

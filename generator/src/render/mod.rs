@@ -19,6 +19,7 @@ pub mod found_in;
 pub mod fragrance;
 pub mod lists;
 pub mod openapi;
+mod openapi_schemas;
 pub mod pages;
 pub mod paging;
 pub mod regulatory;

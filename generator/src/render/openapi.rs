@@ -292,18 +292,22 @@ fn operation(e: &Endpoint, contexts: &[String]) -> Value {
     op
 }
 
-/// The answers' schemas that are not written out below: every 2xx JSON answer's properties,
-/// required fields and types as the service gives them. `tests/runtime/catalogue.rs` validates
-/// real answers of the binary against them, so a shape change that is not made here fails.
-const RESPONSES: &str = include_str!("openapi_responses.json");
+/// The 2xx JSON answers' schemas that are neither derived from their types
+/// (`openapi_schemas`) nor written out below: the runtime's own answers and the answers with
+/// more than one shape, properties, required fields and types as the service gives them.
+/// `runtime::openapi_answers` validates real answers of the binary against every schema, so a
+/// shape change that is not made here fails.
+pub(super) const RESPONSES: &str = include_str!("openapi_responses.json");
 
 fn schemas() -> Value {
     let mut all = written_schemas();
     let responses: Map<String, Value> =
         serde_json::from_str(RESPONSES).expect("openapi_responses.json is a JSON object");
-    all.as_object_mut()
-        .expect("the written schemas are an object")
-        .extend(responses);
+    let schemas = all
+        .as_object_mut()
+        .expect("the written schemas are an object");
+    schemas.extend(responses);
+    schemas.extend(super::openapi_schemas::schemas());
     all
 }
 
@@ -327,29 +331,6 @@ fn written_schemas() -> Value {
                     "type": "array", "items": {"type": "string"},
                     "description": "422: the contexts the compound does answer",
                 },
-            },
-        },
-        "Timeline": {
-            "type": "object",
-            "required": ["hq_id", "name", "cas", "today", "count", "undated", "events"],
-            "properties": {
-                "hq_id": {"type": "string"}, "name": {"type": "string"},
-                "cas": {"type": "string"}, "today": {"type": "string", "format": "date"},
-                "count": count.clone(),
-                "undated": {"type": "integer", "minimum": 0, "description": "Values no source dates (not on the timeline)"},
-                "events": {"type": "array", "items": {
-                    "type": "object",
-                    "required": ["date", "date_precision", "change", "subject", "agency", "value", "source"],
-                    "properties": {
-                        "date": {"type": "string", "description": "YYYY-MM-DD, YYYY-MM or YYYY, as precise as the source"},
-                        "date_precision": {"type": "string", "enum": ["day", "month", "year"]},
-                        "change": {"type": "string", "enum": ["added", "changed", "scheduled", "superseded", "annulled"]},
-                        "subject": {"type": "string", "enum": ["classification", "eu_clp", "reference_value"]},
-                        "agency": {"type": "string"}, "value": {"type": "string"},
-                        "source": {"type": "string"},
-                        "by": {"type": "string", "description": "What replaced or annulled the value"},
-                    },
-                }},
             },
         },
         "Pagination": {
@@ -405,60 +386,6 @@ fn written_schemas() -> Value {
                         "as_of": {"type": "string", "format": "date", "description": "The day the answers stand on, when as_of was given"},
                     },
                 },
-            },
-        },
-        "Search": {
-            "type": "object",
-            "required": ["query", "results", "meta", "pagination"],
-            "properties": {
-                "query": {"type": "string"},
-                "pagination": schema_ref("Pagination"),
-                "results": {"type": "array", "maxItems": 100, "items": {
-                    "type": "object",
-                    "required": ["entity_type", "id", "hq_id", "name", "score", "matched"],
-                    "properties": {
-                        "entity_type": {"type": "string", "enum": ["compound", "product", "material"]},
-                        "id": {"type": "string"}, "hq_id": {"type": "string"}, "name": {"type": "string"},
-                        "cas": {"type": "string"},
-                        "score": {"type": "integer", "minimum": 0, "maximum": 100},
-                        "matched": {"type": "string"},
-                        "alias_boosted": {"type": "boolean"},
-                    },
-                }},
-                "meta": {
-                    "type": "object",
-                    "required": ["total", "limit", "offset", "alias_resolved"],
-                    "properties": {
-                        "total": count.clone(),
-                        "limit": {"type": "integer", "minimum": 1, "maximum": 100},
-                        "offset": count.clone(),
-                        "alias_resolved": {"type": ["string", "null"]},
-                    },
-                },
-            },
-        },
-        "Lookup": {
-            "type": "object",
-            "required": ["query", "results"],
-            "properties": {
-                "query": {"type": "string"},
-                "results": {"type": "array", "items": schema_ref("LookupEntity")},
-                "suggestions": {
-                    "description": "Only when results is empty: the closest names the search finds (at most 5)",
-                    "type": "array", "maxItems": 5, "items": schema_ref("LookupEntity"),
-                },
-            },
-        },
-        "LookupEntity": {
-            "type": "object",
-            "required": ["kind", "id", "name", "matched", "json", "page"],
-            "properties": {
-                "kind": {"type": "string", "enum": ["compound", "product", "material"]},
-                "id": {"type": "string"}, "name": {"type": "string"},
-                "cas": {"type": "string"},
-                "matched": {"type": "string", "description": "The field that holds the query: id, cas, inchi_key, name, synonym, iupac_name, common_name, alias (suggestions: any searched field)"},
-                "json": {"type": "string", "description": "The entity's JSON, e.g. /api/compound/{id}"},
-                "page": {"type": "string", "description": "The entity's page, e.g. /compound/{id}"},
             },
         },
         "BatchBody": {

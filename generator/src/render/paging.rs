@@ -19,7 +19,7 @@ pub struct Paging {
 }
 
 /// Where a page sits in its list, the same object in every list answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Pagination {
     pub limit: usize,
     pub offset: usize,

@@ -38,7 +38,7 @@ pub(crate) fn agency_names(dataset: &Dataset) -> String {
         .join(", ")
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ClassificationOut<'a> {
     agency: &'a str,
     attribution: &'a str,
@@ -81,20 +81,20 @@ impl<'a> ClassificationOut<'a> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Summary<'a> {
     by_agency: BTreeMap<&'a str, usize>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct RegulatoryOut<'a> {
     count: usize,
     summary: Summary<'a>,
     classifications: Vec<ClassificationOut<'a>>,
 }
 
-#[derive(Serialize)]
-struct CompoundBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct CompoundBody<'a> {
     hq_id: &'a str,
     name: &'a str,
     cas: &'a str,
@@ -141,7 +141,7 @@ pub fn compound(dataset: &Dataset, id: &str, day: Option<NaiveDate>) -> Rendered
     Rendered::json(200, &body, Cache::Private)
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct AgencyOut<'a> {
     id: &'a str,
     name: &'a str,
@@ -152,8 +152,8 @@ struct AgencyOut<'a> {
     compound_count: usize,
 }
 
-#[derive(Serialize)]
-struct AgenciesBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct AgenciesBody<'a> {
     total: usize,
     agencies: Vec<AgencyOut<'a>>,
 }
@@ -202,7 +202,7 @@ pub fn agencies(dataset: &Dataset) -> Rendered {
     Rendered::json(200, &body, Cache::Private)
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Match<'a> {
     hq_id: &'a str,
     name: &'a str,
@@ -212,8 +212,8 @@ struct Match<'a> {
     year: Option<i32>,
 }
 
-#[derive(Serialize)]
-struct ByAgencyBody<'a, 'b> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ByAgencyBody<'a, 'b> {
     agency: &'a str,
     agency_id: &'a str,
     /// Classifications by the agency (a compound it classified twice appears twice).

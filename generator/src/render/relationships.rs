@@ -85,7 +85,7 @@ fn start<'g>(graph: &'g Graph, id: EntityId<'_>) -> Result<(&'g str, NodeType), 
         .ok_or_else(|| ApiError::not_found(format!("{} not found", id.0)))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Related {
     id: String,
     hq_id: String,
@@ -95,15 +95,15 @@ struct Related {
     pct: Option<String>,
 }
 
-#[derive(Serialize, Default)]
+#[derive(Serialize, Default, schemars::JsonSchema)]
 struct Relationships {
     compounds: Vec<Related>,
     materials: Vec<Related>,
     products: Vec<Related>,
 }
 
-#[derive(Serialize)]
-struct RelationshipsBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct RelationshipsBody<'a> {
     id: &'a str,
     hq_id: &'a str,
     name: &'a str,
@@ -160,8 +160,8 @@ pub fn relationships(
     Ok(Rendered::json(200, &body, Cache::Private))
 }
 
-#[derive(Serialize)]
-struct GraphBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct GraphBody<'a> {
     id: &'a str,
     hq_id: &'a str,
     name: &'a str,
@@ -172,7 +172,7 @@ struct GraphBody<'a> {
 }
 
 /// A traversal as answered: each node's id also under `hq_id`.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct TraversalOut<'a> {
     nodes: Vec<NodeOut<'a>>,
     edges: &'a [Edge],
@@ -180,7 +180,7 @@ struct TraversalOut<'a> {
     edge_count: usize,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct NodeOut<'a> {
     #[serde(flatten)]
     node: &'a Node,
@@ -214,8 +214,8 @@ pub fn graph(graph: &Graph, id: EntityId<'_>, q: GraphQuery) -> Result<Rendered,
     Ok(Rendered::json(200, &body, Cache::Private))
 }
 
-#[derive(Serialize)]
-struct StatsBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct StatsBody<'a> {
     generated: &'a str,
     stats: Stats,
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::{Cache, Rendered};
 use crate::model::Dataset;
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Enrichment<'a> {
     total_compounds: usize,
     total_materials: usize,
@@ -18,8 +18,8 @@ struct Enrichment<'a> {
     built_at: &'a str,
 }
 
-#[derive(Serialize)]
-struct Root<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Root<'a> {
     name: &'static str,
     version: &'static str,
     description: &'static str,

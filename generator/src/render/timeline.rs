@@ -10,8 +10,8 @@ use super::{Cache, Rendered};
 use crate::model::Dataset;
 use crate::model::timeline::{Event, timeline as events};
 
-#[derive(Serialize)]
-struct Body<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Body<'a> {
     hq_id: &'a str,
     name: &'a str,
     cas: &'a str,

@@ -29,14 +29,16 @@ pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
         }
         match Cas::parse(&a.cas) {
             Err(e) => problems.push(Problem::new(&file, at("cas"), e.to_string())),
-            Ok(_) if dataset.by_cas(&a.cas).is_none() => problems.push(Problem::new(
-                &file,
-                at("cas"),
-                format!(
-                    "dangling reference: CAS {} is not in the corpus (alias {:?})",
-                    a.cas, a.alias
-                ),
-            )),
+            Ok(_) if dataset.by_cas(&a.cas).is_none() && !dataset.unread.contains(&a.cas) => {
+                problems.push(Problem::new(
+                    &file,
+                    at("cas"),
+                    format!(
+                        "dangling reference: CAS {} is not in the corpus (alias {:?})",
+                        a.cas, a.alias
+                    ),
+                ));
+            }
             Ok(_) => {}
         }
     }

@@ -49,7 +49,9 @@ pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
             }
             // A removed compound keeps its id in ids.tsv but may have no record.
             Some(id)
-                if e.kind != EventType::CompoundRemoved && !dataset.compounds.contains_key(id) =>
+                if e.kind != EventType::CompoundRemoved
+                    && !dataset.compounds.contains_key(id)
+                    && !dataset.unread.contains(id) =>
             {
                 push(
                     "compound_id",

@@ -200,6 +200,7 @@ fn check_record(
     check_agencies(r, agencies, out);
     if let Some(parent) = &r.hierarchy.parent
         && !dataset.compounds.contains_key(parent)
+        && !dataset.unread.contains(parent)
     {
         out.push(
             "hierarchy.parent",
@@ -515,7 +516,8 @@ fn check_agencies(r: &CompoundRecord, agencies: &AgencyIndex, out: &mut Sink<'_>
 fn check_registry(dataset: &Dataset, problems: &mut Vec<Problem>) {
     let file = dataset.dir.join("ids.tsv").display().to_string();
     for (cas, id) in dataset.ids.iter() {
-        if !dataset.compounds.contains_key(&id.to_string()) {
+        let id = id.to_string();
+        if !dataset.compounds.contains_key(&id) && !dataset.unread.contains(&id) {
             problems.push(Problem::new(
                 &file,
                 "",
@@ -541,14 +543,19 @@ fn check_curated(dataset: &Dataset, problems: &mut Vec<Problem>) {
             let path = format!("entries[{i}].cas");
             match Cas::parse(&entry.cas) {
                 Err(e) => problems.push(Problem::new(file, path, e.to_string())),
-                Ok(_) if dataset.by_cas(&entry.cas).is_none() => problems.push(Problem::new(
+                Ok(_)
+                    if dataset.by_cas(&entry.cas).is_none()
+                        && !dataset.unread.contains(&entry.cas) =>
+                {
+                    problems.push(Problem::new(
                     file,
                     path,
                     format!(
                         "dangling reference: CAS {} is not in the corpus (add it to data/curated/selection.tsv and run ingest)",
                         entry.cas
                     ),
-                )),
+                ));
+                }
                 Ok(_) => {}
             }
             let mut refs = Vec::new();

@@ -285,13 +285,14 @@ fn components(path: &str, list: &[Component], dataset: &Dataset, out: &mut Sink<
     for (i, c) in list.iter().enumerate() {
         match Cas::parse(&c.cas) {
             Err(e) => out.push(format!("{path}[{i}].cas"), e.to_string()),
-            Ok(_) if dataset.by_cas(&c.cas).is_none() => out.push(
-                format!("{path}[{i}].cas"),
-                format!(
-                    "dangling reference: CAS {} ({}) is not in the compound corpus",
-                    c.cas, c.name
+            Ok(_) if dataset.by_cas(&c.cas).is_none() && !dataset.unread.contains(&c.cas) => out
+                .push(
+                    format!("{path}[{i}].cas"),
+                    format!(
+                        "dangling reference: CAS {} ({}) is not in the compound corpus",
+                        c.cas, c.name
+                    ),
                 ),
-            ),
             Ok(_) => {}
         }
         if !COMPONENT_ROLES.contains(&c.role.as_str()) {

@@ -247,6 +247,9 @@ fn in_corpus(entry: &Ingredient, cas: &Cas, path: &str, dataset: &Dataset, out: 
         return;
     };
     let Some(record) = dataset.compounds.get(&id.to_string()) else {
+        if dataset.unread.contains(&id.to_string()) {
+            return;
+        }
         out.push(
             at,
             format!("{id} (CAS {}) has no compound file", cas.as_str()),

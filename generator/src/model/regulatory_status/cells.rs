@@ -62,7 +62,7 @@ impl Matrix {
 }
 
 /// `vocabulary.json`: the controlled vocabularies cells are written in.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Vocabulary {
     /// By id (the `analyte` filter value).
@@ -72,7 +72,7 @@ pub struct Vocabulary {
 }
 
 /// A substance or defined group of substances limits are set for.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Analyte {
     pub name: String,
@@ -83,7 +83,7 @@ pub struct Analyte {
 }
 
 /// A food or product category limits apply to.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Matrix {
     pub name: String,
@@ -94,7 +94,7 @@ pub struct Matrix {
 }
 
 /// One jurisdiction file (`us.json`, `eu.json`, `ca_ab899.json`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JurisdictionFile {
     /// The jurisdiction every cell of the file belongs to.
@@ -107,7 +107,7 @@ pub struct JurisdictionFile {
 }
 
 /// A cited publication: a regulation, a guidance document, a list.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Source {
     pub id: String,
@@ -120,7 +120,7 @@ pub struct Source {
 
 /// One (analyte, matrix, jurisdiction) cell as stored. Its threshold, legal status and
 /// coverage gap depend on the date asked about, so they are computed (`governance.rs`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Cell {
     pub analyte: String,
@@ -144,7 +144,7 @@ impl Cell {
 }
 
 /// One value of a governance timeline.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Value {
     /// The limit in parts per billion (µg/kg, µg/l); null where the value has no number

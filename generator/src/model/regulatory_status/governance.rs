@@ -156,7 +156,7 @@ fn months_between(from: NaiveDate, to: NaiveDate) -> u32 {
 
 /// The calendar's denominator: the cells it covers, their distinct analytes and
 /// jurisdictions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Coverage {
     pub cells: usize,
     pub substances: usize,

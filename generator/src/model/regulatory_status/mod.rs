@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 pub use cells::*;
 
 /// The loaded layer.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RegulatoryStatus {
     /// `rs-` and the first 12 hex digits of a SHA-256 over the layer's files in path order:
     /// changes whenever a tranche of data ships (reported by `GET /api/health`).
@@ -31,7 +31,7 @@ impl RegulatoryStatus {
 }
 
 /// A jurisdiction file and where it is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LoadedFile {
     /// Path below the data directory (`regulatory-status/us.json`), as problems name it.
     pub file: String,

@@ -38,12 +38,12 @@ fn quoted(value: &str) -> String {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Links {
     compound: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ItemClasses<'a> {
     odour_families: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -52,7 +52,7 @@ struct ItemClasses<'a> {
 }
 
 /// An EU labelling obligation: named in the ingredient list above the thresholds.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct EuStatus<'a> {
     regulation: &'static str,
     /// Annex III entry number of Regulation (EC) No 1223/2009 as amended.
@@ -79,7 +79,7 @@ impl<'a> EuStatus<'a> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct IfraItem<'a> {
     status: IfraStatus,
     standard: &'a str,
@@ -88,7 +88,7 @@ struct IfraItem<'a> {
 
 /// The tiers of the two contexts that matter for fragrance: skin contact, how fragrance
 /// reaches people, and adults, the primary context. `null` where a context is unavailable.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Tiers {
     exposure_dermal: Option<RiskLevel>,
     human_adult: Option<RiskLevel>,
@@ -111,7 +111,7 @@ impl Tiers {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Constituent<'a> {
     cas: &'a str,
     id: Option<String>,
@@ -120,7 +120,7 @@ struct Constituent<'a> {
 }
 
 /// One ingredient as the list and search return it.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Item<'a> {
     /// The compound's `hq_id`; `null` only if the data names a CAS outside the corpus,
     /// which `check` reports.
@@ -219,13 +219,13 @@ fn cited_sources<'a>(f: &'a Fragrance, entries: &[&Ingredient]) -> Vec<&'a Sourc
         .collect()
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Filters<'a> {
     class: Option<&'a str>,
 }
 
-#[derive(Serialize)]
-struct ListBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ListBody<'a> {
     ingredients: Vec<Item<'a>>,
     pagination: Pagination,
     filters: Filters<'a>,
@@ -296,12 +296,12 @@ pub fn list(f: &Fragrance, dataset: &Dataset, q: &ListQuery<'_>) -> Rendered {
     Rendered::json(200, &body, Cache::Private)
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ClassLinks {
     ingredients: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ClassItem<'a> {
     id: &'a str,
     name: &'a str,
@@ -312,8 +312,8 @@ struct ClassItem<'a> {
     _links: ClassLinks,
 }
 
-#[derive(Serialize)]
-struct ClassesBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ClassesBody<'a> {
     odour_families: Vec<ClassItem<'a>>,
     chemical_classes: Vec<ClassItem<'a>>,
     total: usize,
@@ -352,7 +352,7 @@ pub fn classes(f: &Fragrance) -> Rendered {
 }
 
 /// Which field of an ingredient a query matched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 enum Field {
     Name,
@@ -403,13 +403,13 @@ fn how(text: &str, query: &str) -> Option<Match> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Matched<'a> {
     field: Field,
     value: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Hit<'a> {
     #[serde(flatten)]
     item: Item<'a>,
@@ -417,8 +417,8 @@ struct Hit<'a> {
     matched: Matched<'a>,
 }
 
-#[derive(Serialize)]
-struct SearchBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct SearchBody<'a> {
     query: &'a str,
     results: Vec<Hit<'a>>,
     pagination: Pagination,

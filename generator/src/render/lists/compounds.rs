@@ -37,7 +37,7 @@ pub(super) fn matching<'d, 'i>(
         .collect()
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct CompoundItem<'a> {
     hq_id: &'a str,
     name: &'a str,
@@ -110,7 +110,7 @@ pub(super) fn compound_filter(
     })
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct CompoundsBody<'a> {
     compounds: Vec<CompoundItem<'a>>,
     pagination: Pagination,

@@ -128,7 +128,7 @@ impl FilterQuery {
 }
 
 /// The filters as applied (names resolved, aliases and case normalized).
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Applied<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     risk: Option<RiskLevel>,
@@ -169,7 +169,7 @@ fn applied(f: &CompoundFilter) -> Applied<'_> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct FilterBody<'a> {
     filters: Applied<'a>,
     compounds: Vec<CompoundItem<'a>>,

@@ -10,7 +10,7 @@ use crate::render::error::ApiError;
 use crate::render::paging::{Pagination, Paging};
 use crate::render::{Cache, Rendered};
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct MaterialItem<'a> {
     id: &'a str,
     hq_id: &'a str,
@@ -42,8 +42,8 @@ impl<'a> MaterialItem<'a> {
     }
 }
 
-#[derive(Serialize)]
-struct MaterialsBody<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct MaterialsBody<'a> {
     materials: Vec<MaterialItem<'a>>,
     pagination: Pagination,
 }

@@ -33,7 +33,9 @@ mod tests;
 pub use compound_filter::HAZARD_CLASSES;
 pub use compounds::{CompoundsQuery, compounds};
 pub use filter::{FilterQuery, filter};
+pub(crate) use materials::MaterialsBody;
 pub use materials::{MaterialsQuery, materials};
+pub(crate) use products::ProductsBody;
 pub use products::{ProductsQuery, products};
 pub use risk_index::RiskIndex;
 

@@ -113,7 +113,7 @@ impl ProductFilter {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ProductItem<'a> {
     id: &'a str,
     hq_id: &'a str,
@@ -123,8 +123,8 @@ struct ProductItem<'a> {
     risk_level: Option<ProductRisk>,
 }
 
-#[derive(Serialize)]
-struct ProductsBody<'a, 'b> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ProductsBody<'a, 'b> {
     products: &'b [ProductItem<'a>],
     pagination: Pagination,
 }

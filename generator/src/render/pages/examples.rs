@@ -7,7 +7,7 @@ use super::samples::Samples;
 use crate::model::Dataset;
 use crate::render::{Cache, Rendered};
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Example {
     pub name: &'static str,
     pub description: String,
@@ -21,8 +21,8 @@ pub struct Example {
     pub shows: &'static str,
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Body<'a> {
     description: &'static str,
     key_header: &'static str,
     count: usize,

@@ -16,8 +16,8 @@ pub const SYNONYMS_KEPT: usize = 5;
 /// Longer names (systematic names, mixtures' descriptions) are left to the keyed search.
 pub const LONGEST_NAME: usize = 40;
 
-#[derive(Serialize)]
-struct Index {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Index {
     c: Vec<Vec<String>>,
     m: Vec<Vec<String>>,
     p: Vec<Vec<String>>,

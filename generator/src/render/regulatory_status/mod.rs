@@ -30,7 +30,7 @@ impl RegulatoryStatusQuery<'_> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ValueOut<'a> {
     threshold_ppb: Option<f64>,
     stated: Option<&'a str>,
@@ -81,13 +81,13 @@ fn value_out<'a>(file: &'a LoadedFile, v: &'a Value) -> ValueOut<'a> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct GovernanceOut<'a> {
     current: Option<ValueOut<'a>>,
     upcoming: Vec<ValueOut<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct CellOut<'a> {
     analyte: &'a str,
     matrix: &'a str,
@@ -105,7 +105,7 @@ struct CellOut<'a> {
     governance: GovernanceOut<'a>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct CellsBody<'a> {
     as_of: String,
     dataset_version: &'a str,
@@ -140,7 +140,7 @@ fn cell_out<'a>(file: &'a LoadedFile, cell: &'a Cell, as_of: NaiveDate) -> CellO
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ChangeOut<'a> {
     analyte: &'a str,
     matrix: &'a str,
@@ -159,7 +159,7 @@ struct ChangeOut<'a> {
     source_url: Option<&'a str>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct CalendarBody<'a> {
     as_of: String,
     dataset_version: &'a str,

@@ -10,7 +10,7 @@ use crate::model::dating::Stated;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::WatchClass;
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Scheduled<'a> {
     hq_id: &'a str,
     name: &'a str,

@@ -55,7 +55,7 @@ pub fn label(group: &str, value: &str) -> Option<&'static str> {
     })
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Labelled {
     id: &'static str,
     label: &'static str,
@@ -73,7 +73,7 @@ fn labelled(group: &str) -> Vec<Labelled> {
         .collect()
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct AnalyteOut<'a> {
     id: &'a str,
     label: &'a str,
@@ -83,7 +83,7 @@ struct AnalyteOut<'a> {
     compounds: Vec<&'a str>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct MatrixOut<'a> {
     id: &'a str,
     label: &'a str,
@@ -91,15 +91,15 @@ struct MatrixOut<'a> {
     description: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ListingOut<'a> {
     id: &'a str,
     label: &'a str,
     description: &'a str,
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Body<'a> {
     dataset_version: &'a str,
     /// Values of `analyte`.
     analytes: Vec<AnalyteOut<'a>>,

@@ -12,7 +12,7 @@ use crate::model::aliases::normalize as alias_key;
 use crate::model::vocab::WatchClass;
 
 /// What a result is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub(super) enum EntityType {
     Compound,

@@ -53,7 +53,7 @@ impl LookupQuery {
 }
 
 /// One entity in an answer: what it is, its name, and where its JSON and its page are.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Found<'a> {
     kind: EntityType,
     id: &'a str,
@@ -65,8 +65,8 @@ struct Found<'a> {
     page: String,
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Body<'a> {
     query: &'a str,
     results: Vec<Found<'a>>,
     /// Only when `results` is empty: the closest names the search finds.

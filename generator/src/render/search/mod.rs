@@ -19,6 +19,7 @@ use std::cmp::Reverse;
 use serde::Serialize;
 
 pub use index::SearchIndex;
+pub(crate) use lookup::Body as LookupBody;
 pub use lookup::{LookupQuery, lookup};
 
 use crate::api::{Op, Query};
@@ -32,7 +33,7 @@ use index::{EntityType, fold};
 use matching::Scored;
 use score::Field;
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Hit<'a> {
     entity_type: EntityType,
     id: &'a str,
@@ -48,7 +49,7 @@ struct Hit<'a> {
     alias_boosted: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Meta<'a> {
     total: usize,
     limit: usize,
@@ -56,8 +57,8 @@ struct Meta<'a> {
     alias_resolved: Option<&'a str>,
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Body<'a> {
     query: &'a str,
     results: Vec<Hit<'a>>,
     meta: Meta<'a>,

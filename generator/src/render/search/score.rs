@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// Which field of an entity matched (the result's `matched`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub(super) enum Field {
     Id,
