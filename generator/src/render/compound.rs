@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::error::{self, ApiError};
+use super::error::ApiError;
 use super::{Cache, Rendered};
 use crate::aggregate::{self, Assessment, ContextResult, Disagreement, EvidenceItem, Schema};
 use crate::api::Query;
@@ -139,11 +139,10 @@ struct Legacy<'a> {
     _links: Links,
 }
 
-/// The 422 body: the compound exists but has no evidence in the context.
+/// The 422's fields after `error` and `code`: the compound exists but has no evidence in the
+/// context.
 #[derive(Serialize)]
 struct Unavailable<'a> {
-    error: &'a str,
-    code: &'static str,
     hq_id: &'a str,
     name: &'a str,
     message: String,
@@ -303,18 +302,14 @@ fn answer(
     let as_of = day.map(|d| d.format("%Y-%m-%d").to_string());
     let a = &*assessment(record, assessed);
     let unavailable = |message: String| {
-        Rendered::json(
-            422,
-            &Unavailable {
-                error: "aggregated record unavailable",
-                code: error::code::UNPROCESSABLE,
+        Rendered::from(
+            ApiError::unprocessable("aggregated record unavailable").with_fields(&Unavailable {
                 hq_id: &record.hq_id,
                 name: &record.name,
                 message,
                 schema: a.schema,
                 available_contexts: a.available(),
-            },
-            Cache::Private,
+            }),
         )
     };
     if a.schema == Schema::V2Research {
