@@ -568,3 +568,41 @@ pub fn by_cas(dataset: &Dataset, cas: &Cas, query: CasQuery) -> Result<Rendered,
     };
     Ok(Rendered::json(200, &body, cache_for(record)).keyed(&record.hq_id))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::render::test_data::{fixture, get_in};
+
+    /// The 422 is an `ApiError` whose added fields follow `error` and `code` in their order.
+    #[test]
+    fn a_context_without_evidence_is_a_422_naming_the_contexts_answered() {
+        let r = get_in(
+            fixture(),
+            "/api/compound/hq-c-org-000145?context=pollinator",
+        );
+        assert_eq!(r.status, 422);
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "error",
+                "code",
+                "hq_id",
+                "name",
+                "message",
+                "schema",
+                "available_contexts"
+            ]
+        );
+        assert_eq!(v["error"], "aggregated record unavailable");
+        assert_eq!(v["code"], "unprocessable");
+        assert!(
+            v["available_contexts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c == "human_adult")
+        );
+    }
+}

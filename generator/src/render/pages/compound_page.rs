@@ -400,11 +400,17 @@ fn statuses(d: &Dataset, r: &CompoundRecord) -> Vec<StatusRow> {
 
 #[cfg(test)]
 mod tests {
+    use crate::model::Dataset;
     use crate::model::contexts::Context;
-    use crate::render::test_data::{dataset, get};
+    use crate::render::test_data::{dataset, fixture, get_in};
 
+    /// A page of the fixture dataset.
     fn html(url: &str) -> String {
-        let r = get(url);
+        html_in(fixture(), url)
+    }
+
+    fn html_in(d: &Dataset, url: &str) -> String {
+        let r = get_in(d, url);
         assert_eq!(r.status, 200, "{url}");
         assert_eq!(r.content_type, "text/html; charset=utf-8");
         String::from_utf8(r.body).unwrap()
@@ -435,7 +441,7 @@ mod tests {
 
     #[test]
     fn every_tier_is_text_as_well_as_colour() {
-        let d = dataset();
+        let d = fixture();
         let id = "hq-c-org-000145";
         let a = crate::aggregate::assess(&d.compounds[id]);
         let page = html(&format!("/compound/{id}"));
@@ -474,8 +480,8 @@ mod tests {
 
     #[test]
     fn unknown_and_malformed_ids_are_the_api_errors() {
-        assert_eq!(get("/compound/hq-c-org-999999").status, 404);
-        assert_eq!(get("/compound/benzene").status, 400);
+        assert_eq!(get_in(fixture(), "/compound/hq-c-org-999999").status, 404);
+        assert_eq!(get_in(fixture(), "/compound/benzene").status, 400);
     }
 
     #[test]
@@ -489,7 +495,7 @@ mod tests {
                     && r.regulatory.classifications.iter().any(|c| !c.is_current())
             })
             .expect("a compound with a superseded call");
-        let page = html(&format!("/compound/{id}"));
+        let page = html_in(d, &format!("/compound/{id}"));
         let current = page.find(">current<").expect("a current call");
         let ended = page.find(">superseded<").expect("a superseded call");
         assert!(current < ended);
