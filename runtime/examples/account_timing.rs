@@ -66,6 +66,27 @@ fn start(
     Ok((Running(child), base))
 }
 
+/// `POST /api/keys/{path} {"email": email}` from the client address `from`: how long the
+/// answer took, body included, and its status.
+async fn post(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    from: &str,
+    email: &str,
+) -> anyhow::Result<(Duration, u16)> {
+    let started = Instant::now();
+    let res = client
+        .post(format!("{base}/api/keys/{path}"))
+        .header("x-forwarded-for", from)
+        .json(&serde_json::json!({ "email": email }))
+        .send()
+        .await?;
+    let status = res.status().as_u16();
+    res.bytes().await?;
+    Ok((started.elapsed(), status))
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
@@ -120,23 +141,8 @@ async fn main() -> anyhow::Result<()> {
 
     let (server, base) = start(&binary, &tree, &state, None)?;
     let client = reqwest::Client::new();
-    let send = |path: &str, from: String, email: String| {
-        let (client, url) = (client.clone(), format!("{base}/api/keys/{path}"));
-        async move {
-            let started = Instant::now();
-            let res = client
-                .post(url)
-                .header("x-forwarded-for", from)
-                .json(&serde_json::json!({ "email": email }))
-                .send()
-                .await?;
-            let status = res.status().as_u16();
-            res.bytes().await?;
-            anyhow::Ok((started.elapsed(), status))
-        }
-    };
     // The address whose trial is taken; and warm-up of connections and the store.
-    send("trial", "10.9.0.1".into(), "used@example.org".into()).await?;
+    post(&client, &base, "trial", "10.9.0.1", "used@example.org").await?;
     tokio::time::sleep(Duration::from_millis(500)).await;
     for _ in 0..20 {
         client.get(format!("{base}/api/health")).send().await?;
@@ -155,7 +161,7 @@ async fn main() -> anyhow::Result<()> {
                 2 => ("trial", format!("t{i}@example.org")),
                 _ => ("trial", "used@example.org".to_string()),
             };
-            let (took, status) = send(path, from, email).await?;
+            let (took, status) = post(&client, &base, path, &from, &email).await?;
             times[k].push(took);
             *statuses[k].entry(status).or_default() += 1;
         }
@@ -180,20 +186,7 @@ async fn main() -> anyhow::Result<()> {
     }
 
     // Nothing listens on loopback's port 9: every delivery fails at connect.
-    let (server, base2) = start(&binary, &tree, &state, Some("smtp://127.0.0.1:9"))?;
-    let post = |path: &str, from: &str, email: &str| {
-        let (client, url) = (client.clone(), format!("{base2}/api/keys/{path}"));
-        let (from, email) = (from.to_string(), email.to_string());
-        async move {
-            let res = client
-                .post(url)
-                .header("x-forwarded-for", from)
-                .json(&serde_json::json!({ "email": email }))
-                .send()
-                .await?;
-            anyhow::Ok(res.status().as_u16())
-        }
-    };
+    let (server, base) = start(&binary, &tree, &state, Some("smtp://127.0.0.1:9"))?;
     println!("with a mail server that refuses every connection:");
     for (path, label, email) in [
         (
@@ -215,7 +208,8 @@ async fn main() -> anyhow::Result<()> {
             "used@example.org",
         ),
     ] {
-        println!("{label:<42} {}", post(path, "10.99.0.1", email).await?);
+        let (_, status) = post(&client, &base, path, "10.99.0.1", email).await?;
+        println!("{label:<42} {status}");
     }
     drop(server);
     Ok(())

@@ -4,7 +4,6 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -23,14 +22,7 @@ fn register(server: &Server, key: &str) -> (u16, Value) {
 
 /// `saferef-serve` on a snapshot tree with `env`, expected to refuse to start: its stderr.
 fn refused(tree: &Path, state: &Path, env: &[(&str, &str)]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["--listen", "127.0.0.1:0", "--data"])
-        .arg(tree.join("data"))
-        .arg("--site")
-        .arg(tree.join("site"))
-        .arg("--state")
-        .arg(state)
-        .env_remove("SAFEREF_REDIS_URL")
+    let out = binary::serve_command(&tree.join("data"), &tree.join("site"), state)
         .env_remove("SAFEREF_SECRET_KEY")
         .envs(env.iter().copied())
         .output()

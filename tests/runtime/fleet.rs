@@ -109,6 +109,13 @@ impl Fleet {
         binary::create_key_with(self.states[0].path(), tier, &env)
     }
 
+    /// `saferef-serve keys revoke PREFIX` run as its own process against the fleet's Redis.
+    fn revoke(&self, prefix: &str) {
+        let env = env(&self.redis);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        binary::keys_command(&["revoke", prefix], &env);
+    }
+
     fn base(&self, i: usize) -> &str {
         &self.instances[i].base
     }
@@ -225,18 +232,7 @@ async fn rotation_and_revocation_take_effect_on_every_instance_at_once() {
         );
     }
 
-    let env = env(&fleet.redis);
-    let prefix = rotated["prefix"].as_str().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["keys", "revoke", prefix])
-        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    fleet.revoke(rotated["prefix"].as_str().unwrap());
     for i in 0..3 {
         assert_eq!(
             keyed_get(&url(i), Some(&new)).await.0,
@@ -273,18 +269,7 @@ async fn a_known_key_is_resolved_from_memory_without_a_redis_read() {
         .unwrap();
     assert!(idle >= 2, "the key record was read {idle} s ago");
 
-    let prefix = &key[..12];
-    let env = env(&fleet.redis);
-    let out = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["keys", "revoke", prefix])
-        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    fleet.revoke(&key[..12]);
     assert_eq!(keyed_get(&url, Some(&key)).await.0, 401, "{}", fleet.log(1));
 }
 

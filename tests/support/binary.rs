@@ -1,4 +1,4 @@
-//! The real `saferef-serve` binary: started on a loopback port, and its `keys create`.
+//! The real `saferef-serve` binary: started on a loopback port, and its `keys` commands.
 //!
 //! Every server started here writes its log to a file, and when it is dropped the log must
 //! hold no panic line: no panic may be reachable from the network (RELIABILITY.md, "Hostile
@@ -116,20 +116,27 @@ pub fn serve_logged(
     log: Option<&Path>,
 ) -> Server {
     let log = log.map_or_else(LogFile::scratch, LogFile::at);
-    let child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["--listen", "127.0.0.1:0", "--data"])
-        .arg(data)
-        .arg("--site")
-        .arg(site)
-        .arg("--state")
-        .arg(state)
-        .env_remove("SAFEREF_REDIS_URL")
+    let child = serve_command(data, site, state)
         .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(log.stderr())
         .spawn()
         .unwrap();
     Server::logged(child, log)
+}
+
+/// The command `serve` runs, not yet started: the embedded store (no `SAFEREF_REDIS_URL`).
+pub fn serve_command(data: &Path, site: &Path, state: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_saferef-serve"));
+    command
+        .args(["--listen", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .arg("--site")
+        .arg(site)
+        .arg("--state")
+        .arg(state)
+        .env_remove("SAFEREF_REDIS_URL");
+    command
 }
 
 /// A new key of `tier` in the embedded store under `state` (`keys create` prints it last).
@@ -139,9 +146,20 @@ pub fn create_key(state: &Path, tier: &str) -> String {
 
 /// As `create_key`, in the store `env` configures (`SAFEREF_REDIS_URL`).
 pub fn create_key_with(state: &Path, tier: &str, env: &[(&str, &str)]) -> String {
+    let state = state.to_str().unwrap();
+    keys_command(&["create", "--tier", tier, "--state", state], env)
+        .lines()
+        .last()
+        .unwrap()
+        .to_string()
+}
+
+/// `saferef-serve keys ARGS` run as its own process in the store `env` configures (the
+/// embedded one without `SAFEREF_REDIS_URL`): its output; the command must succeed.
+pub fn keys_command(args: &[&str], env: &[(&str, &str)]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["keys", "create", "--tier", tier, "--state"])
-        .arg(state)
+        .arg("keys")
+        .args(args)
         .env_remove("SAFEREF_REDIS_URL")
         .envs(env.iter().copied())
         .output()
@@ -151,12 +169,7 @@ pub fn create_key_with(state: &Path, tier: &str, env: &[(&str, &str)]) -> String
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .last()
-        .unwrap()
-        .to_string()
+    String::from_utf8(out.stdout).unwrap()
 }
 
 /// The committed dataset served by the binary (a tree of its snapshot: every request reaches

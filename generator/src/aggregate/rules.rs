@@ -6,7 +6,7 @@
 //! very high; only the watch lists give `critical`.
 
 use super::routes::Route;
-use super::signals::{Hazard, Signal};
+use super::signals::{Hazard, Hazard as H, Signal};
 use crate::model::contexts::{Context, Context as C, ContextKind as Kind};
 use crate::model::vocab::RiskLevel::{self, Critical, High, Low, Moderate, VeryHigh};
 
@@ -132,256 +132,266 @@ pub struct Exposure {
     pub inhaled_form: bool,
 }
 
-/// All findings for one context.
+/// A rule applied to a signal: the rule id, the tier it gives and the confidence factor of
+/// this application.
+type Applied = (&'static str, RiskLevel, f64);
+
+/// All findings for one context: each signal meets the watch lists, then the rules of the
+/// context's family (people, a route of exposure, an animal, the environment); the life-stage
+/// rules then raise what the context is sensitive to.
 pub fn findings<'s>(
     context: Context,
     signals: &'s [Signal],
     exposure: Exposure,
 ) -> Vec<Finding<'s>> {
-    let mut out = Vec::new();
-    let mut add = |rule: &'static str, tier: RiskLevel, signal: &'s Signal, factor: f64| {
-        out.push(Finding {
-            rule,
-            tier,
-            signal,
-            factor,
-        });
-    };
-    let kind = context.kind();
-    let human = kind == Kind::Human;
-    for s in signals {
-        use Hazard as H;
-        if s.drunk_only && !(human || context == C::ExposureIngestion) {
-            continue;
-        }
-        match (context, s.hazard) {
-            // Watch lists: people and animals.
-            (_, H::WatchedCritical) if matches!(kind, Kind::Human | Kind::Animal | Kind::Route) => {
-                add("watch_lists", Critical, s, 1.0)
-            }
-            (c, H::WatchedAcute)
-                if matches!(kind, Kind::Human | Kind::Animal | Kind::Route)
-                    && c != C::ExposureOcular =>
-            {
-                add("watch_lists", VeryHigh, s, 1.0)
-            }
-
-            // Systemic hazards for people.
-            (c, H::Carcinogen)
-                if human || c == C::ExposureIngestion || c == C::OccupationalExposure =>
-            {
-                // An agency's conclusion of no carcinogenicity ("not likely") counts at half
-                // trust.
-                let factor = if s.strength == 0 { 0.5 } else { 1.0 };
-                add("carcinogenicity", by_strength3(s.strength), s, factor)
-            }
-            (_, H::CarcinogenInhalation) if s.strength == 0 => {}
-            (c, H::OrganRepeated | H::OrganSingle) if s.routes.is_some() => {
-                if let Some((rule, tier, factor)) = organ_by_stated_route(c, s, exposure) {
-                    add(rule, tier, s, factor)
-                }
-            }
-            (
-                C::ExposureInhalation,
-                H::Carcinogen | H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated,
-            ) => {
-                let tier = systemic(s);
-                if exposure.reaches_air {
-                    add("route_relevance", tier, s, 0.95)
-                } else {
-                    add("route_relevance", tier.min(Moderate), s, 0.8)
-                }
-            }
-            (
-                C::ExposureDermal,
-                H::Carcinogen | H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated,
-            ) if signals
-                .iter()
-                .any(|x| matches!(x.hazard, H::SkinNotation | H::AcuteDermal)) =>
-            {
-                add("route_relevance", systemic(s), s, 0.9)
-            }
-            (c, H::CarcinogenInhalation)
-                if human || c == C::ExposureInhalation || c == C::OccupationalExposure =>
-            {
-                // People meet an agent inhaled in its ordinary form (asbestos fibres) as
-                // inhaled particles; a mist or a dust of an otherwise bulk substance only
-                // where it is made airborne.
-                let tier = if c == C::ExposureInhalation
-                    || c == C::OccupationalExposure
-                    || exposure.inhaled_form
-                {
-                    by_strength3(s.strength)
-                } else {
-                    by_strength3(s.strength).min(Moderate)
-                };
-                add("carcinogenicity", tier, s, 1.0)
-            }
-            (c, H::Mutagen)
-                if human || c == C::ExposureIngestion || c == C::OccupationalExposure =>
-            {
-                add("mutagenicity", by_strength2(s.strength), s, 1.0)
-            }
-            (c, H::Reproductive | H::Developmental)
-                if human || c == C::ExposureIngestion || c == C::OccupationalExposure =>
-            {
-                add("reproductive_toxicity", by_strength2(s.strength), s, 1.0)
-            }
-            (c, H::Lactation) if human || c == C::ExposureIngestion => {
-                add("reproductive_toxicity", Moderate, s, 1.0)
-            }
-            (c, H::OrganRepeated | H::OrganSingle)
-                if human || c == C::ExposureIngestion || c == C::OccupationalExposure =>
-            {
-                add("organ_toxicity", by_strength2(s.strength), s, 1.0)
-            }
-            (c, H::EndocrineHuman) if human || c == C::ExposureIngestion => {
-                add("endocrine_disruption", Moderate, s, 1.0)
-            }
-
-            // Acute toxicity by route.
-            (c, H::AcuteOral)
-                if human || c == C::ExposureIngestion || c == C::OccupationalExposure =>
-            {
-                add("acute_toxicity", by_strength3(s.strength), s, 1.0)
-            }
-            (c, H::AcuteDermal)
-                if human || c == C::ExposureDermal || c == C::OccupationalExposure =>
-            {
-                add("acute_toxicity", by_strength3(s.strength), s, 1.0)
-            }
-            (c, H::AcuteInhalation)
-                if human || c == C::ExposureInhalation || c == C::OccupationalExposure =>
-            {
-                add("acute_toxicity", by_strength3(s.strength), s, 1.0)
-            }
-
-            // Sensitisation and local effects.
-            (C::ExposureInhalation | C::OccupationalExposure, H::RespiratorySensitiser) => {
-                add("sensitisation", High, s, 1.0)
-            }
-            (_, H::RespiratorySensitiser) if human => add("sensitisation", Moderate, s, 1.0),
-            (C::ExposureDermal | C::OccupationalExposure, H::SkinSensitiser) => {
-                add("sensitisation", Moderate, s, 1.0)
-            }
-            (_, H::SkinSensitiser) if human => add("sensitisation", Moderate, s, 0.9),
-            (
-                C::ExposureDermal
-                | C::ExposureOcular
-                | C::ExposureIngestion
-                | C::OccupationalExposure,
-                H::Corrosive,
-            ) => add("local_effects", High, s, 1.0),
-            (_, H::Corrosive) if human => add("local_effects", Moderate, s, 1.0),
-            (C::ExposureOcular | C::OccupationalExposure, H::EyeDamage) => {
-                add("local_effects", High, s, 1.0)
-            }
-            (_, H::EyeDamage) if human => add("local_effects", Moderate, s, 0.9),
-            (C::ExposureOcular, H::EyeIrritant) => add("local_effects", Moderate, s, 1.0),
-            (C::ExposureDermal, H::SkinIrritant) => add("local_effects", Moderate, s, 1.0),
-            (
-                C::ExposureInhalation | C::OccupationalExposure,
-                H::RespiratoryIrritation | H::Narcotic,
-            ) => add("local_effects", Moderate, s, 1.0),
-            (C::ExposureIngestion | C::HumanChild | C::HumanInfant, H::Aspiration) => {
-                add("local_effects", Moderate, s, 1.0)
-            }
-            (C::ExposureDermal, H::SkinNotation) => add("route_relevance", Moderate, s, 0.9),
-
-            // Potency.
-            (c, H::OralReferenceDose) if human || c == C::ExposureIngestion => {
-                let tier = match s.strength {
-                    3 => High,
-                    2 => Moderate,
-                    _ => Low,
-                };
-                add("potency", tier, s, 0.9)
-            }
-            (C::ExposureInhalation | C::HumanAdult, H::InhalationReference) => {
-                add("potency", by_strength3(s.strength).min(High), s, 0.9)
-            }
-            (C::OccupationalExposure, H::OccupationalLimit) => {
-                add("potency", by_strength3(s.strength), s, 0.9)
-            }
-
-            // Low concern: only the curator's everyday call, for the intake it describes.
-            (c, H::EverydaySubstance) if human || c == C::ExposureIngestion => {
-                add("low_concern", Low, s, 0.7)
-            }
-
-            // Animals.
-            (c @ (C::Dog | C::Cat), H::SpeciesNote) if s.context.as_deref() == Some(c.name()) => {
-                add("species", s.severity.unwrap_or(High), s, 1.0)
-            }
-            // The laboratory mammal stands in where the species has no finding of its own.
-            (c @ (C::Dog | C::Cat), H::AcuteOral) if !has_own_note(signals, c) => {
-                add("species", by_strength3(s.strength), s, 0.7)
-            }
-            (C::Dog | C::Cat, H::Rodenticide) => add("species", High, s, 0.8),
-
-            // Environment.
-            (C::Environmental, H::PersistentBioaccumulative) => add(
-                "environment",
-                if s.strength >= 2 { VeryHigh } else { High },
-                s,
-                1.0,
-            ),
-            (C::Environmental, H::EndocrineEnvironment | H::OzoneDepleting) => {
-                add("environment", High, s, 1.0)
-            }
-            (C::Environmental, H::ClimateForcing) => {
-                add("environment", by_strength2(s.strength), s, 1.0)
-            }
-            (C::Environmental, H::AquaticChronic) if s.strength >= 2 => add(
-                "environment",
-                if s.strength >= 3 { High } else { Moderate },
-                s,
-                0.9,
-            ),
-            (C::AquaticLife, H::AquaticChronic) => add("aquatic", by_strength3(s.strength), s, 1.0),
-            (C::AquaticLife, H::AquaticAcute) => add(
-                "aquatic",
-                if s.strength >= 3 { VeryHigh } else { High },
-                s,
-                1.0,
-            ),
-            (C::AquaticLife, H::PersistentBioaccumulative | H::EndocrineEnvironment) => {
-                add("aquatic", High, s, 0.9)
-            }
-            (C::TerrestrialWildlife, H::Rodenticide) => add("wildlife", VeryHigh, s, 0.8),
-            (C::TerrestrialWildlife, H::PersistentBioaccumulative) => {
-                add("wildlife", High, s, 0.85)
-            }
-            (C::TerrestrialWildlife, H::Insecticide | H::Neonicotinoid) => {
-                add("wildlife", Moderate, s, 0.7)
-            }
-            (C::TerrestrialWildlife, H::AcuteOral)
-                if !has_own_note(signals, C::TerrestrialWildlife) =>
-            {
-                add("wildlife", by_strength3(s.strength), s, 0.6)
-            }
-            (C::Pollinator, H::Neonicotinoid) => add("pollinators", VeryHigh, s, 0.9),
-            (C::Pollinator, H::Insecticide) => add("pollinators", High, s, 0.8),
-            (
-                c @ (C::Environmental | C::AquaticLife | C::TerrestrialWildlife | C::Pollinator),
-                H::SpeciesNote,
-            ) if s.context.as_deref() == Some(c.name()) => {
-                add(env_rule(c), s.severity.unwrap_or(High), s, 1.0)
-            }
-            _ => {}
-        }
-    }
+    let mut out: Vec<Finding<'s>> = signals
+        .iter()
+        .filter(|s| !s.drunk_only || counts_as_drunk(context))
+        .filter_map(|s| {
+            let (rule, tier, factor) = watch_list(context, s).or_else(|| match context.kind() {
+                Kind::Human => people(context, s, exposure),
+                Kind::Route => route(context, s, signals, exposure),
+                Kind::Animal => animal(context, s, signals),
+                Kind::Environmental => environment(context, s, signals),
+            })?;
+            Some(Finding {
+                rule,
+                tier,
+                signal: s,
+                factor,
+            })
+        })
+        .collect();
     life_stage(context, &mut out);
     out
 }
 
+/// A call on the substance as drunk (ethanol in beverages) counts for people and for
+/// ingestion only.
+fn counts_as_drunk(context: Context) -> bool {
+    context.kind() == Kind::Human || context == C::ExposureIngestion
+}
+
+/// The watch lists (rule "watch_lists"): people, animals and every route of exposure.
+fn watch_list(context: Context, s: &Signal) -> Option<Applied> {
+    if context.kind() == Kind::Environmental {
+        return None;
+    }
+    match s.hazard {
+        H::WatchedCritical => Some(("watch_lists", Critical, 1.0)),
+        // Only critical threats count for eye contact.
+        H::WatchedAcute if context != C::ExposureOcular => Some(("watch_lists", VeryHigh, 1.0)),
+        _ => None,
+    }
+}
+
+/// A group of people (`human_*`): every systemic and acute hazard counts; sensitisers and
+/// local effects at most moderate, as people meet the substance in products.
+fn people(context: Context, s: &Signal, exposure: Exposure) -> Option<Applied> {
+    let applied = match s.hazard {
+        H::Carcinogen => carcinogen(s),
+        H::CarcinogenInhalation if s.strength == 0 => return None,
+        H::CarcinogenInhalation => {
+            // People meet an agent inhaled in its ordinary form (asbestos fibres) as inhaled
+            // particles; a mist or a dust of an otherwise bulk substance only where it is made
+            // airborne.
+            let tier = by_strength3(s.strength);
+            let tier = if exposure.inhaled_form {
+                tier
+            } else {
+                tier.min(Moderate)
+            };
+            ("carcinogenicity", tier, 1.0)
+        }
+        H::OrganRepeated | H::OrganSingle if s.routes.is_some() => {
+            return organ_by_stated_route(context, s, exposure);
+        }
+        H::OrganRepeated | H::OrganSingle => ("organ_toxicity", by_strength2(s.strength), 1.0),
+        H::Mutagen => ("mutagenicity", by_strength2(s.strength), 1.0),
+        H::Reproductive | H::Developmental => {
+            ("reproductive_toxicity", by_strength2(s.strength), 1.0)
+        }
+        H::Lactation => ("reproductive_toxicity", Moderate, 1.0),
+        H::EndocrineHuman => ("endocrine_disruption", Moderate, 1.0),
+        H::AcuteOral | H::AcuteDermal | H::AcuteInhalation => {
+            ("acute_toxicity", by_strength3(s.strength), 1.0)
+        }
+        H::RespiratorySensitiser => ("sensitisation", Moderate, 1.0),
+        H::SkinSensitiser => ("sensitisation", Moderate, 0.9),
+        H::Corrosive => ("local_effects", Moderate, 1.0),
+        H::EyeDamage => ("local_effects", Moderate, 0.9),
+        H::Aspiration if matches!(context, C::HumanChild | C::HumanInfant) => {
+            ("local_effects", Moderate, 1.0)
+        }
+        H::OralReferenceDose => oral_potency(s),
+        H::InhalationReference if context == C::HumanAdult => inhalation_potency(s),
+        // Low concern: only the curator's everyday call, for the intake it describes.
+        H::EverydaySubstance => ("low_concern", Low, 0.7),
+        _ => return None,
+    };
+    Some(applied)
+}
+
+/// A route of exposure (`exposure_*`) or the workplace: a hazard counts where its route meets
+/// the substance, and a systemic one by inhalation or the skin only as far as the substance
+/// reaches the air or is absorbed (rule "route_relevance").
+fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -> Option<Applied> {
+    let absorbed = || {
+        signals
+            .iter()
+            .any(|x| matches!(x.hazard, H::SkinNotation | H::AcuteDermal))
+    };
+    let applied = match (context, s.hazard) {
+        (_, H::CarcinogenInhalation) if s.strength == 0 => return None,
+        (_, H::OrganRepeated | H::OrganSingle) if s.routes.is_some() => {
+            return organ_by_stated_route(context, s, exposure);
+        }
+        (
+            C::ExposureInhalation,
+            H::Carcinogen | H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated,
+        ) => {
+            let tier = systemic(s);
+            if exposure.reaches_air {
+                ("route_relevance", tier, 0.95)
+            } else {
+                ("route_relevance", tier.min(Moderate), 0.8)
+            }
+        }
+        (
+            C::ExposureDermal,
+            H::Carcinogen | H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated,
+        ) if absorbed() => ("route_relevance", systemic(s), 0.9),
+        (C::ExposureIngestion | C::OccupationalExposure, H::Carcinogen) => carcinogen(s),
+        (C::ExposureInhalation | C::OccupationalExposure, H::CarcinogenInhalation) => {
+            ("carcinogenicity", by_strength3(s.strength), 1.0)
+        }
+        (C::ExposureIngestion | C::OccupationalExposure, H::Mutagen) => {
+            ("mutagenicity", by_strength2(s.strength), 1.0)
+        }
+        (C::ExposureIngestion | C::OccupationalExposure, H::Reproductive | H::Developmental) => {
+            ("reproductive_toxicity", by_strength2(s.strength), 1.0)
+        }
+        (C::ExposureIngestion | C::OccupationalExposure, H::OrganRepeated | H::OrganSingle) => {
+            ("organ_toxicity", by_strength2(s.strength), 1.0)
+        }
+        (C::ExposureIngestion, H::Lactation) => ("reproductive_toxicity", Moderate, 1.0),
+        (C::ExposureIngestion, H::EndocrineHuman) => ("endocrine_disruption", Moderate, 1.0),
+        (C::ExposureIngestion | C::OccupationalExposure, H::AcuteOral)
+        | (C::ExposureDermal | C::OccupationalExposure, H::AcuteDermal)
+        | (C::ExposureInhalation | C::OccupationalExposure, H::AcuteInhalation) => {
+            ("acute_toxicity", by_strength3(s.strength), 1.0)
+        }
+        (C::ExposureInhalation | C::OccupationalExposure, H::RespiratorySensitiser) => {
+            ("sensitisation", High, 1.0)
+        }
+        (C::ExposureDermal | C::OccupationalExposure, H::SkinSensitiser) => {
+            ("sensitisation", Moderate, 1.0)
+        }
+        (
+            C::ExposureDermal | C::ExposureOcular | C::ExposureIngestion | C::OccupationalExposure,
+            H::Corrosive,
+        )
+        | (C::ExposureOcular | C::OccupationalExposure, H::EyeDamage) => {
+            ("local_effects", High, 1.0)
+        }
+        (C::ExposureOcular, H::EyeIrritant)
+        | (C::ExposureDermal, H::SkinIrritant)
+        | (
+            C::ExposureInhalation | C::OccupationalExposure,
+            H::RespiratoryIrritation | H::Narcotic,
+        )
+        | (C::ExposureIngestion, H::Aspiration) => ("local_effects", Moderate, 1.0),
+        (C::ExposureDermal, H::SkinNotation) => ("route_relevance", Moderate, 0.9),
+        (C::ExposureIngestion, H::OralReferenceDose) => oral_potency(s),
+        (C::ExposureInhalation, H::InhalationReference) => inhalation_potency(s),
+        (C::OccupationalExposure, H::OccupationalLimit) => {
+            ("potency", by_strength3(s.strength), 0.9)
+        }
+        (C::ExposureIngestion, H::EverydaySubstance) => ("low_concern", Low, 0.7),
+        _ => return None,
+    };
+    Some(applied)
+}
+
+/// Dogs and cats (rule "species").
+fn animal(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applied> {
+    match s.hazard {
+        H::SpeciesNote if is_note_on(s, context) => {
+            Some(("species", s.severity.unwrap_or(High), 1.0))
+        }
+        // The laboratory mammal stands in where the species has no finding of its own.
+        H::AcuteOral if !has_own_note(signals, context) => {
+            Some(("species", by_strength3(s.strength), 0.7))
+        }
+        H::Rodenticide => Some(("species", High, 0.8)),
+        _ => None,
+    }
+}
+
+/// The environment, aquatic life, terrestrial wildlife and pollinators (rules "environment",
+/// "aquatic", "wildlife", "pollinators").
+fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applied> {
+    let applied = match (context, s.hazard) {
+        (c, H::SpeciesNote) if is_note_on(s, c) => (env_rule(c), s.severity.unwrap_or(High), 1.0),
+        (C::Environmental, H::PersistentBioaccumulative) => {
+            let tier = if s.strength >= 2 { VeryHigh } else { High };
+            ("environment", tier, 1.0)
+        }
+        (C::Environmental, H::EndocrineEnvironment | H::OzoneDepleting) => {
+            ("environment", High, 1.0)
+        }
+        (C::Environmental, H::ClimateForcing) => ("environment", by_strength2(s.strength), 1.0),
+        (C::Environmental, H::AquaticChronic) if s.strength >= 2 => {
+            let tier = if s.strength >= 3 { High } else { Moderate };
+            ("environment", tier, 0.9)
+        }
+        (C::AquaticLife, H::AquaticChronic) => ("aquatic", by_strength3(s.strength), 1.0),
+        (C::AquaticLife, H::AquaticAcute) => {
+            let tier = if s.strength >= 3 { VeryHigh } else { High };
+            ("aquatic", tier, 1.0)
+        }
+        (C::AquaticLife, H::PersistentBioaccumulative | H::EndocrineEnvironment) => {
+            ("aquatic", High, 0.9)
+        }
+        (C::TerrestrialWildlife, H::Rodenticide) => ("wildlife", VeryHigh, 0.8),
+        (C::TerrestrialWildlife, H::PersistentBioaccumulative) => ("wildlife", High, 0.85),
+        (C::TerrestrialWildlife, H::Insecticide | H::Neonicotinoid) => ("wildlife", Moderate, 0.7),
+        (C::TerrestrialWildlife, H::AcuteOral)
+            if !has_own_note(signals, C::TerrestrialWildlife) =>
+        {
+            ("wildlife", by_strength3(s.strength), 0.6)
+        }
+        (C::Pollinator, H::Neonicotinoid) => ("pollinators", VeryHigh, 0.9),
+        (C::Pollinator, H::Insecticide) => ("pollinators", High, 0.8),
+        _ => return None,
+    };
+    Some(applied)
+}
+
+/// A cancer classification (rule "carcinogenicity"); an agency's conclusion of no
+/// carcinogenicity ("not likely") counts at half trust.
+fn carcinogen(s: &Signal) -> Applied {
+    let factor = if s.strength == 0 { 0.5 } else { 1.0 };
+    ("carcinogenicity", by_strength3(s.strength), factor)
+}
+
+/// A tolerable or acceptable daily intake's potency band (rule "potency").
+fn oral_potency(s: &Signal) -> Applied {
+    let tier = match s.strength {
+        3 => High,
+        2 => Moderate,
+        _ => Low,
+    };
+    ("potency", tier, 0.9)
+}
+
+/// A chronic inhalation reference concentration's potency band (rule "potency").
+fn inhalation_potency(s: &Signal) -> Applied {
+    ("potency", by_strength3(s.strength).min(High), 0.9)
+}
 /// An organ toxicity class whose classification states its routes (rule "organ_toxicity"):
 /// the rule, tier and confidence factor it gives the context, if it counts there.
-fn organ_by_stated_route(
-    context: Context,
-    s: &Signal,
-    exposure: Exposure,
-) -> Option<(&'static str, RiskLevel, f64)> {
+fn organ_by_stated_route(context: Context, s: &Signal, exposure: Exposure) -> Option<Applied> {
     let routes = s.routes.as_ref()?;
     let by = |route: Route| routes.contains(&route);
     let tier = by_strength2(s.strength);
@@ -409,9 +419,14 @@ fn organ_by_stated_route(
 /// Whether a curated finding of the context's own species is in the record: it replaces the
 /// laboratory-mammal stand-in.
 fn has_own_note(signals: &[Signal], context: Context) -> bool {
-    signals
-        .iter()
-        .any(|s| s.hazard == Hazard::SpeciesNote && s.context.as_deref() == Some(context.name()))
+    signals.iter().any(|s| is_note_on(s, context))
+}
+
+/// Whether the signal is a curated note on this context. A species key that names no context
+/// (a curated note on a horse) is a note on no context.
+fn is_note_on(s: &Signal, context: Context) -> bool {
+    s.hazard == Hazard::SpeciesNote
+        && s.context.as_deref().and_then(Context::from_name) == Some(context)
 }
 
 impl Finding<'_> {
@@ -440,7 +455,6 @@ fn systemic(s: &Signal) -> RiskLevel {
 
 /// Signals each life stage is sensitive to.
 fn sensitive(context: Context, signal: &Signal, to_milk: bool) -> bool {
-    use Hazard as H;
     let hazard = signal.hazard;
     match context {
         // H360D/H361d concern the unborn child: they raise pregnancy, not the child once born;

@@ -20,7 +20,7 @@ use crate::model::contexts::Context;
 use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::{RiskLevel, WatchClass};
-use crate::render::error::{self, ApiError};
+use crate::render::error::ApiError;
 
 /// Who is asking, as the runtime authenticated them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,10 +81,9 @@ impl BatchRequest {
 /// At most this many records are synthesised per request.
 const SYNTHESIZE_MAX: usize = 10;
 
+/// The batch-cap 400's fields after `error` and `code`.
 #[derive(Serialize)]
 struct TooMany {
-    error: String,
-    code: &'static str,
     requested: usize,
     cap: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -314,18 +313,17 @@ fn check(inputs: &[&str], synthesize: bool, caller: &BatchCaller) -> Result<(), 
         )));
     }
     if inputs.len() > caller.cap {
-        let body = TooMany {
-            error: format!(
-                "too many compounds: {} given, your tier allows {} per request",
-                inputs.len(),
-                caller.cap
-            ),
-            code: error::code::BAD_REQUEST,
+        let error = ApiError::bad_request(format!(
+            "too many compounds: {} given, your tier allows {} per request",
+            inputs.len(),
+            caller.cap
+        ))
+        .with_fields(&TooMany {
             requested: inputs.len(),
             cap: caller.cap,
             upgrade_url: (!caller.keyed).then_some(super::pages::docs::UPGRADE_TRIAL),
-        };
-        return Err(Rendered::json(400, &body, Cache::Private));
+        });
+        return Err(Rendered::from(error));
     }
     if synthesize && !caller.keyed {
         return Err(Rendered::from(ApiError::unauthorized(

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::error::{self, ApiError};
+use super::error::ApiError;
 use super::{Cache, Rendered};
 use crate::aggregate::{self, Assessment, ContextResult, Disagreement, EvidenceItem, Schema};
 use crate::api::Query;
@@ -139,11 +139,10 @@ struct Legacy<'a> {
     _links: Links,
 }
 
-/// The 422 body: the compound exists but has no evidence in the context.
+/// The 422's fields after `error` and `code`: the compound exists but has no evidence in the
+/// context.
 #[derive(Serialize, schemars::JsonSchema)]
 struct Unavailable<'a> {
-    error: &'a str,
-    code: &'static str,
     hq_id: &'a str,
     name: &'a str,
     message: String,
@@ -319,18 +318,14 @@ fn answer(
     let as_of = day.map(|d| d.format("%Y-%m-%d").to_string());
     let a = &*assessment(record, assessed);
     let unavailable = |message: String| {
-        Rendered::json(
-            422,
-            &Unavailable {
-                error: "aggregated record unavailable",
-                code: error::code::UNPROCESSABLE,
+        Rendered::from(
+            ApiError::unprocessable("aggregated record unavailable").with_fields(&Unavailable {
                 hq_id: &record.hq_id,
                 name: &record.name,
                 message,
                 schema: a.schema,
                 available_contexts: a.available(),
-            },
-            Cache::Private,
+            }),
         )
     };
     if a.schema == Schema::V2Research {
@@ -588,4 +583,42 @@ pub fn by_cas(dataset: &Dataset, cas: &Cas, query: CasQuery) -> Result<Rendered,
         compound_url: target,
     };
     Ok(Rendered::json(200, &body, cache_for(record)).keyed(&record.hq_id))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::render::test_data::{fixture, get_in};
+
+    /// The 422 is an `ApiError` whose added fields follow `error` and `code` in their order.
+    #[test]
+    fn a_context_without_evidence_is_a_422_naming_the_contexts_answered() {
+        let r = get_in(
+            fixture(),
+            "/api/compound/hq-c-org-000145?context=pollinator",
+        );
+        assert_eq!(r.status, 422);
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "error",
+                "code",
+                "hq_id",
+                "name",
+                "message",
+                "schema",
+                "available_contexts"
+            ]
+        );
+        assert_eq!(v["error"], "aggregated record unavailable");
+        assert_eq!(v["code"], "unprocessable");
+        assert!(
+            v["available_contexts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c == "human_adult")
+        );
+    }
 }

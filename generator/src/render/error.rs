@@ -2,7 +2,9 @@
 //! answers:
 //!
 //! - Every error is JSON `{"error": "<message>", "code": "<code>"}`, `Cache-Control: private,
-//!   max-age=3600`, so a shared cache never stores one. The message is for people and may be
+//!   max-age=3600`, so a shared cache never stores one. A few add fields after those two for
+//!   programs to act on (`ApiError::with_fields`: the 422's `available_contexts`, the batch
+//!   cap). The message is for people and may be
 //!   reworded; `code` is for programs and never changes meaning (`CODES` lists them all, and
 //!   the docs page and the OpenAPI `Error` schema publish that list).
 //!   A badge URL's error is a gray SVG badge with the same status and cache policy, its message
@@ -113,13 +115,14 @@ pub const CODES: &[(&str, u16, &str)] = &[
     ),
 ];
 
-/// An error answer: its status, its stable `code` (one of `CODES`) and its message (see the
-/// policy above).
+/// An error answer: its status, its stable `code` (one of `CODES`), its message (see the
+/// policy above) and the fields an endpoint adds after them (`with_fields`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     pub status: u16,
     pub code: &'static str,
     pub message: String,
+    pub fields: serde_json::Map<String, serde_json::Value>,
 }
 
 impl ApiError {
@@ -128,7 +131,19 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            fields: serde_json::Map::new(),
         }
+    }
+
+    /// The error with the fields of `fields` (a struct) after `error` and `code`, in their
+    /// order: what a program needs to act on it (the 422's available contexts, the batch
+    /// cap), as the OpenAPI states for that answer.
+    pub fn with_fields(mut self, fields: &impl serde::Serialize) -> ApiError {
+        match serde_json::to_value(fields).expect("error fields serialize") {
+            serde_json::Value::Object(map) => self.fields.extend(map),
+            other => panic!("error fields are a struct, not {other}"),
+        }
+        self
     }
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {
@@ -187,7 +202,7 @@ impl ApiError {
 
 impl From<ApiError> for Rendered {
     fn from(e: ApiError) -> Rendered {
-        Rendered::error(e.status, e.code, e.message)
+        Rendered::error(e.status, e.code, e.message, e.fields)
     }
 }
 
@@ -232,5 +247,27 @@ mod tests {
             serde_json::json!({"error": "no compound hq-c-org-999999", "code": "not_found"})
         );
         assert_eq!(r.status, 404);
+    }
+
+    #[test]
+    fn added_fields_follow_the_code_in_their_order() {
+        #[derive(serde::Serialize)]
+        struct Cap {
+            requested: usize,
+            cap: usize,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            upgrade_url: Option<&'static str>,
+        }
+        let e = ApiError::bad_request("too many").with_fields(&Cap {
+            requested: 11,
+            cap: 10,
+            upgrade_url: None,
+        });
+        let r = Rendered::from(e);
+        assert_eq!(
+            String::from_utf8(r.body).unwrap(),
+            "{\"error\":\"too many\",\"code\":\"bad_request\",\"requested\":11,\"cap\":10}\n"
+        );
+        assert_eq!((r.status, r.cache), (400, super::super::Cache::Private));
     }
 }

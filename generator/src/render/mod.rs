@@ -122,17 +122,25 @@ impl Rendered {
 
     /// The JSON error body, never publicly cached. Only `render::error` makes one, from an
     /// `ApiError`, so every error answer follows its policy.
-    fn error(status: u16, code: &'static str, message: String) -> Rendered {
+    fn error(
+        status: u16,
+        code: &'static str,
+        message: String,
+        fields: serde_json::Map<String, serde_json::Value>,
+    ) -> Rendered {
         #[derive(Serialize)]
         struct Body {
             error: String,
             code: &'static str,
+            #[serde(flatten)]
+            fields: serde_json::Map<String, serde_json::Value>,
         }
         Rendered::json(
             status,
             &Body {
                 error: message,
                 code,
+                fields,
             },
             Cache::Private,
         )

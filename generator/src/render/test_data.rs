@@ -1,4 +1,6 @@
-//! The committed dataset (and its risk index), loaded once for the render modules' unit tests.
+//! The datasets the render modules' unit tests read, each loaded once: the committed dataset
+//! (and its risk index), for tests about the production data, and a small valid fixture, for
+//! tests that need only a few records.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -18,6 +20,19 @@ pub(crate) fn dataset() -> &'static Dataset {
     })
 }
 
+/// `tests/fixtures/data-small`: formaldehyde, benzene and BPA as the committed dataset holds
+/// them (without the curated overlays), their aliases, polycarbonate, and children's drinking
+/// cups made of it. `check` passes on it (`the_fixture_is_valid`).
+pub(crate) fn fixture() -> &'static Dataset {
+    static DATA: OnceLock<Dataset> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/data-small");
+        let (dataset, problems) = load(&dir).expect("the fixture dataset loads");
+        assert!(problems.is_empty(), "{problems:#?}");
+        dataset
+    })
+}
+
 pub(crate) fn risk_index() -> &'static RiskIndex {
     static INDEX: OnceLock<RiskIndex> = OnceLock::new();
     INDEX.get_or_init(|| RiskIndex::build(dataset()))
@@ -26,6 +41,22 @@ pub(crate) fn risk_index() -> &'static RiskIndex {
 /// The static answer to a GET of `url` (`/api/...?name=value&...`, values not encoded) from the
 /// committed dataset, through the catalogue and the one dispatch.
 pub(crate) fn get(url: &str) -> Rendered {
+    get_in(dataset(), url)
+}
+
+/// As `get`, from `dataset`.
+pub(crate) fn get_in(dataset: &Dataset, url: &str) -> Rendered {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
-    dispatch::get_static(dataset(), path, &api::pairs(query), None)
+    dispatch::get_static(dataset, path, &api::pairs(query), None)
+}
+
+#[test]
+fn the_fixture_is_valid() {
+    let d = fixture();
+    assert_eq!(
+        (d.compounds.len(), d.materials.len(), d.products.len()),
+        (3, 1, 1)
+    );
+    let problems = crate::validate::validate(d);
+    assert!(problems.is_empty(), "{problems:#?}");
 }

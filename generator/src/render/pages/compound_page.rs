@@ -455,12 +455,18 @@ fn statuses(d: &Dataset, r: &CompoundRecord) -> Vec<StatusRow> {
 mod tests {
     use chrono::NaiveDate;
 
+    use crate::model::Dataset;
     use crate::model::contexts::Context;
     use crate::model::timeline;
-    use crate::render::test_data::{dataset, get};
+    use crate::render::test_data::{dataset, fixture, get_in};
 
+    /// A page of the fixture dataset.
     fn html(url: &str) -> String {
-        let r = get(url);
+        html_in(fixture(), url)
+    }
+
+    fn html_in(d: &Dataset, url: &str) -> String {
+        let r = get_in(d, url);
         assert_eq!(r.status, 200, "{url}");
         assert_eq!(r.content_type, "text/html; charset=utf-8");
         String::from_utf8(r.body).unwrap()
@@ -491,7 +497,7 @@ mod tests {
 
     #[test]
     fn every_tier_is_text_as_well_as_colour() {
-        let d = dataset();
+        let d = fixture();
         let id = "hq-c-org-000145";
         let a = crate::aggregate::assess(&d.compounds[id]);
         let page = html(&format!("/compound/{id}"));
@@ -530,8 +536,8 @@ mod tests {
 
     #[test]
     fn unknown_and_malformed_ids_are_the_api_errors() {
-        assert_eq!(get("/compound/hq-c-org-999999").status, 404);
-        assert_eq!(get("/compound/benzene").status, 400);
+        assert_eq!(get_in(fixture(), "/compound/hq-c-org-999999").status, 404);
+        assert_eq!(get_in(fixture(), "/compound/benzene").status, 400);
     }
 
     #[test]
@@ -545,7 +551,7 @@ mod tests {
                     && r.regulatory.classifications.iter().any(|c| !c.is_current())
             })
             .expect("a compound with a superseded call");
-        let page = html(&format!("/compound/{id}"));
+        let page = html_in(d, &format!("/compound/{id}"));
         let current = page.find(">current<").expect("a current call");
         let ended = page.find(">superseded<").expect("a superseded call");
         assert!(current < ended);
@@ -558,7 +564,7 @@ mod tests {
     fn the_timeline_lists_every_dated_change_oldest_first() {
         let d = dataset();
         let pfoa = d.by_cas("335-67-1").unwrap();
-        let page = html(&format!("/compound/{}", pfoa.hq_id));
+        let page = html_in(d, &format!("/compound/{}", pfoa.hq_id));
         let start = page
             .find("id=\"timeline-heading\"")
             .expect("a timeline section");

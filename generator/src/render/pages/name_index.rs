@@ -80,12 +80,12 @@ pub fn name_index(d: &Dataset) -> Rendered {
 mod tests {
     use serde_json::Value;
 
-    use crate::render::test_data::{dataset, get};
+    use crate::render::test_data::{fixture, get, get_in};
 
     #[test]
     fn every_served_entity_is_in_the_index_with_its_cas() {
-        let d = dataset();
-        let r = get("/search-index.json");
+        let d = fixture();
+        let r = get_in(d, "/search-index.json");
         assert_eq!(r.status, 200);
         let v: Value = serde_json::from_slice(&r.body).unwrap();
         let benzene = v["c"]

@@ -157,7 +157,7 @@ mod tests {
     use std::sync::OnceLock;
 
     use super::*;
-    use crate::render::test_data::dataset;
+    use crate::render::test_data::fixture as dataset;
 
     fn ask(q: &str) -> serde_json::Value {
         static INDEX: OnceLock<SearchIndex> = OnceLock::new();
