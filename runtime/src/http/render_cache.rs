@@ -142,7 +142,6 @@ impl RenderCache {
         inner.map.insert(key, kept);
         res
     }
-
 }
 
 #[cfg(test)]
