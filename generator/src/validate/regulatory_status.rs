@@ -295,6 +295,7 @@ mod tests {
         );
         RegulatoryStatus {
             dataset_version: "rs-000000000000".into(),
+            written: Default::default(),
             vocabulary,
             files: vec![LoadedFile {
                 file: "regulatory-status/eu.json".into(),

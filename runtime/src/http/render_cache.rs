@@ -5,9 +5,12 @@
 //! again is answered from memory, without rendering, serialising or hashing it again. A
 //! reload brings a new release with an empty cache.
 //!
-//! Bounded by `MAX_ENTRIES` and `MAX_BODY_BYTES`: past either, the cache starts again empty
+//! Bounded by `MAX_ENTRIES` and `MAX_HELD_BYTES`: past either, the cache starts again empty
 //! (a client cycling through distinct queries cannot grow it, and answers of a past day are
-//! dropped then). A query carrying `api_key` is never kept, so no key is held here.
+//! dropped then). The bytes counted are those an answer holds in memory: its body as
+//! allocated (trimmed to its length before it is kept: a serialiser's buffer grows by
+//! doubling), its headers and its key, each with the bookkeeping around it. A query carrying
+//! `api_key` is never kept, so no key is held here.
 
 use std::collections::HashMap;
 use std::sync::RwLock;
@@ -23,8 +26,11 @@ use super::Params;
 
 /// How many answers the cache holds before it starts again empty.
 const MAX_ENTRIES: usize = 20_000;
-/// How many bytes of bodies it holds before it starts again empty.
-const MAX_BODY_BYTES: usize = 64 << 20;
+/// How many bytes its answers hold (`Kept::held`) before it starts again empty.
+const MAX_HELD_BYTES: usize = 32 << 20;
+/// The bookkeeping of one header or one string beside its bytes (the map's entry, the
+/// allocation's own header), counted generously so the bound holds.
+const PER_PART: usize = 64;
 
 /// What an answer depends on, besides the release.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -38,6 +44,12 @@ pub struct Key {
 }
 
 impl Key {
+    /// The bytes the key holds beside itself: its path parameters' and query's strings.
+    fn held(&self) -> usize {
+        let strings: usize = self.params.iter().map(|p| p.capacity() + PER_PART).sum();
+        strings + self.query.held(PER_PART)
+    }
+
     /// The key of a GET, or `None` when its answer must not be kept.
     pub fn of(
         op: Op,
@@ -67,6 +79,18 @@ struct Kept {
     status: StatusCode,
     headers: HeaderMap,
     body: Bytes,
+    /// What the entry holds, key included, as `held` counts it when it is kept.
+    held: usize,
+}
+
+/// The bytes one entry holds: the body, each header's name and value, the key, and the entry
+/// itself in the map.
+fn held(key: &Key, headers: &HeaderMap, body: &Bytes) -> usize {
+    let headers: usize = headers
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + PER_PART)
+        .sum();
+    body.len() + headers + key.held() + size_of::<Key>() + size_of::<Kept>() + PER_PART
 }
 
 /// The rendered answers of one release, by what they depend on.
@@ -78,7 +102,7 @@ pub struct RenderCache {
 #[derive(Debug, Default)]
 struct Inner {
     map: HashMap<Key, Kept>,
-    body_bytes: usize,
+    held_bytes: usize,
 }
 
 impl RenderCache {
@@ -93,25 +117,29 @@ impl RenderCache {
     }
 
     /// Keeps the answer `rendered` makes under `key` and returns it to be sent.
-    pub fn keep(&self, key: Key, rendered: Rendered) -> Response {
+    pub fn keep(&self, key: Key, mut rendered: Rendered) -> Response {
+        // The body is kept as allocated: without the serialiser's spare capacity.
+        rendered.body.shrink_to_fit();
         let (res, body) = super::reply_kept(rendered);
-        if body.len() > MAX_BODY_BYTES / 16 {
+        if body.len() > MAX_HELD_BYTES / 16 {
             return res;
         }
         let kept = Kept {
             status: res.status(),
             headers: res.headers().clone(),
+            held: held(&key, res.headers(), &body),
             body,
         };
         let mut inner = self.inner.write().unwrap_or_else(|e| e.into_inner());
-        if inner.map.len() >= MAX_ENTRIES || inner.body_bytes + kept.body.len() > MAX_BODY_BYTES {
+        if let Some(old) = inner.map.remove(&key) {
+            inner.held_bytes -= old.held;
+        }
+        if inner.map.len() >= MAX_ENTRIES || inner.held_bytes + kept.held > MAX_HELD_BYTES {
             inner.map.clear();
-            inner.body_bytes = 0;
+            inner.held_bytes = 0;
         }
-        inner.body_bytes += kept.body.len();
-        if let Some(old) = inner.map.insert(key, kept) {
-            inner.body_bytes -= old.body.len();
-        }
+        inner.held_bytes += kept.held;
+        inner.map.insert(key, kept);
         res
     }
 }
@@ -120,6 +148,12 @@ impl RenderCache {
 mod tests {
     use super::*;
     use saferef_generator::render::Cache;
+
+    impl RenderCache {
+        fn held_bytes(&self) -> usize {
+            self.inner.read().unwrap().held_bytes
+        }
+    }
 
     fn key(q: &str, n: usize) -> Option<Key> {
         let today = NaiveDate::from_ymd_opt(2026, 11, 26).unwrap();
@@ -180,6 +214,37 @@ mod tests {
         assert!(cache.get(&key("ids=a,b", MAX_ENTRIES).unwrap()).is_some());
         let inner = cache.inner.read().unwrap();
         assert_eq!(inner.map.len(), 1);
-        assert_eq!(inner.body_bytes, "\"x\"\n".len());
+        let only = inner.map.values().next().unwrap();
+        assert_eq!(inner.held_bytes, only.held);
+        assert!(
+            only.held > "\"x\"\n".len(),
+            "headers and key are counted too"
+        );
+    }
+
+    #[test]
+    fn large_answers_are_bounded_by_the_bytes_they_hold() {
+        let cache = RenderCache::default();
+        let body = "y".repeat(100 << 10);
+        let mut most = 0;
+        for n in 0..(4 * MAX_HELD_BYTES / body.len()) {
+            cache.keep(key("ids=a,b", n).unwrap(), rendered(&body));
+            let held = cache.held_bytes();
+            assert!(
+                held <= MAX_HELD_BYTES,
+                "{held} bytes held after {n} answers"
+            );
+            most = most.max(held);
+            let inner = cache.inner.read().unwrap();
+            assert_eq!(held, inner.map.values().map(|k| k.held).sum::<usize>());
+        }
+        // It filled close to its bound before starting again, not far below.
+        assert!(most > MAX_HELD_BYTES - 2 * body.len(), "{most}");
+        // The same key again replaces its answer rather than counting it twice.
+        let before = cache.held_bytes();
+        cache.keep(key("ids=a,b", 0).unwrap(), rendered(&body));
+        cache.keep(key("ids=a,b", 0).unwrap(), rendered(&body));
+        let one = cache.inner.read().unwrap().map[&key("ids=a,b", 0).unwrap()].held;
+        assert!(cache.held_bytes() <= before + one);
     }
 }

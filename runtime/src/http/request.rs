@@ -66,6 +66,15 @@ impl Params {
         self.0.get(name).map(String::as_str)
     }
 
+    /// The bytes its names and values hold, with `per_string` of bookkeeping for each string
+    /// and each pair (a cache counting what it keeps, `render_cache.rs`).
+    pub fn held(&self, per_string: usize) -> usize {
+        self.0
+            .iter()
+            .map(|(k, v)| k.capacity() + v.capacity() + 3 * per_string)
+            .sum()
+    }
+
     pub fn pairs(&self) -> Vec<(String, String)> {
         self.0.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }

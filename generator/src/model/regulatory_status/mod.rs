@@ -8,7 +8,10 @@
 mod cells;
 pub mod governance;
 
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 pub use cells::*;
 
@@ -21,6 +24,32 @@ pub struct RegulatoryStatus {
     pub vocabulary: Vocabulary,
     /// The jurisdiction files in path order.
     pub files: Vec<LoadedFile>,
+    /// Each value as `GET /api/regulatory-status` writes it (`render::regulatory_status`).
+    #[serde(skip)]
+    pub written: Written,
+}
+
+/// The JSON of every value of the layer, by file, cell and value in their order: written at
+/// the first answer that needs it and kept with the layer, so an answer copies each value's
+/// bytes instead of serialising it again. A clone starts empty: a changed copy of the layer
+/// never answers with the bytes of the original.
+#[derive(Debug, Default)]
+pub struct Written(OnceLock<Vec<Vec<Vec<Box<RawValue>>>>>);
+
+impl Written {
+    /// The values' JSON, written by `write` (file, cell, value) the first time.
+    pub fn get_or_init(
+        &self,
+        write: impl FnOnce() -> Vec<Vec<Vec<Box<RawValue>>>>,
+    ) -> &[Vec<Vec<Box<RawValue>>>] {
+        self.0.get_or_init(write)
+    }
+}
+
+impl Clone for Written {
+    fn clone(&self) -> Written {
+        Written::default()
+    }
 }
 
 impl RegulatoryStatus {

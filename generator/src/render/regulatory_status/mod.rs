@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 pub use query::RegulatoryStatusQuery;
 
@@ -30,7 +31,7 @@ impl RegulatoryStatusQuery<'_> {
     }
 }
 
-#[derive(Serialize, schemars::JsonSchema)]
+#[derive(Serialize)]
 struct ValueOut<'a> {
     threshold_ppb: Option<f64>,
     stated: Option<&'a str>,
@@ -81,13 +82,37 @@ fn value_out<'a>(file: &'a LoadedFile, v: &'a Value) -> ValueOut<'a> {
     }
 }
 
-#[derive(Serialize, schemars::JsonSchema)]
-struct GovernanceOut<'a> {
-    current: Option<ValueOut<'a>>,
-    upcoming: Vec<ValueOut<'a>>,
+/// Every value's JSON, by file, cell and value (`RegulatoryStatus::written`): a value's
+/// answer does not depend on the date or the query, so it is written once per layer.
+fn written(rs: &RegulatoryStatus) -> &[Vec<Vec<Box<RawValue>>>] {
+    rs.written.get_or_init(|| {
+        rs.files
+            .iter()
+            .map(|file| {
+                let cells = file.content.cells.iter();
+                cells
+                    .map(|cell| {
+                        let values = cell.governance_timeline.iter();
+                        values
+                            .map(|v| {
+                                serde_json::value::to_raw_value(&value_out(file, v))
+                                    .expect("response types serialize")
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect()
+    })
 }
 
-#[derive(Serialize, schemars::JsonSchema)]
+#[derive(Serialize)]
+struct GovernanceOut<'a> {
+    current: Option<&'a RawValue>,
+    upcoming: Vec<&'a RawValue>,
+}
+
+#[derive(Serialize)]
 struct CellOut<'a> {
     analyte: &'a str,
     matrix: &'a str,
@@ -101,11 +126,11 @@ struct CellOut<'a> {
     change_type: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     legal_status_note: Option<&'a str>,
-    governance_timeline: Vec<ValueOut<'a>>,
+    governance_timeline: &'a [Box<RawValue>],
     governance: GovernanceOut<'a>,
 }
 
-#[derive(Serialize, schemars::JsonSchema)]
+#[derive(Serialize)]
 struct CellsBody<'a> {
     as_of: String,
     dataset_version: &'a str,
@@ -117,8 +142,17 @@ struct CellsBody<'a> {
     results: Vec<CellOut<'a>>,
 }
 
-fn cell_out<'a>(file: &'a LoadedFile, cell: &'a Cell, as_of: NaiveDate) -> CellOut<'a> {
+/// A cell as of `as_of`, its values' JSON taken from `values` (the cell's, in timeline order).
+fn cell_out<'a>(cell: &'a Cell, values: &'a [Box<RawValue>], as_of: NaiveDate) -> CellOut<'a> {
     let g = governance::governance(cell, as_of);
+    let written = |v: &Value| -> &'a RawValue {
+        let at = cell
+            .governance_timeline
+            .iter()
+            .position(|t| std::ptr::eq(t, v))
+            .expect("governance picks among the cell's own values");
+        &values[at]
+    };
     CellOut {
         analyte: &cell.analyte,
         matrix: &cell.matrix,
@@ -128,19 +162,15 @@ fn cell_out<'a>(file: &'a LoadedFile, cell: &'a Cell, as_of: NaiveDate) -> CellO
         coverage_gap: g.coverage_gap(),
         change_type: cell.change_type(),
         legal_status_note: cell.legal_status_note.as_deref(),
-        governance_timeline: cell
-            .governance_timeline
-            .iter()
-            .map(|v| value_out(file, v))
-            .collect(),
+        governance_timeline: values,
         governance: GovernanceOut {
-            current: g.current.map(|v| value_out(file, v)),
-            upcoming: g.upcoming.into_iter().map(|v| value_out(file, v)).collect(),
+            current: g.current.map(written),
+            upcoming: g.upcoming.into_iter().map(written).collect(),
         },
     }
 }
 
-#[derive(Serialize, schemars::JsonSchema)]
+#[derive(Serialize)]
 struct ChangeOut<'a> {
     analyte: &'a str,
     matrix: &'a str,
@@ -159,7 +189,7 @@ struct ChangeOut<'a> {
     source_url: Option<&'a str>,
 }
 
-#[derive(Serialize, schemars::JsonSchema)]
+#[derive(Serialize)]
 struct CalendarBody<'a> {
     as_of: String,
     dataset_version: &'a str,
@@ -180,19 +210,25 @@ pub fn regulatory_status(
     compounds: &BTreeMap<String, CompoundRecord>,
     filter: &RegulatoryStatusQuery<'_>,
 ) -> Rendered {
-    let cells: Vec<(&LoadedFile, &Cell)> = rs
-        .files
-        .iter()
-        .flat_map(|f| f.content.cells.iter().map(move |c| (f, c)))
-        .filter(|(_, c)| filter.keeps(c))
-        .collect();
     if filter.calendar {
+        let cells: Vec<(&LoadedFile, &Cell)> = rs
+            .files
+            .iter()
+            .flat_map(|f| f.content.cells.iter().map(move |c| (f, c)))
+            .filter(|(_, c)| filter.keeps(c))
+            .collect();
         calendar(rs, compounds, filter, &cells)
     } else {
-        let results: Vec<CellOut<'_>> = cells
+        let written = written(rs);
+        let results: Vec<CellOut<'_>> = rs
+            .files
             .iter()
-            .filter(|(_, c)| filter.jurisdiction.is_none_or(|j| c.jurisdiction == j))
-            .map(|(f, c)| cell_out(f, c, filter.as_of))
+            .zip(written)
+            .flat_map(|(f, values)| f.content.cells.iter().zip(values))
+            .filter(|(c, _)| {
+                filter.keeps(c) && filter.jurisdiction.is_none_or(|j| c.jurisdiction == j)
+            })
+            .map(|(c, values)| cell_out(c, values, filter.as_of))
             .collect();
         let body = CellsBody {
             as_of: filter.as_of.to_string(),
