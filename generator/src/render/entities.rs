@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::compound::View;
+use super::compound::{KeyedLinks, View};
 use super::{Cache, Rendered};
 use crate::aggregate::synthesis::{self, Synthesis, Trace};
 use crate::model::Dataset;
@@ -181,6 +181,7 @@ struct ProductOut<'a> {
     compound_traces: Option<Vec<Trace>>,
     sources: &'a [SourceRef],
     meta: &'a EntityMeta,
+    _links: KeyedLinks,
 }
 
 fn uses<'a>(dataset: &'a Dataset, list: &'a [MaterialUse]) -> Vec<MaterialRef<'a>> {
@@ -234,6 +235,7 @@ pub fn product(dataset: &Dataset, id: &str, view: View) -> Rendered {
         compound_traces: (view == View::Full).then_some(traces),
         sources: &p.sources,
         meta: &p.meta,
+        _links: KeyedLinks::of(&format!("/api/product/{}", p.id)),
     };
     Rendered::json(200, &body, Cache::PublicCompound).keyed(&p.id)
 }
