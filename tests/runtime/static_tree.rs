@@ -334,13 +334,13 @@ fn files_are_answered_from_memory_and_not_counted(
     dataset: &saferef_generator::model::Dataset,
     blocks: &BTreeMap<String, Vec<(String, String)>>,
 ) {
-    // A compound answer the CDN serves from a file: a context every compound answers, or
-    // the plain record (a context some compound has no evidence for is the runtime's).
+    // An answer the CDN serves from a file: a material's record (on the committed corpus
+    // every compound variant is the runtime's, ARCHITECTURE.md "How the CDN routes").
     let model = StaticSite::open(site).unwrap();
     let route = routes(dataset)
         .into_iter()
         .rev()
-        .filter(|r| ["compound_context", "compound"].contains(&r.pattern))
+        .filter(|r| r.pattern == "material")
         .find(|r| {
             let query: Vec<(String, String)> = r
                 .query
@@ -350,7 +350,7 @@ fn files_are_answered_from_memory_and_not_counted(
                 .collect();
             matches!(model.resolve(&r.path, &query), Resolution::File { .. })
         })
-        .expect("a compound answer from a file");
+        .expect("a material from a file");
     let url = format!(
         "{}{}?{}",
         server.base,
