@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use saferef_generator::build::site::cdn::{Resolution, StaticSite};
 use saferef_generator::build::site::routes::routes;
 use saferef_generator::build::site::{
-    BuildOptions, BuildReport, LastBuild, MANIFEST, build, build_after, cors_lines, header_lines,
-    html_security_lines, state,
+    BuildOptions, BuildReport, LastBuild, MANIFEST, MAX_RULES, build, build_after, cors_lines,
+    header_lines, html_security_lines, state,
 };
 use saferef_generator::ingest::{IngestOptions, run};
 use saferef_generator::load::{load, load_with};
@@ -410,6 +410,17 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
         first_file.entry(r.path.as_str()).or_insert(r.file.as_str());
     }
     let page = |path: &str| first_file.get(path).is_some_and(|f| f.ends_with(".html"));
+    // The fixture has a context without evidence for some compounds only (dog, a 422
+    // for benzene): exception rules send those ids to the runtime, the others get the file.
+    let dog = |status: u16| {
+        all.iter().any(|r| {
+            r.pattern == "compound_context"
+                && r.query.as_deref() == Some("context=dog")
+                && r.rendered.status == status
+        })
+    };
+    assert!(dog(422) && dog(200));
+    let mut from_files = 0;
     for r in all
         .iter()
         .filter(|r| !["not_found", "badge_not_found", "runtime_required"].contains(&r.pattern))
@@ -422,10 +433,13 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         let resolved = site.resolve(&r.path, &query);
+        // An id that answers otherwise is the runtime's: the CDN never rewrites to a file an
+        // id it knows lacks.
         if r.rendered.status != 200 {
             assert_eq!(resolved, Resolution::Runtime, "{} {:?}", r.path, r.query);
             continue;
         }
+        from_files += 1;
         let Resolution::File {
             file,
             status,
@@ -458,6 +472,13 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
         );
         assert_eq!(headers, expected, "{} {:?}", r.path, r.query);
     }
+    // The fixture's exceptions fit in the budget: every 200 answer is its file.
+    let answered = all
+        .iter()
+        .filter(|r| r.rendered.status == 200)
+        .filter(|r| !["not_found", "badge_not_found", "runtime_required"].contains(&r.pattern))
+        .count();
+    assert_eq!(from_files, answered);
     let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
     let q = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
         pairs
@@ -465,15 +486,8 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
     };
-    assert_eq!(
-        site.resolve("/api/compound/cas/71-43-2", &q(&[("redirect", "true")])),
-        Resolution::Redirect {
-            status: 302,
-            location: format!("/api/compound/{benzene}")
-        }
-    );
-    // With a context the redirect is the runtime's, which checks the context and encodes it:
-    // a CDN rule would copy the value into Location as given (issue 23).
+    // A CAS redirect is the runtime's, which checks the context and encodes it: a CDN rule
+    // would copy the value into Location as given (issue 23).
     for context in [
         "dog",
         "%0D%0ASet-Cookie:%20x=1",
@@ -489,14 +503,22 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
             "{context:?}"
         );
     }
-    // Aliases, custom labels, unknown ids and the build's own data are the runtime's.
+    // Aliases, custom labels, CAS redirects (the runtime's 302), the service's own base,
+    // pages of ids without one and the build's own data are the runtime's.
     let compound = format!("/api/compound/{benzene}");
     let badge = format!("/api/badge/{benzene}");
+    let keyed = format!("/api/v1/compound/{benzene}/alternatives");
     for (path, query) in [
         (compound.as_str(), q(&[("context", "adult")])),
         (badge.as_str(), q(&[("context", "dog"), ("label", "x")])),
-        ("/api/compound/hq-c-org-999999", vec![]),
-        ("/api/compound/not-an-id/raw", vec![]),
+        (
+            "/api/compound/cas/71-43-2",
+            q(&[("redirect", "true"), ("context", "dog")]),
+        ),
+        ("/api/compound/cas/71-43-2", q(&[("redirect", "true")])),
+        (keyed.as_str(), vec![]),
+        ("/api/v1/compound/cas/71-43-2", vec![]),
+        ("/compound/hq-c-org-999999", vec![]),
         ("/_data/dataset.json.zst", vec![]),
         ("/api/compounds", vec![]),
     ] {
@@ -506,6 +528,60 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
             "{path} {query:?}"
         );
     }
+    // An id the tree does not know meets a placeholder rule to a file it lacks: the CDN's
+    // own 404, as Netlify answers it (tests/runtime/netlify_dev.rs).
+    for (path, target) in [
+        (
+            "/api/compound/hq-c-org-999999",
+            "/api/compound/hq-c-org-999999.json",
+        ),
+        (
+            "/api/compound/not-an-id/raw",
+            "/api/compound/not-an-id/raw.json",
+        ),
+    ] {
+        assert_eq!(
+            site.resolve(path, &[]),
+            Resolution::Missing {
+                target: target.into()
+            },
+            "{path}"
+        );
+    }
+}
+
+/// The rules are placeholders: their number does not grow with the corpus (the dataset cloned
+/// ten times gives as many) and stays under the bound the build prints.
+#[test]
+fn the_number_of_redirect_rules_stays_within_its_budget_at_any_scale() {
+    let (_data, d) = dataset();
+    // The rules, and those of them that name an id (the exceptions' section).
+    let count = |d: &Dataset| {
+        let out = tempfile::tempdir().unwrap();
+        let report = build(d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+        let text = std::fs::read_to_string(out.path().join("_redirects")).unwrap();
+        let rules = |text: &str| {
+            text.lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                .count()
+        };
+        let lines = rules(&text);
+        assert_eq!(report.redirect_rules, lines);
+        let section = text
+            .split("\n\n")
+            .find(|s| s.starts_with("# Ids that answer"));
+        (lines, section.map_or(0, rules))
+    };
+    let (one, one_ids) = count(&d);
+    let compounds = d.compounds.len();
+    let scaled = saferef_generator::build::site::scale::scaled(d, 10).unwrap();
+    assert_eq!(scaled.compounds.len(), compounds * 10);
+    let (ten, ten_ids) = count(&scaled);
+    // The placeholders do not grow with the corpus; the exceptions grow with the ids that
+    // answer otherwise, within the budget.
+    assert_eq!(one - one_ids, ten - ten_ids);
+    assert!(0 < one_ids && one_ids < ten_ids, "{one_ids} {ten_ids}");
+    assert!(ten <= MAX_RULES, "{ten} rules");
 }
 
 #[test]
@@ -515,16 +591,57 @@ fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     let redirects = std::fs::read_to_string(out.path().join("_redirects")).unwrap();
     let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
-    // Benzene has no pollinator evidence: its 422 is the runtime's, before the generic rule.
-    let status_rule = format!(
-        "/api/compound/{benzene} context=pollinator https://runtime.example/api/compound/{benzene} 200"
-    );
-    let generic =
-        "/api/compound/:id context=pollinator /api/compound/:id/context/pollinator.json 200";
-    assert!(redirects.find(&status_rule).unwrap() < redirects.find(generic).unwrap());
+    // A compound without dog evidence (a 422) has its own rule to the runtime, and the
+    // placeholder rewrites every other compound to its file. Only such rules name an id.
+    let all = routes(&d);
+    let dog = |status: u16| {
+        all.iter()
+            .find(|r| {
+                r.pattern == "compound_context"
+                    && r.query.as_deref() == Some("context=dog")
+                    && r.rendered.status == status
+            })
+            .unwrap()
+    };
+    let lacking = &dog(422).path;
     assert!(redirects.contains(&format!(
-        "/api/compound/cas/71-43-2 redirect=true /api/compound/{benzene} 302"
+        "{lacking} context=dog https://runtime.example{lacking} 200!\n"
     )));
+    let exception = redirects.find(&format!("{lacking} ")).unwrap();
+    let placeholder = redirects
+        .find("/api/compound/:id context=dog /api/compound/:id/context/dog.json 200!\n")
+        .unwrap();
+    assert!(exception < placeholder);
+    assert!(redirects.contains(
+        "/api/compound/:id context=human_child /api/compound/:id/context/human_child.json 200!\n"
+    ));
+    for line in redirects.lines().filter(|l| l.contains("hq-c-")) {
+        assert!(
+            line.starts_with("/api/compound/hq-c-")
+                && line.ends_with(" 200!")
+                && line.contains(" https://runtime.example/api/compound/hq-c-"),
+            "{line}"
+        );
+    }
+    assert!(!redirects.contains("71-43-2"));
+    assert!(redirects.contains(
+        "/api/compound/cas/:cas redirect=:redirect https://runtime.example/api/compound/cas/:cas 200!\n"
+    ));
+    // The service's own base before any other rule but build data's.
+    let rules: Vec<&str> = redirects
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    assert_eq!(
+        rules[..2],
+        [
+            "/_data/* /api/404.json 404!",
+            "/api/v1/* https://runtime.example/api/v1/:splat 200!"
+        ]
+    );
+    // Pages and files at their own path have no rule.
+    assert!(!redirects.contains("\n/compound/:id "));
+    assert!(!redirects.contains("/sitemap.xml"));
     assert!(
         redirects
             .trim_end()
@@ -560,7 +677,7 @@ fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
     build(&d, &o).unwrap();
     let redirects = std::fs::read_to_string(preview.path().join("_redirects")).unwrap();
     assert!(redirects.contains(&format!(
-        "/api/compound/{benzene} context=pollinator /api/compound/{benzene}/context/pollinator.json 422"
+        "{lacking} context=dog /api/runtime-required.json 503!\n"
     )));
     assert!(
         redirects
@@ -612,6 +729,8 @@ fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
         (cas, q(&[("context", "dog")])),
         (cas, q(&[("redirect", "yes")])),
         (cas, q(&[("redirect", "true"), ("context", "dog")])),
+        (cas, q(&[("redirect", "true")])),
+        (lacking.as_str(), q(&[("context", "dog")])),
         ("/api/openapi", q(&[("format", "yaml")])),
         ("/api/search", q(&[("q", "benzene")])),
     ] {
@@ -626,9 +745,16 @@ fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
             "{path} {query:?}"
         );
     }
-    // The precomputed values still come from files, in both.
+    // The precomputed values still come from files, in both, and so does the dog context of
+    // a compound that has evidence for it.
+    let having = dog(200);
     for site in [&preview, &deployed] {
         for (path, query, file) in [
+            (
+                having.path.as_str(),
+                q(&[("context", "dog")]),
+                having.file.clone(),
+            ),
             (
                 compound.as_str(),
                 q(&[("context", "human_child")]),

@@ -1,8 +1,10 @@
 //! `netlify dev` (netlify-cli, offline) serving a build of the ingest fixture, with the real
 //! `saferef-serve` at the build's runtime origin: every kind of route the build writes, and
 //! requests only the runtime answers, get through Netlify's own router the status and bytes
-//! the runtime gives for the same request. Where netlify dev differs from what the generator
-//! assumes of production Netlify (site/cdn.rs), the test asserts what it does and says why.
+//! the runtime gives for the same request, and each answer is the one the generator's model of
+//! the CDN (site/cdn.rs) predicts: a file, the runtime, or the CDN's own 404. Where netlify dev
+//! differs from production Netlify as its documentation describes it, the test asserts what it
+//! does and says why.
 //! Needs `node` and `npm ci --ignore-scripts --prefix tests/netlify` (scripts/test does both).
 
 use std::collections::BTreeMap;
@@ -12,6 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use reqwest::blocking::{Client, Response};
+use saferef_generator::build::site::cdn::{Resolution, StaticSite};
 use saferef_generator::build::site::routes::{Route, routes};
 use saferef_generator::build::site::{BuildOptions, build};
 use saferef_generator::ingest::{IngestOptions, run};
@@ -289,6 +292,37 @@ fn assert_from_file(url: &str, dev: &Answer, runtime: &Answer) {
     assert!(runtime.header("cache-control").is_some(), "{url}");
 }
 
+/// The query pairs of a URL, as the CDN model takes them.
+fn pairs(url: &str) -> (String, Vec<(String, String)>) {
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let pairs = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (k.to_string(), v.to_string())
+        })
+        .collect();
+    (path.to_string(), pairs)
+}
+
+/// netlify dev's answer to `url` is what the model predicts: the file (the runtime's status
+/// and bytes), the runtime's answer proxied, or the CDN's own 404 for a rewrite to a file the
+/// tree lacks (netlify dev's static server says `404 Not Found`; the runtime, asked itself,
+/// answers the OpenAPI's error instead).
+fn assert_as_modelled(site: &StaticSite, url: &str, dev: &Answer, runtime: &Answer) {
+    let (path, query) = pairs(url);
+    match site.resolve(&path, &query) {
+        Resolution::File { .. } => assert_from_file(url, dev, runtime),
+        Resolution::Runtime => assert_proxied(url, dev, runtime),
+        Resolution::Missing { .. } => {
+            assert_eq!(dev.body, b"404 Not Found", "{url}");
+            assert!(runtime.status >= 400, "{url}");
+        }
+        other => panic!("{url}: {other:?}"),
+    }
+}
+
 #[test]
 fn netlify_dev_answers_as_the_runtime_does() {
     let root = tempfile::tempdir().unwrap();
@@ -306,6 +340,7 @@ fn netlify_dev_answers_as_the_runtime_does() {
     )
     .unwrap();
     let redirects = std::fs::read(site.join("_redirects")).unwrap();
+    let model = StaticSite::open(&site).unwrap();
     let state = root.path().join("state");
     let key = binary::create_key(&state, "developer");
     let runtime = serve(runtime_port, &data, &site, &state);
@@ -345,30 +380,56 @@ fn netlify_dev_answers_as_the_runtime_does() {
         let url = url(r);
         let (d, rt) = both(&url, None);
         assert_eq!(rt.status, r.rendered.status, "{url}");
-        if r.rendered.status == 200 {
-            assert_from_file(&url, &d, &rt);
-        } else {
+        if r.rendered.status != 200 {
             // Every status but 200 is the runtime's (a rule proxies it there).
             assert_proxied(&url, &d, &rt);
         }
+        assert_as_modelled(&model, &url, &d, &rt);
+        let (path, query) = pairs(&url);
+        assert!(
+            !matches!(model.resolve(&path, &query), Resolution::Missing { .. }),
+            "{url}: a route the tree answers meets a rule to a file it lacks"
+        );
     }
 
-    // Badge URLs the route table lists under `context= style=` only, with rules of their own.
+    // Badge URLs the route table lists under `context= style=` only, with rules of their own:
+    // the default context's from files, another context's from the runtime (a material's or
+    // product's badge id has no file there).
     let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.clone();
     for query in ["", "?style=pill", "?context=human_child"] {
         let url = format!("/api/badge/{benzene}{query}");
         let (d, rt) = both(&url, None);
         assert_eq!(rt.status, 200, "{url}");
-        assert_from_file(&url, &d, &rt);
+        assert_as_modelled(&model, &url, &d, &rt);
     }
+    let (d, rt) = both(&format!("/api/badge/{benzene}?context=human_child"), None);
+    assert_proxied("benzene's child badge", &d, &rt);
 
-    // A product's badge, the files of the default context.
+    // A material's and a product's badges: the files of the default context; in any other
+    // context the runtime's 400 badge, for the CDN has no file of those for any id (a rule to
+    // one would be Netlify's 200 or 404, never the 400).
     let product = dataset.products.keys().next().unwrap().clone();
-    for query in ["", "?style=flat-square", "?context=human_adult&style=pill"] {
-        let url = format!("/api/badge/{product}{query}");
-        let (d, rt) = both(&url, None);
-        assert_eq!(rt.status, 200, "{url}");
-        assert_from_file(&url, &d, &rt);
+    let material = dataset.materials.keys().next().unwrap().clone();
+    for id in [&product, &material] {
+        for query in ["", "?style=flat-square", "?context=human_adult&style=pill"] {
+            let url = format!("/api/badge/{id}{query}");
+            let (d, rt) = both(&url, None);
+            assert_eq!(rt.status, 200, "{url}");
+            assert_from_file(&url, &d, &rt);
+            assert_as_modelled(&model, &url, &d, &rt);
+        }
+        for query in [
+            "?context=dog",
+            "?context=human_child&style=pill",
+            "?context=pollinator&style=flat",
+        ] {
+            let url = format!("/api/badge/{id}{query}");
+            let (d, rt) = both(&url, None);
+            assert_eq!(rt.status, 400, "{url}");
+            assert_eq!(rt.media_type(), "image/svg+xml", "{url}");
+            assert_proxied(&url, &d, &rt);
+            assert_as_modelled(&model, &url, &d, &rt);
+        }
     }
 
     // Values the tree has no file for, keyed endpoints, unknown paths: the runtime answers.
@@ -403,28 +464,66 @@ fn netlify_dev_answers_as_the_runtime_does() {
     let (d, _) = both("/api/search?q=benzene", Some(&key));
     assert_eq!(d.status, 200);
 
-    // CAS lookups with redirect=true: the runtime's 302. With a context the Location is the
-    // runtime's; without one netlify dev passes the request's query on to the target, which
-    // has none (Netlify documents that for 200, 301 and 302 rules, so production likely does
-    // too), where the runtime's Location drops it.
+    // CAS lookups with redirect=true: the runtime's 302, proxied with its own Location.
     let target = format!("/api/compound/{benzene}");
-    let (d, rt) = both("/api/compound/cas/71-43-2?redirect=true&context=dog", None);
-    assert_eq!((d.status, rt.status), (302, 302));
-    let with_context = format!("{target}?context=dog");
-    assert_eq!(d.header("location"), Some(with_context.as_str()));
-    assert_eq!(rt.header("location"), Some(with_context.as_str()));
-    let (d, rt) = both("/api/compound/cas/71-43-2?redirect=true", None);
-    assert_eq!((d.status, rt.status), (302, 302));
-    assert_eq!(rt.header("location"), Some(target.as_str()));
-    let passed_on = format!("{target}?redirect=true");
-    assert_eq!(d.header("location"), Some(passed_on.as_str()));
+    for (url, location) in [
+        (
+            "/api/compound/cas/71-43-2?redirect=true&context=dog",
+            format!("{target}?context=dog"),
+        ),
+        ("/api/compound/cas/71-43-2?redirect=true", target.clone()),
+    ] {
+        let (d, rt) = both(url, None);
+        assert_eq!((d.status, rt.status), (302, 302), "{url}");
+        assert_eq!(d.header("location"), Some(location.as_str()), "{url}");
+        assert_eq!(rt.header("location"), Some(location.as_str()), "{url}");
+    }
 
-    // An unknown compound: the runtime's JSON 404. netlify dev takes the first matching rule
-    // (`/api/compound/:id /api/compound/:id.json 200`) and, the file missing, answers its own
-    // plain 404 instead of trying the rules below it; site/cdn.rs assumes the production CDN
-    // falls through to the runtime (Netlify does not document which).
-    let (d, rt) = both("/api/compound/hq-c-org-000099", None);
-    assert_eq!((d.status, rt.status), (404, 404));
-    assert_eq!(rt.media_type(), "application/json");
-    assert_eq!(d.body, b"404 Not Found");
+    // A key in the X-API-Key header: on the public paths the CDN serves the public file (it
+    // routes on the query only); under /api/v1/, the runtime's alone, the keyed form.
+    for path in [
+        format!("/api/compound/{benzene}/alternatives"),
+        format!("/api/product/{product}"),
+    ] {
+        let keyed = format!("/api/v1{}", path.trim_start_matches("/api"));
+        let (d, rt) = both(&keyed, Some(&key));
+        assert_eq!(rt.status, 200, "{keyed}");
+        assert_proxied(&keyed, &d, &rt);
+        let (public, _) = both(&path, None);
+        let (header_on_cdn, keyed_on_runtime) = both(&path, Some(&key));
+        assert_eq!(header_on_cdn.body, public.body, "{path}");
+        assert_eq!(keyed_on_runtime.body, d.body, "{path}");
+        assert_ne!(d.body, public.body, "{path}: the keyed form has more");
+    }
+    let (d, _) = both(&format!("/api/v1/product/{product}"), Some(&key));
+    let body: serde_json::Value = serde_json::from_slice(&d.body).unwrap();
+    assert!(body.get("compound_traces").is_some(), "{body}");
+
+    // Ids the tree does not know meet a placeholder rule to a file it lacks: Netlify answers
+    // its own 404 and tries no rule below (the model's `Missing`), where the runtime answers
+    // the OpenAPI's JSON 404 or gray badge. netlify dev gives such a forced rewrite the rule's
+    // 200 over its static server's 404 body; production Netlify answers 404.
+    for url in [
+        "/api/compound/hq-c-org-000099",
+        "/api/compound/hq-c-org-000099?context=human_child",
+        "/api/badge/hq-c-org-000099",
+        "/api/badge/hq-p-bdy-000099?style=pill",
+        "/api/product/hq-p-bdy-000099",
+        "/api/material/hq-m-adh-000099",
+    ] {
+        let (d, rt) = both(url, None);
+        assert_eq!(rt.status, 404, "{url}");
+        let (path, query) = pairs(url);
+        assert!(
+            matches!(model.resolve(&path, &query), Resolution::Missing { .. }),
+            "{url}"
+        );
+        assert_as_modelled(&model, url, &d, &rt);
+    }
+    let (d, _) = both("/api/compound/hq-c-org-000099", None);
+    assert_eq!(d.status, 404);
+    // A page of an id without one has no rule of its own: the runtime's 404 page.
+    let (d, rt) = both("/compound/hq-c-org-000099", None);
+    assert_eq!(rt.status, 404);
+    assert_proxied("/compound/hq-c-org-000099", &d, &rt);
 }

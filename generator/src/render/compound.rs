@@ -450,6 +450,23 @@ pub(crate) struct AlternativesBody<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     mitigation_strategies: Option<Vec<&'a str>>,
     _tier: &'static str,
+    _links: KeyedLinks,
+}
+
+/// Where a keyed form is reached with a key in the `X-API-Key` header: the service's own base
+/// `/api/v1/`, which a CDN in front never answers from a file (the docs page, "Keys").
+#[derive(Debug, Serialize)]
+pub struct KeyedLinks {
+    keyed: String,
+}
+
+impl KeyedLinks {
+    /// The links of the answer at `path` (under `/api`).
+    pub fn of(path: &str) -> KeyedLinks {
+        KeyedLinks {
+            keyed: format!("/api/v1{}", path.trim_start_matches("/api")),
+        }
+    }
 }
 
 /// `GET /api/compound/{id}/alternatives`: basic list for everyone, full data for Developer+.
@@ -492,6 +509,7 @@ pub fn alternatives(dataset: &Dataset, record: &CompoundRecord, view: View) -> R
                 .collect()
         }),
         _tier: if full { "full" } else { "basic" },
+        _links: KeyedLinks::of(&format!("/api/compound/{}/alternatives", record.hq_id)),
     };
     Rendered::json(200, &body, cache_for(record)).keyed(&record.hq_id)
 }

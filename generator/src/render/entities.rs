@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use super::compound::View;
+use super::compound::{KeyedLinks, View};
 use super::{Cache, Rendered};
 use crate::aggregate::synthesis::{self, Synthesis, Synthesized, Trace};
 use crate::model::Dataset;
@@ -215,6 +215,7 @@ pub(crate) struct ProductOut<'a> {
     compound_traces: Option<&'a [Trace]>,
     sources: &'a [SourceRef],
     meta: &'a EntityMeta,
+    _links: KeyedLinks,
 }
 
 fn uses<'a>(dataset: &'a Dataset, list: &'a [MaterialUse]) -> Vec<MaterialRef<'a>> {
@@ -277,6 +278,7 @@ pub fn product_synthesized(
         compound_traces: (view == View::Full).then_some(traces.as_slice()),
         sources: &p.sources,
         meta: &p.meta,
+        _links: KeyedLinks::of(&format!("/api/product/{}", p.id)),
     };
     Rendered::json(200, &body, Cache::PublicCompound).keyed(&p.id)
 }

@@ -101,8 +101,12 @@ fn cache_key(path: &str, query: &Params) -> String {
 /// file the routing names cannot be read: the runtime answers, uncached, as before.
 fn resolve(site: &StaticSite, cache: &StaticCache, path: &str, query: &Params) -> Option<Answer> {
     Some(match site.resolve(path, &query.pairs()) {
-        // The tree of a preview says where only the runtime answers: here, this is it.
-        Resolution::Runtime | Resolution::NeedsRuntime { .. } => Answer::Runtime,
+        // The tree of a preview says where only the runtime answers: here, this is it. A
+        // rewrite to a file the tree lacks (an id it does not know) is the CDN's bare 404; the
+        // runtime, asked itself, answers it as the OpenAPI says (a JSON 404 or 400).
+        Resolution::Runtime | Resolution::NeedsRuntime { .. } | Resolution::Missing { .. } => {
+            Answer::Runtime
+        }
         Resolution::Redirect { status, location } => Answer::Redirect {
             status: StatusCode::from_u16(status).ok()?,
             location: HeaderValue::from_str(&location).ok()?,

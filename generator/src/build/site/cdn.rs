@@ -1,17 +1,20 @@
 //! A CDN's reading of the `_redirects` and `_headers` the build writes (the Netlify subset we
-//! use), so that `saferef-serve` answers from site/ exactly as the CDN will.
+//! use), so that `saferef-serve` answers from site/ exactly as the CDN will, and so that the
+//! tests can see what the CDN does with any URL.
 //!
-//! Semantics, as Netlify documents them: a file at the request path is served first
-//! (shadowing); otherwise rules are tried top to bottom and the first match wins; a rule's
-//! query conditions must all be present in the request (`k=v` literally, `k=:name` any value);
-//! `:name` matches one path segment and a trailing `*` the rest (`:splat`); a target on
-//! another origin is a proxy (here: the runtime itself answers). Headers: every `_headers`
-//! block whose path matches the request path applies, values of the same name joined with
-//! ", "; Content-Type comes from the served file's extension. One assumption Netlify does
-//! not document: a 200 rewrite whose target file does not exist does not match, so an
-//! unknown id falls through to the runtime (which answers 400 or 404). Rules with an error
-//! status are left to the runtime too: it renders the same bytes with private headers. A
-//! rule to the preview's `runtime-required` error (a tree built without a runtime origin) is
+//! Semantics, as Netlify's router does them (`netlify dev`, tests/runtime/netlify_dev.rs):
+//! rules are tried top to bottom and the first whose path and query conditions match decides
+//! (`k=v` literally, `k=:name` any value; `:name` matches one path segment and a trailing `*`
+//! the rest, `:splat`). An unforced rule gives way to a file at the request path (the path
+//! itself, `path.html` or `path/index.html`: shadowing); a forced one (`!`) does not. A target
+//! on another origin is a proxy (here: the runtime answers). When no rule matches, the file at
+//! the request path is served. A rule whose target file the tree does not hold is the CDN's
+//! own 404 (`Missing`): the CDN does not try the rules below it, so the route table must never
+//! lead there for a URL it answers (tests/generator/site_build.rs checks every route). Headers:
+//! every `_headers` block whose path matches the request path applies, values of the same name
+//! joined with ", "; Content-Type comes from the served file's extension. Rules with an error
+//! status are left to the runtime: it renders the same bytes with private headers. A rule to
+//! the preview's `runtime-required` error (a tree built without a runtime origin) is
 //! `NeedsRuntime`: what only the runtime can answer.
 
 use std::collections::HashMap;
@@ -36,6 +39,10 @@ pub enum Resolution {
     /// preview): the CDN serves this JSON error with this status (503), never a default file.
     /// A runtime serving the tree itself answers instead.
     NeedsRuntime { file: String, status: u16 },
+    /// A rule rewrites to `target`, a file the tree does not hold: the CDN answers its own 404
+    /// and tries no other rule. Only an id the tree does not know may get here; a runtime
+    /// serving the tree answers such a request itself.
+    Missing { target: String },
 }
 
 #[derive(Debug, Clone)]
@@ -52,6 +59,8 @@ struct Rule {
     query: Vec<(String, QueryCondition)>,
     to: String,
     status: u16,
+    /// `!`: applies even where a file is at the request path.
+    force: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -137,9 +146,6 @@ impl StaticSite {
 
     /// Resolves a request path and its decoded query pairs.
     pub fn resolve(&self, path: &str, query: &[(String, String)]) -> Resolution {
-        if let Some(file) = self.shadowing_file(path) {
-            return self.file(path, file, 200);
-        }
         let segments: Vec<&str> = split(path);
         let mut candidates: Vec<usize> = self
             .literal
@@ -158,40 +164,66 @@ impl StaticSite {
             if !match_query(&rule.query, query, &mut bound) {
                 continue;
             }
-            let target = substitute(&rule.to, &bound);
-            if target.trim_start_matches('/') == RUNTIME_REQUIRED {
-                return Resolution::NeedsRuntime {
-                    file: RUNTIME_REQUIRED.to_string(),
-                    status: rule.status,
-                };
-            }
-            // A proxy, or an error status: the runtime answers (errors carry its private
-            // cache headers, which the CDN's path-matched headers could not).
-            if target.starts_with("http://") || target.starts_with("https://") || rule.status >= 400
+            if !rule.force
+                && let Some(file) = self.shadowing_file(path)
             {
-                return Resolution::Runtime;
+                return self.file(path, file, 200);
             }
-            if matches!(rule.status, 301 | 302 | 303 | 307 | 308) {
-                return Resolution::Redirect {
-                    status: rule.status,
-                    location: target,
-                };
-            }
-            let file = target.trim_start_matches('/').to_string();
-            if self.root.join(&file).is_file() {
-                return self.file(path, file, rule.status);
-            }
+            return self.apply(path, rule, &bound);
         }
-        Resolution::Runtime
+        match self.shadowing_file(path) {
+            Some(file) => self.file(path, file, 200),
+            None => Resolution::Runtime,
+        }
     }
 
-    /// A file at exactly the request path (not the routing files themselves).
+    /// What the CDN does with the first rule that matched.
+    fn apply(&self, path: &str, rule: &Rule, bound: &[(String, String)]) -> Resolution {
+        let target = substitute(&rule.to, bound);
+        if target.trim_start_matches('/') == RUNTIME_REQUIRED {
+            return Resolution::NeedsRuntime {
+                file: RUNTIME_REQUIRED.to_string(),
+                status: rule.status,
+            };
+        }
+        // A proxy, or an error status: the runtime answers (errors carry its private
+        // cache headers, which the CDN's path-matched headers could not).
+        if target.starts_with("http://") || target.starts_with("https://") || rule.status >= 400 {
+            return Resolution::Runtime;
+        }
+        if matches!(rule.status, 301 | 302 | 303 | 307 | 308) {
+            return Resolution::Redirect {
+                status: rule.status,
+                location: target,
+            };
+        }
+        let file = target.trim_start_matches('/').to_string();
+        if self.root.join(&file).is_file() {
+            self.file(path, file, rule.status)
+        } else {
+            Resolution::Missing { target }
+        }
+    }
+
+    /// The file the CDN serves at the request path itself (not the routing files, not build
+    /// data): the path, or as a page `path.html` or `path/index.html`.
     fn shadowing_file(&self, path: &str) -> Option<String> {
         let rel = path.trim_start_matches('/');
-        if rel.is_empty() || rel.starts_with('_') || rel.contains("..") || rel.ends_with('/') {
+        if rel.starts_with('_') || rel.contains("..") {
             return None;
         }
-        self.root.join(rel).is_file().then(|| rel.to_string())
+        let candidates = match rel.strip_suffix('/') {
+            Some(dir) if !dir.is_empty() => {
+                vec![format!("{dir}.html"), format!("{dir}/index.html")]
+            }
+            _ if rel.is_empty() => vec!["index.html".to_string()],
+            _ => vec![
+                rel.to_string(),
+                format!("{rel}.html"),
+                format!("{rel}/index.html"),
+            ],
+        };
+        candidates.into_iter().find(|f| self.root.join(f).is_file())
     }
 
     fn file(&self, path: &str, file: String, status: u16) -> Resolution {
@@ -353,18 +385,21 @@ fn parse_redirects(text: &str) -> Result<Vec<Rule>, SiteError> {
             i += 1;
         }
         let to = rest.get(i).ok_or_else(|| syntax("no target"))?;
-        let status = match rest.get(i + 1) {
-            Some(s) => s
-                .trim_end_matches('!')
-                .parse()
-                .map_err(|_| syntax("status is not a number"))?,
-            None => 301,
+        let (status, force) = match rest.get(i + 1) {
+            Some(s) => (
+                s.trim_end_matches('!')
+                    .parse()
+                    .map_err(|_| syntax("status is not a number"))?,
+                s.ends_with('!'),
+            ),
+            None => (301, false),
         };
         rules.push(Rule {
             from: parse_path(from),
             query,
             to: to.to_string(),
             status,
+            force,
         });
     }
     Ok(rules)
@@ -448,8 +483,14 @@ mod tests {
             file_of(s.resolve("/a/k", &[])),
             Some(("a/k.json".into(), 200))
         );
-        // Unknown id: the target file is missing, so nothing matches.
-        assert_eq!(s.resolve("/a/zz", &[]), Resolution::Runtime);
+        // Unknown id: the first matching rule's target is missing, and the CDN says 404 without
+        // trying the rules below it.
+        assert_eq!(
+            s.resolve("/a/zz", &[]),
+            Resolution::Missing {
+                target: "/a/zz.json".into()
+            }
+        );
         assert_eq!(s.resolve("/a/k/extra", &[]), Resolution::Runtime);
     }
 
@@ -510,6 +551,35 @@ mod tests {
         assert_eq!(
             file_of(s.resolve("/a/k", &q(&[("x", "1")]))),
             Some(("a/k/one.json".into(), 200))
+        );
+    }
+
+    #[test]
+    fn a_page_at_the_request_path_shadows_unforced_rules_only() {
+        let (_d, s) = site(
+            "/p/:id q=1 /other.json 200!\n/p/:id /other.json 200\n/p/* https://rt.example/p/:splat 200\n",
+            "",
+            &["p/k.html", "d/index.html", "other.json"],
+        );
+        assert_eq!(
+            file_of(s.resolve("/p/k", &[])),
+            Some(("p/k.html".into(), 200))
+        );
+        assert_eq!(
+            file_of(s.resolve("/p/k", &q(&[("q", "1")]))),
+            Some(("other.json".into(), 200))
+        );
+        assert_eq!(
+            file_of(s.resolve("/p/zz", &[])),
+            Some(("other.json".into(), 200))
+        );
+        assert_eq!(
+            file_of(s.resolve("/d", &[])),
+            Some(("d/index.html".into(), 200))
+        );
+        assert_eq!(
+            file_of(s.resolve("/d/", &[])),
+            Some(("d/index.html".into(), 200))
         );
     }
 

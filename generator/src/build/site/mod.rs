@@ -10,6 +10,7 @@
 //! previous tree as it was.
 
 pub mod cdn;
+mod exceptions;
 mod netlify;
 pub mod routes;
 pub mod scale;
@@ -24,7 +25,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-pub use netlify::{CORS_EXPOSE_HEADERS, cors_lines, header_lines, html_security_lines};
+pub use netlify::{CORS_EXPOSE_HEADERS, MAX_RULES, cors_lines, header_lines, html_security_lines};
 
 use routes::RouteMeta;
 use state::{FileEntry, Group, Hash, State};
@@ -812,13 +813,14 @@ fn progress_bar(len: u64) -> ProgressBar {
 fn print_summary(out: &Path, r: &BuildReport, started: Instant) {
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "build: {} files ({} written, {} unchanged, {} removed), {:.1} MB, {} redirect rules, into {} in {:.2}s ({:.0} files/s)",
+        "build: {} files ({} written, {} unchanged, {} removed), {:.1} MB, {} redirect rules (at most {}), into {} in {:.2}s ({:.0} files/s)",
         r.files,
         r.written,
         r.unchanged,
         r.removed,
         r.bytes as f64 / 1e6,
         r.redirect_rules,
+        MAX_RULES,
         out.display(),
         secs,
         r.files as f64 / secs.max(1e-9)

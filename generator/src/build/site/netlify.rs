@@ -1,15 +1,26 @@
 //! `_redirects` and `_headers` for the CDN (Netlify syntax), rendered from the route table.
 //! `cdn.rs` reads them back the way the CDN does; the runtime serves site/ through it.
 //!
-//! Routing: a request whose query names an enumerated value (one of the 19 contexts, a badge
-//! style, `all_contexts=true`, `format=json|postman`) or a sub-resource is rewritten to its
-//! precomputed file. With a runtime origin, every response that is not 200 (a 422 for a
-//! context without evidence, a 403 for a critical threat) is the runtime's, so its private
-//! error headers hold; any other value of an enumerated parameter (aliases, custom badge
-//! labels) and everything else goes to the runtime too. `redirect=true` CAS lookups are 302s.
+//! Routing (ARCHITECTURE.md, "How the CDN routes"): the rules are placeholders, and rules
+//! naming an id only for the exceptions, within a fixed budget, so their number does not grow
+//! past `MAX_RULES` with the corpus. A request whose query names an
+//! enumerated value (one of the 19 contexts, a badge style, `all_contexts=true`,
+//! `format=json|postman`) is rewritten to its precomputed file only when every id the
+//! placeholder takes has that file with a 200, but the ids that exception rules above it send
+//! to the runtime: the CDN answers a rewrite to a missing file with its own 404 and tries no
+//! other rule. An id that answers a variant otherwise (a critical threat's 403, a 422 for a
+//! context without evidence) gets such a rule of its own, as many as fit in `MAX_RULES`
+//! (`exceptions.rs`); a variant whose exceptions do not fit, or that a kind of id lacks
+//! altogether (a material's 400 badge in another context), goes to the runtime for every id.
+//! Any other value of an enumerated parameter (aliases, custom badge labels), `redirect=true`
+//! CAS lookups and everything else go to the runtime too; without a runtime origin (a
+//! preview) they get the JSON 503 saying so. Pages and files whose path is
+//! their file (`/compound/{id}` is `compound/{id}.html`, `/sitemap.xml`) need no rule: the CDN
+//! serves a file at the request path, and an id without a page falls to the runtime's rule.
 //! Every rule with a query condition is forced (`!`): the CDN serves a file at the request
 //! path, including a page's `index.html` under it, before any unforced rule, so
-//! `/api/release-notes?format=json` would otherwise get the HTML page.
+//! `/api/release-notes?format=json` would otherwise get the HTML page. `/api/v1/` is the
+//! runtime's alone (forced, first): a key in the `X-API-Key` header reaches the runtime there.
 //!
 //! Headers: one block per request path of a 200 response, so no two blocks set the same
 //! header for a path (the CDN would join their values); Content-Type comes from the file
@@ -19,25 +30,33 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::routes::{PATTERNS, RUNTIME_REQUIRED, Route, RouteMeta};
+use super::exceptions::{self, Exceptions};
+use super::routes::{PATTERNS, RUNTIME_REQUIRED, Route, RouteMeta, every_id_has, expand};
 use crate::model::Dataset;
-use crate::model::contexts::Context;
-use crate::model::vocab::WatchClass;
-use crate::render::badge::Style;
-use crate::render::documents::DOCUMENTS;
 use crate::render::{Cache, Rendered};
 
 /// A pattern's query (if any) and file, for one path.
 type Variant<'a> = (Option<&'a str>, &'a str);
 
-/// A route path's query (if any) and file, the patterns' placeholders filled in.
-type Filled = (Option<String>, String);
+/// A route path's query (if any) and where the CDN finds its answer, the patterns'
+/// placeholders filled in.
+type Filled = (Option<String>, Target);
+
+/// Where a precomputed variant is answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    /// This file, which every id the path's placeholder takes has, with a 200, but those an
+    /// exception rule sends to the runtime first.
+    File(String),
+    /// The file at the request path itself (a page, `/sitemap.xml`): the CDN serves it before
+    /// any unforced rule, so it needs none.
+    AtPath,
+    /// The runtime, for every id: some id has no such file or answers otherwise.
+    Runtime,
+}
 
 /// The first segment of the entity pages' paths (`/compound/{id}`...).
 const PAGE_PREFIXES: [&str; 3] = ["compound", "material", "product"];
-
-/// Files that are bodies for the CDN's own fallbacks, not answers to their paths.
-const FALLBACK_BODIES: [&str; 3] = ["not_found", "badge_not_found", "runtime_required"];
 
 /// What `redirects` and `headers` need of a group of routes: every response that is not 200,
 /// and the first 200 of each path. Fails if two 200 variants of a path disagree on headers
@@ -73,83 +92,73 @@ pub fn routing_entries(routes: &[Route]) -> anyhow::Result<Vec<RouteMeta>> {
     Ok(out)
 }
 
-/// The `_redirects` text and its number of rules, from the routing entries of every route in
-/// route order.
+/// Most rules `_redirects` may hold: Netlify advises placeholders beyond 10,000 rules and
+/// fails a deploy whose rules are too large. The placeholders do not grow with the corpus;
+/// the exceptions fill the rest, and no more.
+pub const MAX_RULES: usize = 2_000;
+
+/// The `_redirects` text and its number of rules, from the routing entries of every route:
+/// the placeholder rules, and before them as many exception rules as fit in `MAX_RULES`
+/// (`exceptions::plan`).
 pub fn redirects(
     routes: &[RouteMeta],
     dataset: &Dataset,
     runtime_origin: Option<&str>,
+) -> (String, usize) {
+    let (_, placeholders) = render_redirects(dataset, runtime_origin, &exceptions::plan(routes, 0));
+    let planned = exceptions::plan(routes, MAX_RULES.saturating_sub(placeholders));
+    render_redirects(dataset, runtime_origin, &planned)
+}
+
+/// `_redirects` with these exceptions.
+fn render_redirects(
+    dataset: &Dataset,
+    runtime_origin: Option<&str>,
+    exceptions: &Exceptions,
 ) -> (String, usize) {
     let origin = runtime_origin.map(|o| o.trim_end_matches('/'));
     let mut out = String::from(
         "# Generated by `saferef-generate build` from the route table (generator/src/build/site/routes.rs).\n\
          # First match wins.\n\n",
     );
-    out.push_str("# Build data (the dataset snapshot, build state) is not published.\n/_data/* /api/404.json 404!\n\n");
     let mut rules = 0;
     let mut rule = |out: &mut String, line: String| {
         out.push_str(&line);
         out.push('\n');
         rules += 1;
     };
-    match origin {
-        Some(_) => out
-            .push_str("# Responses that are not 200 are the runtime's (private error headers).\n"),
-        None => out.push_str(
-            "# Responses that are not 200 keep their status (no runtime origin: a preview).\n",
-        ),
-    }
-    for r in routes
-        .iter()
-        .filter(|r| r.status != 200 && !FALLBACK_BODIES.contains(&r.pattern))
-    {
-        let query = r
-            .query
-            .as_ref()
-            .map(|q| format!(" {q}"))
-            .unwrap_or_default();
-        let target = match origin {
-            Some(o) => format!("{o}{} 200", r.path),
-            None => format!("/{} {}", r.file, r.status),
-        };
-        let force = if r.query.is_some() { "!" } else { "" };
-        rule(&mut out, format!("{}{query} {target}{force}", r.path));
-    }
-    out.push_str("\n# CAS lookups with redirect=true. With a context, the runtime's: it checks the\n# context and writes it encoded into Location (the CDN would copy the value as given).\n");
-    let cas_path = "/api/compound/cas/:cas";
-    let cas_runtime = match origin {
-        Some(o) => format!("{o}{cas_path} 200!"),
-        None => format!("/{RUNTIME_REQUIRED} 503!"),
-    };
-    rule(
-        &mut out,
-        format!("{cas_path} redirect=true context=:context {cas_runtime}"),
-    );
-    for record in dataset
-        .compounds
-        .values()
-        .filter(|r| r.watch_class != WatchClass::CriticalThreat)
-    {
-        let (cas, id) = (&record.cas, &record.hq_id);
-        rule(
-            &mut out,
-            format!("/api/compound/cas/{cas} redirect=true /api/compound/{id} 302!"),
-        );
-    }
-    out.push_str(match origin {
-        Some(_) => {
-            "\n# Precomputed responses; any other query the endpoint reads goes to the runtime.\n"
-        }
-        None => {
-            "\n# Precomputed responses; any other query the endpoint reads needs the runtime.\n"
-        }
-    });
+    out.push_str("# Build data (the dataset snapshot, build state) is not published.\n");
+    rule(&mut out, "/_data/* /api/404.json 404!".into());
     // Where only the runtime can answer: proxied to it, or in a preview the JSON error saying
     // so (never the default file, which would be another answer with a 200).
     let runtime = |path: &str| match origin {
         Some(o) => format!("{o}{path} 200!"),
         None => format!("/{RUNTIME_REQUIRED} 503!"),
     };
+    out.push_str(
+        "\n# The service's own base: never a file, so a key in the X-API-Key header is read there.\n",
+    );
+    rule(&mut out, format!("/api/v1/* {}", runtime("/api/v1/:splat")));
+    if !exceptions.rules.is_empty() {
+        out.push_str(
+            "\n# Ids that answer otherwise than the placeholders' files (a 403, a context without evidence: 422).\n",
+        );
+    }
+    for (path, query) in &exceptions.rules {
+        let line = match query {
+            Some(q) => format!("{path} {q} {}", runtime(path)),
+            None => format!("{path} {}", runtime(path)),
+        };
+        rule(&mut out, line);
+    }
+    out.push_str(match origin {
+        Some(_) => {
+            "\n# Precomputed responses, where every id but those above has the file; any other query the endpoint reads goes to the runtime.\n"
+        }
+        None => {
+            "\n# Precomputed responses, where every id but those above has the file; any other query the endpoint reads needs the runtime.\n"
+        }
+    });
     let mut by_path: Vec<(&str, Vec<Variant<'_>>)> = Vec::new();
     for (_, path, query, file) in PATTERNS {
         match by_path.iter_mut().find(|(p, _)| p == path) {
@@ -161,9 +170,16 @@ pub fn redirects(
         let mut expanded: Vec<(String, Vec<Filled>)> = Vec::new();
         for (query, file) in &variants {
             for (path, q, f) in expand(pattern, *query, file) {
+                let target = if q.is_none() && at_request_path(&path, &f) {
+                    Target::AtPath
+                } else if exceptions.runtime.contains(&f) || !every_id_has(dataset, &f) {
+                    Target::Runtime
+                } else {
+                    Target::File(f)
+                };
                 match expanded.iter_mut().find(|(p, _)| *p == path) {
-                    Some((_, v)) => v.push((q, f)),
-                    None => expanded.push((path, vec![(q, f)])),
+                    Some((_, v)) => v.push((q, target)),
+                    None => expanded.push((path, vec![(q, target)])),
                 }
             }
         }
@@ -196,7 +212,20 @@ pub fn redirects(
     (out, rules)
 }
 
-/// The rules of one request path: each precomputed variant's file, answered only when the
+/// Whether the CDN finds a pattern's file at its request path (the path itself, or a page's
+/// `path.html` or `path/index.html`), so that it needs no rule.
+fn at_request_path(path: &str, file: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    [
+        path.to_string(),
+        format!("{path}.html"),
+        format!("{path}/index.html"),
+    ]
+    .contains(&file.to_string())
+}
+
+/// The rules of one request path: each precomputed variant's file (or the runtime where it has
+/// none), answered only when the
 /// query holds exactly that variant's parameters of those the endpoint reads; any other value
 /// or combination goes to `runtime` (a rule target). Netlify matches a rule when its query
 /// conditions are present, whatever else the query holds, so every other parameter the
@@ -204,7 +233,7 @@ pub fn redirects(
 /// the others before the first variant without them (variants with more conditions come
 /// first). The endpoint's parameters are the catalogue's (the OpenAPI's), plus `api_key` where
 /// a keyed caller gets more than the file (a key in the `X-API-Key` header cannot be routed
-/// on by the CDN: those callers use the runtime's origin directly).
+/// on by the CDN: those callers use `/api/v1/`, which is the runtime's).
 fn precomputed(path: &str, variants: &[Filled], runtime: &str) -> Vec<String> {
     let conditions = |q: &Option<String>| -> Vec<(String, String)> {
         q.iter()
@@ -250,9 +279,12 @@ fn precomputed(path: &str, variants: &[Filled], runtime: &str) -> Vec<String> {
                 guarded.push(set);
             }
         }
-        match q {
-            Some(q) => out.push(format!("{path} {q} {file} 200!")),
-            None => out.push(format!("{path} {file} 200")),
+        match (q, file) {
+            (Some(q), Target::File(file)) => out.push(format!("{path} {q} {file} 200!")),
+            (None, Target::File(file)) => out.push(format!("{path} {file} 200")),
+            (Some(q), Target::Runtime) => out.push(format!("{path} {q} {runtime}")),
+            (None, Target::Runtime) => out.push(format!("{path} {runtime}")),
+            (_, Target::AtPath) => {}
         }
     }
     out
@@ -275,35 +307,6 @@ fn endpoint_params(path: &str) -> Vec<&'static str> {
         params.push("api_key");
     }
     params
-}
-
-/// Expands `{context}`, `{style}` and `{document}` in a pattern into every named value.
-fn expand(path: &str, query: Option<&str>, file: &str) -> Vec<(String, Option<String>, String)> {
-    let all = format!("{path} {} {file}", query.unwrap_or_default());
-    let values = |placeholder: &str, names: Vec<&'static str>| {
-        if all.contains(placeholder) {
-            names
-        } else {
-            vec![""]
-        }
-    };
-    let contexts = values("{context}", Context::ALL.iter().map(|c| c.name()).collect());
-    let styles = values("{style}", Style::ALL.iter().map(|s| s.name()).collect());
-    let documents = values("{document}", DOCUMENTS.to_vec());
-    let mut out = Vec::new();
-    for d in &documents {
-        for c in &contexts {
-            for s in &styles {
-                let fill = |t: &str| {
-                    t.replace("{context}", c)
-                        .replace("{style}", s)
-                        .replace("{document}", d)
-                };
-                out.push((fill(path), query.map(fill), fill(file)));
-            }
-        }
-    }
-    out
 }
 
 /// The response headers a page on another origin may read besides the ones every browser

@@ -210,6 +210,51 @@ pub const PATTERNS: &[(&str, &str, Option<&str>, &str)] = &[
     ),
 ];
 
+/// Expands `{context}`, `{style}` and `{document}` in a pattern into every named value.
+pub fn expand(
+    path: &str,
+    query: Option<&str>,
+    file: &str,
+) -> Vec<(String, Option<String>, String)> {
+    let all = format!("{path} {} {file}", query.unwrap_or_default());
+    let values = |placeholder: &str, names: Vec<&'static str>| {
+        if all.contains(placeholder) {
+            names
+        } else {
+            vec![""]
+        }
+    };
+    let contexts = values("{context}", Context::ALL.iter().map(|c| c.name()).collect());
+    let styles = values("{style}", Style::ALL.iter().map(|s| s.name()).collect());
+    let documents = values("{document}", DOCUMENTS.to_vec());
+    let mut out = Vec::new();
+    for d in &documents {
+        for c in &contexts {
+            for s in &styles {
+                let fill = |t: &str| {
+                    t.replace("{context}", c)
+                        .replace("{style}", s)
+                        .replace("{document}", d)
+                };
+                out.push((fill(path), query.map(fill), fill(file)));
+            }
+        }
+    }
+    out
+}
+
+/// Whether every id a pattern's path placeholder takes has this precomputed file (a `PATTERNS`
+/// file, its `{context}` and `{style}` filled): `/api/badge/:id` takes compound, material and
+/// product ids, and a material or product has the default context's badges only (`rest_routes`),
+/// so another context's badge file is not every badge id's. `_redirects` rewrites to a file only
+/// where this holds, since the CDN answers a rewrite to a missing file with its own 404.
+pub fn every_id_has(dataset: &Dataset, file: &str) -> bool {
+    let default_badges = format!("/api/badge/:id/{}/", Context::HumanAdult.name());
+    !file.starts_with("/api/badge/:id/")
+        || file.starts_with(&default_badges)
+        || (dataset.materials.is_empty() && dataset.products.is_empty())
+}
+
 /// The route of a public URL: its response is what the one dispatch answers for `path` and
 /// `query` (space-separated pairs, as `_redirects` writes them), as the runtime would.
 fn route(
