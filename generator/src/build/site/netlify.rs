@@ -355,10 +355,14 @@ pub fn headers(routes: &[RouteMeta]) -> String {
     for (name, value) in cors_lines() {
         let _ = writeln!(out, "  {name}: {value}");
     }
-    let pages: std::collections::BTreeSet<String> = by_path
+    // Every variant, not one per path: a document's path (`/api/privacy`) answers HTML and,
+    // with `format=json`, JSON; `_headers` cannot tell them apart, so the block covers both
+    // (harmless on JSON), and the runtime sends the same (`http/handlers.rs`).
+    let pages: std::collections::BTreeSet<String> = routes
         .iter()
-        .filter(|(_, r)| r.file.ends_with(".html"))
-        .map(|(path, _)| {
+        .filter(|r| r.status == 200 && r.file.ends_with(".html"))
+        .map(|r| {
+            let path = r.path.as_str();
             let prefix = path.trim_start_matches('/').split('/').next();
             match prefix.filter(|p| path.len() > p.len() + 1 && PAGE_PREFIXES.contains(p)) {
                 Some(p) => format!("/{p}/*"),
