@@ -355,20 +355,26 @@ pub fn headers(routes: &[RouteMeta]) -> String {
     for (name, value) in cors_lines() {
         let _ = writeln!(out, "  {name}: {value}");
     }
-    // Every variant, not one per path: a document's path (`/api/privacy`) answers HTML and,
-    // with `format=json`, JSON; `_headers` cannot tell them apart, so the block covers both
-    // (harmless on JSON), and the runtime sends the same (`http/handlers.rs`).
-    let pages: std::collections::BTreeSet<String> = routes
+    // A document's path (`/api/privacy`) answers HTML and, with `format=json`, JSON, and only
+    // its first answer is a routing entry: the catalogue names the paths that are a page in
+    // one of their forms, and the block covers every form (harmless on JSON), as the runtime
+    // sends it (`http/handlers.rs`).
+    let documents = crate::api::ENDPOINTS
         .iter()
-        .filter(|r| r.status == 200 && r.file.ends_with(".html"))
-        .map(|r| {
-            let path = r.path.as_str();
+        .filter(|e| matches!(e.answer, crate::api::Answer::HtmlOrJson(_)))
+        .map(|e| e.path)
+        .filter(|p| by_path.contains_key(p));
+    let pages: std::collections::BTreeSet<String> = by_path
+        .iter()
+        .filter(|(_, r)| r.file.ends_with(".html"))
+        .map(|(path, _)| {
             let prefix = path.trim_start_matches('/').split('/').next();
             match prefix.filter(|p| path.len() > p.len() + 1 && PAGE_PREFIXES.contains(p)) {
                 Some(p) => format!("/{p}/*"),
                 None => path.to_string(),
             }
         })
+        .chain(documents.map(str::to_string))
         .collect();
     for page in pages {
         let _ = writeln!(out, "{page}");
