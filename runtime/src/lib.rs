@@ -16,6 +16,7 @@ pub mod keys;
 pub mod local_key;
 pub mod log_writer;
 pub mod mail;
+pub mod parse_refusals;
 pub mod quota;
 pub mod releases;
 pub mod reload;

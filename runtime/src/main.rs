@@ -106,6 +106,9 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
         state.service.store.clone(),
     ));
     tokio::spawn(emit_release(state.clone()));
+    tokio::spawn(saferef_runtime::accounts::deferred::replay(
+        state.service.clone(),
+    ));
     #[cfg(unix)]
     tokio::spawn(saferef_runtime::reload::on_hangup(
         live.clone(),
@@ -115,6 +118,12 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
         },
     ));
     serve_live(listener, live, shutdown_signal()).await;
+    // Account mail still queued gets a moment; what is left runs at the next start.
+    state
+        .service
+        .deferred
+        .drain(saferef_runtime::accounts::deferred::DRAIN)
+        .await;
     state.service.store.flush().await?;
     tracing::info!("stopped");
     Ok(())
@@ -133,7 +142,8 @@ async fn emit_release(state: Arc<AppState>) {
     }
 }
 
-/// Ctrl-C or SIGTERM: stop accepting, finish requests in flight, then flush the store.
+/// Ctrl-C or SIGTERM: stop accepting, finish requests in flight, give queued account mail
+/// `deferred::DRAIN`, then flush the store.
 async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]

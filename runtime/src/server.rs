@@ -1,8 +1,10 @@
 //! The HTTP/1.1 server loop: warp's own `serve` offers no connection timeouts, so this is its
 //! loop (accept, one task per connection, graceful shutdown) with the limits a public service
 //! needs against slow or hostile clients (slowloris): request headers must arrive within
-//! `HEADER_TIMEOUT`, and are capped at `MAX_HEADER_BYTES`; request bodies are read under
-//! `http::BODY_TIMEOUT` (408) and `http::BODY_LIMIT` (413).
+//! `HEADER_TIMEOUT`, and are capped at `MAX_HEADER_BYTES` (431), a target at
+//! `MAX_TARGET_BYTES` (414); request bodies are read under `http::BODY_TIMEOUT` (408) and
+//! `http::BODY_LIMIT` (413). hyper's own answers to a head it cannot parse get the service's
+//! JSON error (`parse_refusals.rs`).
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -14,6 +16,8 @@ use hyper_util::server::graceful::GracefulShutdown;
 use saferef_generator::render::error::ApiError;
 use tower_service::Service;
 
+use crate::parse_refusals::Refusals;
+
 /// The client's socket address, put into each request for `warp::ext`.
 #[derive(Debug, Clone, Copy)]
 pub struct ClientAddr(pub SocketAddr);
@@ -22,14 +26,24 @@ pub struct ClientAddr(pub SocketAddr);
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Most bytes of request line plus headers buffered for one request (hyper answers 431).
 pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+/// Longest request target (path and query) answered (414 past it): the longest the
+/// interface asks for, `GET /api/compounds/batch` with 100 ids, is under 2 KiB.
+pub const MAX_TARGET_BYTES: usize = 16 * 1024;
 
-/// The 400 for a request target that names no path: the authority form (`GET host:port`,
-/// `CONNECT host:port`) and the asterisk form (`OPTIONS *`). This service is no proxy and has
+/// The 414 for a target over `MAX_TARGET_BYTES`, and the 400 for a request target that names
+/// no path: the authority form (`GET host:port`, `CONNECT host:port`) and the asterisk form
+/// (`OPTIONS *`). This service is no proxy and has
 /// no server-wide options; and warp's path filters panic on a target without a path, so such
 /// a request must never reach them.
 fn refuse_target<B>(req: &hyper::Request<B>) -> Option<warp::reply::Response> {
     let has_path = req.uri().path_and_query().is_some() && req.uri().path().starts_with('/');
     if has_path && req.method() != hyper::Method::CONNECT {
+        if req.uri().path_and_query().map_or(0, |t| t.as_str().len()) > MAX_TARGET_BYTES {
+            tracing::info!(method = %req.method(), status = 414, "request target refused");
+            return Some(crate::http::reply(ApiError::uri_too_long(format!(
+                "the request target is longer than {MAX_TARGET_BYTES} bytes"
+            ))));
+        }
         return None;
     }
     tracing::info!(method = %req.method(), target = %req.uri(), status = 400, "request target refused");
@@ -77,7 +91,7 @@ pub async fn run<F>(
             .timer(TokioTimer::new())
             .header_read_timeout(HEADER_TIMEOUT)
             .max_header_size(MAX_HEADER_BYTES)
-            .serve_connection(TokioIo::new(stream), service);
+            .serve_connection(TokioIo::new(Refusals::new(stream)), service);
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
             if let Err(e) = conn.await {

@@ -787,6 +787,19 @@ async fn a_mailbox_takes_one_trial_through_plus_tags_and_erasure() {
     let (status, _) = get(&format!("{base}/api/keys/status"), Some(&key)).await;
     assert_eq!(status, 401, "erased");
     let hash = saferef_runtime::accounts::email_hash("ada@example.org");
+    // Account work holds its address until it has run (`accounts/deferred.rs`).
+    let jobs = saferef_runtime::store::keyspace::ACCOUNT_JOBS;
+    for _ in 0..200 {
+        if store
+            .ranked_upto(jobs, i64::MAX, 1)
+            .await
+            .unwrap()
+            .is_empty()
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
     let stored = store.scan("").await.unwrap();
     for (k, v) in &stored {
         assert!(
@@ -933,4 +946,101 @@ async fn the_public_quota_counts_an_ipv6_client_by_its_64() {
     assert_eq!(remaining("2001:db8:1:3::1").await, limit - 1);
     assert_eq!(remaining("192.0.2.1").await, limit - 1);
     assert_eq!(remaining("192.0.2.2").await, limit - 1);
+}
+
+/// A mail server that accepts connections and never greets: a delivery waits on it, so the
+/// account jobs after the first stay queued. Counts the connections.
+fn stalled_smtp() -> (String, Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("smtp://{}", listener.local_addr().unwrap());
+    let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = accepted.clone();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            held.push(stream);
+        }
+    });
+    (url, accepted)
+}
+
+/// Account mail still queued when the binary stops is sent after it starts again on the
+/// same store: stopped gracefully (SIGTERM) while the mail server stalls, then killed
+/// (SIGKILL) mid-queue, then started with a working outbox, every trial asked for is mailed,
+/// once. Before (issue 23), the queue lived in memory and a stop lost it.
+#[tokio::test]
+async fn account_mail_queued_at_a_stop_or_a_crash_is_sent_after_the_restart() {
+    use crate::support::binary;
+    use std::sync::atomic::Ordering;
+    let tree = tempfile::tempdir().unwrap();
+    crate::support::write_tree(tree.path(), &crate::support::dataset());
+    let state = tempfile::tempdir().unwrap();
+    let log = tree.path().join("serve.log");
+    let start = |env: &[(&str, &str)]| {
+        binary::serve_logged(
+            &tree.path().join("data"),
+            &tree.path().join("site"),
+            state.path(),
+            env,
+            Some(&log),
+        )
+    };
+    let trial = |base: &str, email: &str| {
+        let url = format!("{base}/api/keys/trial");
+        let body = json!({ "email": email });
+        async move {
+            let (status, answer) = post(&url, None, &body).await;
+            assert_eq!(status, StatusCode::ACCEPTED, "{answer}");
+        }
+    };
+    let wait_for = |accepted: &Arc<std::sync::atomic::AtomicUsize>, n: usize| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while accepted.load(Ordering::SeqCst) < n {
+            assert!(std::time::Instant::now() < deadline, "no delivery began");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    };
+
+    // A graceful stop while the first delivery stalls: the stop waits its bound, then exits.
+    let (smtp, accepted) = stalled_smtp();
+    let mut server = start(&[("SAFEREF_SMTP_URL", smtp.as_str())]);
+    trial(&server.base, "ada@example.org").await;
+    trial(&server.base, "grace@example.org").await;
+    wait_for(&accepted, 1);
+    let pid = server.child.id().to_string();
+    let term = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let exit = server.child.wait().unwrap();
+    assert!(exit.success(), "{exit:?}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("still queued at the stop"), "{text}");
+    drop(server);
+    assert!(outbox(state.path()).is_empty());
+
+    // Started again, still stalled: the two are queued again; a third joins, then a crash.
+    let (smtp, accepted) = stalled_smtp();
+    let server = start(&[("SAFEREF_SMTP_URL", smtp.as_str())]);
+    trial(&server.base, "linus@example.org").await;
+    wait_for(&accepted, 1);
+    drop(server);
+    assert!(outbox(state.path()).is_empty());
+
+    // Started with the outbox: all three trials are mailed, each once, with a key.
+    let server = start(&[]);
+    let mail = mails(state.path(), 3).await;
+    for email in ["ada@example.org", "grace@example.org", "linus@example.org"] {
+        let to: Vec<&String> = mail
+            .iter()
+            .filter(|m| m.contains(&format!("To: {email}")))
+            .collect();
+        assert_eq!(to.len(), 1, "{email}: {mail:?}");
+        assert!(to[0].contains("sr_live_"), "{email}: {}", to[0]);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(outbox(state.path()).len(), 3);
+    drop(server);
 }

@@ -160,7 +160,8 @@ async fn echoed_text_cannot_inject_headers_or_markup() {
 /// Every HTML page (the front door, a compound page, the docs, playground and dashboard, and
 /// an HTML error page) carries the security headers `_headers` gives the CDN's pages: a
 /// content security policy that forbids framing, `nosniff` and a referrer policy (issue 23:
-/// none of them). JSON answers do not need them and do not get the policy.
+/// none of them). JSON answers do not need them and do not get the policy, but for a
+/// document's JSON form, which shares its path with the page.
 #[tokio::test]
 async fn pages_carry_a_content_security_policy_and_no_framing() {
     let base = start().await;
@@ -192,6 +193,22 @@ async fn pages_carry_a_content_security_policy_and_no_framing() {
         .await
         .unwrap();
     assert!(res.headers().get("content-security-policy").is_none());
+    // A document's path answers the same headers in both forms, as `_headers` gives the CDN
+    // (issue 23: the HTML form of these had none there).
+    for path in [
+        "/api/privacy",
+        "/api/terms",
+        "/api/disclaimer",
+        "/api/release-notes",
+    ] {
+        for query in ["", "?format=json"] {
+            let res = reqwest::get(format!("{base}{path}{query}")).await.unwrap();
+            assert_eq!(res.status(), 200, "{path}{query}");
+            for (name, value) in lines {
+                assert_eq!(res.headers()[name], value, "{path}{query} {name}");
+            }
+        }
+    }
 }
 
 /// The CAS redirect writes only a known context into `Location`, encoded; anything else is a

@@ -1,13 +1,8 @@
 //! Raw HTTP/1.1 against the real `saferef-serve` binary over a loopback socket: every form a
 //! request target can take (RFC 9112 §3.2), malformed request heads, and a bounded fuzz of
-//! raw request lines and headers. No answer is a 5xx or a dropped connection, every answer the
-//! service writes carries a JSON error, and the server's log never shows a panic.
-//!
-//! hyper answers a head it cannot parse itself, before any service code runs, and offers no
-//! hook for that answer: 400 (an unparsable method, target, version or header line), 414 (a
-//! target hyper cannot hold) and 431 (a head over `server::MAX_HEADER_BYTES`) come with an
-//! empty body. These tests accept exactly those three without a body, and only when the head
-//! is one hyper refuses.
+//! raw request lines and headers. No answer is a 5xx or a dropped connection, every error
+//! carries the interface's JSON error, hyper's own refusals of a head it cannot parse
+//! included (`parse_refusals.rs`), and the server's log never shows a panic.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -139,9 +134,9 @@ impl Answer {
             && String::from_utf8_lossy(&self.body).contains("<title>saferef: ")
     }
 
-    /// One of hyper's own bodiless refusals of a head it could not parse.
-    fn is_hyper_refusal(&self) -> bool {
-        matches!(self.status, Some(400 | 414 | 431)) && self.body.is_empty()
+    /// The JSON error's `code`.
+    fn code(&self) -> Option<String> {
+        self.json()?["code"].as_str().map(str::to_string)
     }
 }
 
@@ -190,6 +185,104 @@ fn every_request_target_form_gets_an_answer_and_none_panics() {
     let answer = served.exchange(&get("/api/health", "GET"));
     assert_eq!(answer.status, Some(200), "{}", answer.raw);
     assert_eq!(served.panics(), Vec::<String>::new());
+}
+
+/// The heads hyper refuses before any service code runs (a malformed line, a head over 64
+/// KiB), and a target over `server::MAX_TARGET_BYTES`: each answer is the interface's JSON
+/// error with its `code`, as every other error (issue 23: hyper's were empty), also when the
+/// head follows an answered request on the same connection.
+#[test]
+fn malformed_and_oversized_heads_get_the_interface_s_json_error() {
+    let served = Logged::start();
+    let long = |n: usize| format!("/api/health?pad={}", "a".repeat(n));
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        (get("/api/health", "G E T"), 400, "bad_request"),
+        (
+            String::from_utf8(get("/api/health", "GET"))
+                .unwrap()
+                .replacen("HTTP/1.1", "HTTP/9", 1)
+                .into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            b"GET /api/health HTTP/1.1\r\nHost: x\r\nno colon here\r\nConnection: close\r\n\r\n"
+                .to_vec(),
+            400,
+            "bad_request",
+        ),
+        (
+            b"GET /api/he\x01alth HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(),
+            400,
+            "bad_request",
+        ),
+        (get(&long(20_000), "GET"), 414, "uri_too_long"),
+        (get(&long(70_000), "GET"), 431, "headers_too_large"),
+        (
+            format!(
+                "GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: {}\r\nConnection: close\r\n\r\n",
+                "a".repeat(100 * 1024)
+            )
+            .into_bytes(),
+            431,
+            "headers_too_large",
+        ),
+    ];
+    for (request, status, code) in &cases {
+        let answer = served.exchange(request);
+        let shown = String::from_utf8_lossy(&request[..request.len().min(60)]).into_owned();
+        assert_eq!(answer.status, Some(*status), "{shown}: {}", answer.raw);
+        assert!(answer.is_json_error(), "{shown}: {}", answer.raw);
+        assert_eq!(answer.code().as_deref(), Some(*code), "{shown}");
+        assert!(
+            answer
+                .raw
+                .to_ascii_lowercase()
+                .contains("content-type: application/json"),
+            "{shown}: {}",
+            answer.raw
+        );
+    }
+    // A malformed head after an answered one on a kept-alive connection.
+    let mut stream = TcpStream::connect(served.addr()).unwrap();
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    stream
+        .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut first = Vec::new();
+    let mut buf = [0u8; 65536];
+    while !whole(&first) {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "closed after {first:?}");
+        first.extend_from_slice(&buf[..n]);
+    }
+    assert_eq!(Answer::parse(&first).status, Some(200));
+    let _ = stream.write_all(b"BAD\x7f LINE\r\n\r\n");
+    let mut second = Vec::new();
+    let _ = stream.read_to_end(&mut second);
+    let second = Answer::parse(&second);
+    assert_eq!(second.status, Some(400), "{}", second.raw);
+    assert_eq!(
+        second.code().as_deref(),
+        Some("bad_request"),
+        "{}",
+        second.raw
+    );
+    assert_eq!(served.panics(), Vec::<String>::new());
+}
+
+/// Whether `bytes` hold an answer's whole head and the body its `content-length` declares.
+fn whole(bytes: &[u8]) -> bool {
+    let raw = String::from_utf8_lossy(bytes).to_ascii_lowercase();
+    let Some((head, body)) = raw.split_once("\r\n\r\n") else {
+        return false;
+    };
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    body.len() >= length
 }
 
 /// A request line part: usual values most of the time, so that the heads reach past hyper's
@@ -344,9 +437,7 @@ fn fuzzed_raw_request_heads_never_get_a_5xx_a_dropped_connection_or_a_panic() {
         };
         prop_assert!(status < 500, "{status} for {request:?}: {}", answer.raw);
         let head_only = line.starts_with("HEAD ");
-        let kind = if answer.is_hyper_refusal() {
-            "hyper"
-        } else if status < 400 || head_only || answer.is_json_error() {
+        let kind = if status < 400 || head_only || answer.is_json_error() {
             "service"
         } else if line.contains("/badge/") && answer.is_badge_error() {
             "badge"

@@ -17,8 +17,8 @@
 //! - **403**: the caller's tier may not use the endpoint.
 //! - **404**: no endpoint or entity at the path. **405**: the path answers other methods
 //!   (the `Allow` header lists them).
-//! - **408, 413, 415, 431**: the request itself: too slow, body too large, body not JSON,
-//!   headers too large.
+//! - **408, 413, 414, 415, 431**: the request itself: too slow, body too large, target too
+//!   long, body not JSON, headers too large.
 //! - **422**: the entity exists but cannot be answered as asked (no evidence in the context).
 //! - **429**: a quota or rate is spent; the message says when it resets.
 //! - **503**: something the answer needs (the store, the mail relay, the payment provider) is
@@ -42,7 +42,9 @@ pub mod code {
     pub const REQUEST_TIMEOUT: &str = "request_timeout";
     pub const CONFLICT: &str = "conflict";
     pub const PAYLOAD_TOO_LARGE: &str = "payload_too_large";
+    pub const URI_TOO_LONG: &str = "uri_too_long";
     pub const UNSUPPORTED_MEDIA_TYPE: &str = "unsupported_media_type";
+    pub const HEADERS_TOO_LARGE: &str = "headers_too_large";
     pub const UNPROCESSABLE: &str = "unprocessable";
     pub const RATE_LIMITED: &str = "rate_limited";
     pub const INTERNAL: &str = "internal";
@@ -89,9 +91,19 @@ pub const CODES: &[(&str, u16, &str)] = &[
         "the request body is too large",
     ),
     (
+        code::URI_TOO_LONG,
+        414,
+        "the request target (path and query) is too long",
+    ),
+    (
         code::UNSUPPORTED_MEDIA_TYPE,
         415,
         "the request body is not JSON",
+    ),
+    (
+        code::HEADERS_TOO_LARGE,
+        431,
+        "the request line and headers are too large",
     ),
     (
         code::UNPROCESSABLE,
@@ -178,8 +190,16 @@ impl ApiError {
         ApiError::new(413, code::PAYLOAD_TOO_LARGE, message)
     }
 
+    pub fn uri_too_long(message: impl Into<String>) -> ApiError {
+        ApiError::new(414, code::URI_TOO_LONG, message)
+    }
+
     pub fn unsupported_media_type(message: impl Into<String>) -> ApiError {
         ApiError::new(415, code::UNSUPPORTED_MEDIA_TYPE, message)
+    }
+
+    pub fn headers_too_large(message: impl Into<String>) -> ApiError {
+        ApiError::new(431, code::HEADERS_TOO_LARGE, message)
     }
 
     pub fn unprocessable(message: impl Into<String>) -> ApiError {
@@ -227,7 +247,9 @@ mod tests {
             ApiError::request_timeout(""),
             ApiError::conflict(""),
             ApiError::payload_too_large(""),
+            ApiError::uri_too_long(""),
             ApiError::unsupported_media_type(""),
+            ApiError::headers_too_large(""),
             ApiError::unprocessable(""),
             ApiError::too_many_requests(""),
             ApiError::internal(""),

@@ -14,7 +14,8 @@ use crate::store::{Store, StoreError};
 pub const VALIDITY: Duration = Duration::from_secs(15 * 60);
 pub const TRIES: u64 = 5;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Purpose {
     Recover,
     Erasure,

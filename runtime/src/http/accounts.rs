@@ -9,26 +9,23 @@
 //! address (the account lookup, the trial mark, the key, the mail) is done after it, in the
 //! service's queue (`accounts/deferred.rs`). A mail that fails is logged, never answered.
 
-use chrono::{DateTime, Days, Utc};
+use chrono::{Days, Utc};
 use minijinja::context;
 use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
 use serde::{Deserialize, Serialize};
 
 use super::Request;
+use crate::AppState;
 use crate::accounts::codes::{self, Purpose, Verdict};
+use crate::accounts::deferred::{self, Job, TRIAL_DAYS, TRIAL_TIER};
 use crate::accounts::{self, email_hash, erasure};
 use crate::caller::Caller;
-use crate::keys::{self, Billing, KeyRecord};
+use crate::keys::{self, KeyRecord};
 use crate::mail;
 use crate::store::StoreError;
 use crate::store::keyspace;
-use crate::tier::Tier;
-use crate::{AppState, Service};
 
-/// Trial keys open this tier for `TRIAL_DAYS`.
-const TRIAL_TIER: Tier = Tier::Developer;
-const TRIAL_DAYS: u64 = 7;
 /// Account mail (trials, codes) one client may trigger per day.
 const MAIL_PER_IP_PER_DAY: u64 = 10;
 /// Codes one address may be sent per day: 20 codes of 5 tries each are 100 guesses a day at
@@ -37,8 +34,6 @@ const CODES_PER_ADDRESS_PER_DAY: u64 = 20;
 /// Codes one client may ask for one address per day, so no single requester spends the
 /// address's daily codes (issue 23: five requests did).
 const CODES_PER_ADDRESS_PER_CLIENT: u64 = 3;
-/// How long a trial mark refuses a second trial to its mailbox.
-const TRIAL_MARK_KEPT: std::time::Duration = std::time::Duration::from_secs(365 * 86_400);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -151,12 +146,14 @@ pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Result<R
     let expires = now
         .checked_add_days(Days::new(TRIAL_DAYS))
         .ok_or_else(|| ApiError::internal("the trial's expiry is past the calendar"))?;
-    let service = state.service.clone();
-    state.service.deferred.push(async move {
-        if let Err(e) = issue_trial(&service, &email, now, expires).await {
-            tracing::error!("trial: {e:#}");
-        }
-    });
+    let job = Job::Trial {
+        email,
+        at: now,
+        expires,
+    };
+    deferred::queue(&state.service, &job)
+        .await
+        .map_err(store_error)?;
     Ok(Rendered::json(
         202,
         &TrialAccepted {
@@ -169,49 +166,6 @@ pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Result<R
         },
         Cache::NoStore,
     ))
-}
-
-/// A first trial for the mailbox: its mark, a key, the key mailed; a later one: a mail that
-/// says so. Undelivered, the key and the mark are taken back so the address can ask again.
-async fn issue_trial(
-    service: &Service,
-    email: &str,
-    now: DateTime<Utc>,
-    expires: DateTime<Utc>,
-) -> anyhow::Result<()> {
-    let store = &service.store;
-    let mark = keyspace::trial_mark(&accounts::trial_mark(&service.config, email));
-    let first = store
-        .put_if_absent(&mark, now.to_rfc3339().as_bytes(), Some(TRIAL_MARK_KEPT))
-        .await?;
-    if !first {
-        mail::send(&service.config, "trial_again", email, context! {}).await?;
-        return Ok(());
-    }
-    let made = keys::create(store, TRIAL_TIER, Some(email.to_string()), Some(expires)).await;
-    let (key, mut record) = match made {
-        Ok(m) => m,
-        Err(e) => {
-            // Without a key the mark would block the address forever.
-            let _ = store.delete(&mark).await;
-            return Err(e.into());
-        }
-    };
-    record.billing = Billing {
-        trial: true,
-        ..Billing::default()
-    };
-    keys::save(store, &record).await?;
-    let ctx = context! {
-        key => key,
-        expires_at => expires.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-    };
-    if let Err(e) = mail::send(&service.config, "trial_key", email, ctx).await {
-        let _ = keys::delete(store, &record).await;
-        let _ = store.delete(&mark).await;
-        return Err(e.into());
-    }
-    Ok(())
 }
 
 /// POST /api/keys/recover: {email} mails a code; {email, code} replaces the address's
@@ -339,39 +293,19 @@ async fn send_code(
             .admitted;
     }
     if allowed {
-        let service = state.service.clone();
-        let email = email.to_string();
-        state.service.deferred.push(async move {
-            if let Err(e) = mail_code(&service, &email, purpose).await {
-                tracing::error!("{} code: {e:#}", purpose.name());
-            }
-        });
+        let job = Job::Code {
+            email: email.to_string(),
+            purpose,
+        };
+        deferred::queue(&state.service, &job)
+            .await
+            .map_err(store_error)?;
     }
     Ok(accepted(format!(
         "if an account uses this address, a 6-digit code is on its way to it; send it as {{\"email\", \"code\"}} to POST /api/keys/{} within {} minutes",
         purpose.name(),
         codes::VALIDITY.as_secs() / 60
     )))
-}
-
-/// A code mailed to `email` if it has an account (a usable key to recover, any key to erase).
-async fn mail_code(service: &Service, email: &str, purpose: Purpose) -> anyhow::Result<()> {
-    let records = accounts::keys_of(&service.store, email).await?;
-    let has_account = match purpose {
-        Purpose::Recover => records.iter().any(|k| k.usable(Utc::now())),
-        Purpose::Erasure => !records.is_empty(),
-    };
-    if !has_account {
-        return Ok(());
-    }
-    let code = codes::issue(&service.store, purpose, email).await?;
-    let action = match purpose {
-        Purpose::Recover => "replace your saferef API key",
-        Purpose::Erasure => "erase your saferef account data",
-    };
-    let ctx = context! { code => code, purpose => purpose.name(), action => action };
-    mail::send(&service.config, "code", email, ctx).await?;
-    Ok(())
 }
 
 /// Step two: the code must be valid; 400 when it is not, 429 after the fifth wrong try.

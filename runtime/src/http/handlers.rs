@@ -26,6 +26,15 @@ impl dispatch::Query for Params {
 }
 
 pub async fn run(state: &Arc<AppState>, req: &Request, caller: &Caller, e: Endpoint) -> Response {
+    let page = e.page;
+    let mut res = answer(state, req, caller, e).await;
+    if page {
+        super::with_page_security(&mut res);
+    }
+    res
+}
+
+async fn answer(state: &Arc<AppState>, req: &Request, caller: &Caller, e: Endpoint) -> Response {
     let q = match &req.query {
         Ok(q) => q,
         // A badge URL is answered with an image whatever happens (the docs page's "Badges").

@@ -220,6 +220,16 @@ fn with_caller_headers(
     res
 }
 
+/// Adds the security headers `_headers` gives every page's path (`html_security_lines`).
+fn with_page_security(res: &mut Response) {
+    let h = res.headers_mut();
+    for (name, value) in html_security_lines() {
+        if let Ok(n) = HeaderName::from_bytes(name.as_bytes()) {
+            h.insert(n, HeaderValue::from_static(value));
+        }
+    }
+}
+
 /// A rendered response as an HTTP response, with the cache headers: for a 200 the
 /// very lines the build writes into `_headers`, so a URL answers alike from file or render.
 pub fn reply(r: impl Into<Rendered>) -> Response {
@@ -237,12 +247,9 @@ fn reply_kept(r: Rendered) -> (Response, bytes::Bytes) {
     h.insert(CONTENT_TYPE, HeaderValue::from_static(r.content_type));
     // A page, error pages included: the same lines `_headers` gives the CDN's pages.
     if r.content_type.starts_with("text/html") {
-        for (name, value) in html_security_lines() {
-            if let Ok(n) = HeaderName::from_bytes(name.as_bytes()) {
-                h.insert(n, HeaderValue::from_static(value));
-            }
-        }
+        with_page_security(&mut res);
     }
+    let h = res.headers_mut();
     if r.status < 400 {
         for (name, value) in lines {
             if let (Ok(n), Ok(v)) = (

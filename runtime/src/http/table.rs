@@ -23,6 +23,9 @@ pub struct Endpoint {
     pub params: Vec<String>,
     pub access: Access,
     pub cost: u64,
+    /// A page in one of its forms (documents, release notes): every answer carries the pages'
+    /// security headers, as `_headers` gives its path whatever the form.
+    pub page: bool,
 }
 
 pub enum Matched {
@@ -66,6 +69,10 @@ pub fn route(state: &AppState, req: &Request, caller: &Caller, found: &Found<'_>
         params: captured.iter().map(|s| s.to_string()).collect(),
         access: endpoint.access,
         cost: endpoint.cost,
+        page: matches!(
+            endpoint.answer,
+            api::Answer::Html | api::Answer::HtmlOrJson(_)
+        ),
     })
 }
 

@@ -24,6 +24,9 @@
 //! | `whlock:<account>` | a webhook registration in progress | 10 s |
 //! | `release:<release>:emitted` / `:lease` | a release's events sent / being sent | never / the lease |
 //! | `release-event:<event>` | an event of a release already queued | never |
+//! | `account-job:<id>` | an account request's work still to run (`accounts/deferred.rs`), the address in the clear | when run, or a week |
+//! | `account-job-claim:<id>` | an instance is running that work | when run, or 2 minutes |
+//! | `account-jobs` | the account work to run: a sorted set of job ids by time queued | - |
 //! | `job:<name>:<period>` | the instance that ran a scheduled job in that period | the period |
 //! | `freshness:summary:<fingerprint>` | the freshness summary of a dataset | a day |
 //! | `health:ping` | nothing: read to see the store answers | - |
@@ -187,6 +190,17 @@ pub fn release_lease(release: &str) -> String {
 
 pub fn release_event(event: &str) -> String {
     format!("release-event:{event}")
+}
+
+/// The account work still to run, by time queued (`accounts/deferred.rs`).
+pub const ACCOUNT_JOBS: &str = "account-jobs";
+
+pub fn account_job(id: &str) -> String {
+    format!("account-job:{id}")
+}
+
+pub fn account_job_claim(id: &str) -> String {
+    format!("account-job-claim:{id}")
 }
 
 pub fn job(name: &str, period: &str) -> String {

@@ -358,6 +358,15 @@ pub fn headers(routes: &[RouteMeta]) -> String {
     for (name, value) in cors_lines() {
         let _ = writeln!(out, "  {name}: {value}");
     }
+    // A document's path (`/api/privacy`) answers HTML and, with `format=json`, JSON, and only
+    // its first answer is a routing entry: the catalogue names the paths that are a page in
+    // one of their forms, and the block covers every form (harmless on JSON), as the runtime
+    // sends it (`http/handlers.rs`).
+    let documents = crate::api::ENDPOINTS
+        .iter()
+        .filter(|e| matches!(e.answer, crate::api::Answer::HtmlOrJson(_)))
+        .map(|e| e.path)
+        .filter(|p| by_path.contains_key(p));
     let pages: std::collections::BTreeSet<String> = by_path
         .iter()
         .filter(|(_, r)| r.file.ends_with(".html"))
@@ -368,6 +377,7 @@ pub fn headers(routes: &[RouteMeta]) -> String {
                 None => path.to_string(),
             }
         })
+        .chain(documents.map(str::to_string))
         .collect();
     for page in pages {
         let _ = writeln!(out, "{page}");
