@@ -455,7 +455,7 @@ pub(crate) struct AlternativesBody<'a> {
 
 /// Where a keyed form is reached with a key in the `X-API-Key` header: the service's own base
 /// `/api/v1/`, which a CDN in front never answers from a file (the docs page, "Keys").
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct KeyedLinks {
     keyed: String,
 }
