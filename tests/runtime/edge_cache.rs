@@ -31,6 +31,9 @@ const QUOTA: [&str; 5] = [
     "x-usage-warning",
 ];
 
+/// A request (its path and query, and its headers) and the status it answers.
+type Case<'a> = (String, Vec<(&'a str, &'a str)>, u16);
+
 struct Answer {
     status: u16,
     headers: reqwest::header::HeaderMap,
@@ -200,7 +203,7 @@ fn public_answers_of_the_proxied_forms_are_kept_at_the_edge_and_nothing_else_is(
 
     // Keyed callers, errors and answers with no file form are never kept.
     let unknown = "/api/compound/hq-c-org-999999".to_string();
-    let not_kept: Vec<(String, Vec<(&str, &str)>, u16)> = vec![
+    let not_kept: Vec<Case<'_>> = vec![
         (dog.clone(), vec![("x-api-key", key.as_str())], 200),
         (format!("{dog}&api_key={key}"), vec![], 200),
         (
