@@ -72,6 +72,30 @@ pub struct Config {
     pub payment_prices: Vec<(String, Tier)>,
     /// `SAFEREF_CORS_ORIGINS`: which pages on other origins may read the runtime's answers.
     pub cors_origins: CorsOrigins,
+    /// `SAFEREF_NETLIFY_SITE_ID` with `SAFEREF_NETLIFY_PURGE_TOKEN`: the Netlify site whose
+    /// CDN keeps the runtime's public answers; a reload purges the previous release's
+    /// (`edge_purge.rs`). `None`: only a deploy drops them.
+    pub netlify_purge: Option<NetlifyPurge>,
+}
+
+/// Where and how a reload purges a release's answers from Netlify's CDN.
+#[derive(Clone, PartialEq, Eq)]
+pub struct NetlifyPurge {
+    /// `SAFEREF_NETLIFY_API_URL`: Netlify's API (`https://api.netlify.com`).
+    pub api_url: String,
+    pub site_id: String,
+    /// A personal access token of the site's team; never logged.
+    pub token: String,
+}
+
+impl std::fmt::Debug for NetlifyPurge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetlifyPurge")
+            .field("api_url", &self.api_url)
+            .field("site_id", &self.site_id)
+            .field("token", &"set")
+            .finish()
+    }
 }
 
 /// The origins whose pages may read the runtime's answers (`http::cors`).
@@ -141,6 +165,7 @@ impl std::fmt::Debug for Config {
             .field("payment_api_key", &set(&self.payment_api_key))
             .field("payment_prices", &self.payment_prices)
             .field("cors_origins", &self.cors_origins)
+            .field("netlify_purge", &self.netlify_purge)
             .finish()
     }
 }

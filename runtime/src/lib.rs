@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod caller;
 pub mod config;
+pub mod edge_purge;
 pub mod freshness;
 pub mod http;
 pub mod integrity;

@@ -46,8 +46,8 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(settings: Settings) -> anyhow::Result<()> {
-    let started = Instant::now();
+/// The validated settings, with the state directory's secret key where none is set.
+fn config(settings: &Settings) -> anyhow::Result<saferef_runtime::Config> {
     let mut config = settings
         .config()
         .map_err(|problems| anyhow::anyhow!("refusing to start:\n  {}", problems.join("\n  ")))?;
@@ -65,6 +65,12 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
         }
         config.secret_key = Some(key);
     }
+    Ok(config)
+}
+
+async fn run(settings: Settings) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let config = config(&settings)?;
     let store = Store::open(settings.redis_url.as_deref(), &settings.state).await?;
     store.follow_invalidations();
     let (data, site) = (settings.data.clone(), settings.site.clone());
@@ -96,6 +102,24 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
     tracing::info!("listening on http://{addr}");
     let live = Live::new(Arc::new(state));
     let state = live.current();
+    spawn_background(&live, &settings);
+    serve_live(listener, live, shutdown_signal()).await;
+    // Account mail still queued gets a moment; what is left runs at the next start.
+    state
+        .service
+        .deferred
+        .drain(saferef_runtime::accounts::deferred::DRAIN)
+        .await;
+    state.service.store.flush().await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// The work that runs beside the requests: the daily freshness check, webhook deliveries,
+/// the payment provider's hourly retries, the release's events, the account work left by an
+/// earlier run, and reloads on SIGHUP.
+fn spawn_background(live: &Arc<Live>, settings: &Settings) {
+    let state = live.current();
     tokio::spawn(saferef_runtime::freshness::daily(live.clone()));
     tokio::spawn(saferef_runtime::webhooks::worker::run(
         state.service.store.clone(),
@@ -117,16 +141,6 @@ async fn run(settings: Settings) -> anyhow::Result<()> {
             site: settings.site.clone(),
         },
     ));
-    serve_live(listener, live, shutdown_signal()).await;
-    // Account mail still queued gets a moment; what is left runs at the next start.
-    state
-        .service
-        .deferred
-        .drain(saferef_runtime::accounts::deferred::DRAIN)
-        .await;
-    state.service.store.flush().await?;
-    tracing::info!("stopped");
-    Ok(())
 }
 
 /// Queues the loaded release's events for the webhooks (once across instances).

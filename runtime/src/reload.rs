@@ -1,13 +1,14 @@
 //! Loading a new release into a running instance (SIGHUP): the next dataset, tree and indexes
 //! are built beside the served ones, on the blocking pool, then swapped in whole (`Live`).
 //! Requests keep being answered from the old release until the swap, so a reload has no
-//! downtime, and a release that fails to load leaves the old one served. The new release's
-//! events are then emitted, once across the fleet (`releases::emit`).
+//! downtime, and a release that fails to load leaves the old one served. The old release's
+//! answers are then purged from the CDN when a Netlify site is configured (`edge_purge.rs`),
+//! and the new release's events emitted, once across the fleet (`releases::emit`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::{AppState, Live, Release, releases, startup};
+use crate::{AppState, Live, Release, edge_purge, releases, startup};
 
 /// What a reload did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +37,18 @@ pub async fn reload(live: &Live, source: &Source) -> anyhow::Result<Reloaded> {
     .await??;
     let next = Arc::new(AppState::new(old.service.clone(), release));
     live.replace(next.clone());
+    // The CDN may keep the previous release's answers until midnight UTC: dropped now that
+    // this instance no longer gives them (`edge_purge.rs`). A failed purge leaves them to the
+    // next deploy, logged.
+    if let Some(purge) = &next.service.config.netlify_purge {
+        match edge_purge::release(purge, &old.release.dataset.fingerprint).await {
+            Ok(()) => tracing::info!(
+                fingerprint = %old.release.dataset.fingerprint,
+                "the previous release's answers purged from the CDN"
+            ),
+            Err(e) => tracing::warn!("purging the previous release's answers from the CDN: {e}"),
+        }
+    }
     let emitted = releases::emit(&next).await?;
     Ok(Reloaded {
         from: old.release.dataset.fingerprint.clone(),

@@ -85,6 +85,20 @@ pub struct Settings {
     /// comma-separated list such as `https://shop.example,https://app.example`.
     #[arg(long, env = "SAFEREF_CORS_ORIGINS", default_value = "*")]
     pub cors_origins: String,
+    /// The Netlify site whose CDN keeps the runtime's public answers: a reload purges the
+    /// previous release's from it (with `SAFEREF_NETLIFY_PURGE_TOKEN`).
+    #[arg(long, env = "SAFEREF_NETLIFY_SITE_ID")]
+    pub netlify_site_id: Option<String>,
+    /// A Netlify personal access token allowed to purge that site's cache.
+    #[arg(long, env = "SAFEREF_NETLIFY_PURGE_TOKEN", hide_env_values = true)]
+    pub netlify_purge_token: Option<String>,
+    /// Netlify's API.
+    #[arg(
+        long,
+        env = "SAFEREF_NETLIFY_API_URL",
+        default_value = "https://api.netlify.com"
+    )]
+    pub netlify_api_url: String,
     /// Log lines queued for the log writer before new ones are dropped (and counted) rather
     /// than waited for (RELIABILITY.md, "Logging").
     #[arg(long, env = "SAFEREF_LOG_QUEUE", default_value_t = crate::log_writer::DEFAULT_CAPACITY,
@@ -140,6 +154,21 @@ impl Settings {
                 false
             }
         };
+        let netlify_purge = match (&self.netlify_site_id, &self.netlify_purge_token) {
+            (Some(site_id), Some(token)) => Some(crate::config::NetlifyPurge {
+                api_url: self.netlify_api_url.clone(),
+                site_id: site_id.clone(),
+                token: token.clone(),
+            }),
+            (None, None) => None,
+            _ => {
+                problems.push(
+                    "SAFEREF_NETLIFY_SITE_ID and SAFEREF_NETLIFY_PURGE_TOKEN go together: set both or neither"
+                        .to_string(),
+                );
+                None
+            }
+        };
         let config = crate::Config {
             marketplace_secret: self.marketplace_secret.clone(),
             trusted_proxy_header: self.trusted_proxy_header.clone(),
@@ -156,6 +185,7 @@ impl Settings {
             payment_api_key: self.payment_api_key.clone(),
             payment_prices,
             cors_origins,
+            netlify_purge,
         };
         problems.extend(config.check());
         if problems.is_empty() {

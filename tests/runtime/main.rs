@@ -13,6 +13,7 @@ mod compound;
 mod conventions;
 mod cors;
 mod defaults;
+mod edge_cache;
 mod entities;
 mod export;
 mod faults;

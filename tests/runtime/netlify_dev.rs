@@ -268,13 +268,30 @@ fn sample(dataset: &Dataset) -> Vec<Route> {
     out
 }
 
-/// A response netlify dev proxied from the runtime: everything the test compares is equal.
+/// A response netlify dev proxied from the runtime: everything the test compares is equal,
+/// the headers telling the CDN what it may keep included (netlify dev keeps nothing and passes
+/// them on; production Netlify reads them and removes them). Their policy's `max-age` counts
+/// down by the second, so of it only what precedes the number is compared.
 fn assert_proxied(url: &str, dev: &Answer, runtime: &Answer) {
     assert_eq!(dev.status, runtime.status, "{url}");
     assert_eq!(dev.body, runtime.body, "{url}");
-    for h in ["content-type", "cache-control"] {
+    for h in [
+        "content-type",
+        "cache-control",
+        "netlify-cache-tag",
+        "netlify-vary",
+    ] {
         assert_eq!(dev.header(h), runtime.header(h), "{url}: {h}");
     }
+    let policy = |a: &Answer| {
+        a.header("netlify-cdn-cache-control")
+            .map(|v| v.split("max-age=").next().unwrap().to_string())
+    };
+    assert!(
+        policy(runtime).is_some(),
+        "{url}: the runtime says what the CDN may keep"
+    );
+    assert_eq!(policy(dev), policy(runtime), "{url}");
 }
 
 /// A response netlify dev served from a file of the tree: the runtime's status and bytes, and
@@ -289,6 +306,11 @@ fn assert_from_file(url: &str, dev: &Answer, runtime: &Answer) {
     assert_eq!(dev.media_type(), runtime.media_type(), "{url}");
     assert_eq!(dev.header("cache-control"), Some(DEV_FILE_CACHE), "{url}");
     assert_eq!(dev.header("surrogate-key"), None, "{url}");
+    assert_eq!(
+        dev.header("netlify-cdn-cache-control"),
+        None,
+        "{url}: a file is the deploy's"
+    );
     assert!(runtime.header("cache-control").is_some(), "{url}");
 }
 
@@ -463,6 +485,32 @@ fn netlify_dev_answers_as_the_runtime_does() {
     }
     let (d, _) = both("/api/search?q=benzene", Some(&key));
     assert_eq!(d.status, 200);
+    assert_eq!(d.header("netlify-cdn-cache-control"), Some("no-store"));
+
+    // A public answer of an endpoint with files, proxied: the CDN may keep it until midnight
+    // UTC, under its release's tag; the same URL with a key may not be kept.
+    let record = format!("/api/v1/compound/{benzene}");
+    let (d, rt) = both(&record, None);
+    assert_eq!(d.status, 200);
+    assert_proxied(&record, &d, &rt);
+    assert!(
+        d.header("netlify-cdn-cache-control")
+            .unwrap()
+            .starts_with("public, max-age="),
+        "{record}"
+    );
+    let release = format!("saferef-release-{}", dataset.fingerprint);
+    assert!(
+        d.header("netlify-cache-tag").unwrap().contains(&release),
+        "{record}"
+    );
+    let (d, rt) = both(&record, Some(&key));
+    assert_proxied(&record, &d, &rt);
+    assert_eq!(
+        d.header("netlify-cdn-cache-control"),
+        Some("no-store"),
+        "{record}"
+    );
 
     // CAS lookups with redirect=true: the runtime's 302, proxied with its own Location.
     let target = format!("/api/compound/{benzene}");

@@ -179,45 +179,7 @@ async fn apply(
     let text = |v: &Value| v.as_str().map(str::to_string);
     let customer = text(&object["customer"]);
     match kind {
-        "checkout.session.completed" => {
-            let email = object["customer_email"]
-                .as_str()
-                .or_else(|| object["customer_details"]["email"].as_str())
-                .and_then(accounts::normalize_email)
-                .ok_or_else(|| ApiError::bad_request("checkout: no valid customer e-mail"))?;
-            let price = object["price"]
-                .as_str()
-                .or_else(|| object["metadata"]["price"].as_str())
-                .ok_or_else(|| ApiError::bad_request("checkout: no price"))?;
-            let tier = state.service.config.tier_for_price(price).ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "checkout: price {price:?} is not configured in SAFEREF_PAYMENT_PRICES"
-                ))
-            })?;
-            let (key, mut record) =
-                keys::create(&state.service.store, tier, Some(email.clone()), None)
-                    .await
-                    .map_err(store_error)?;
-            record.payment_status = Some("active".into());
-            record.billing = Billing {
-                customer_id: customer,
-                subscription_id: text(&object["subscription"]),
-                provider_status: Some("active".into()),
-                provider_event_at: Some(created),
-                ..Billing::default()
-            };
-            keys::save(&state.service.store, &record)
-                .await
-                .map_err(store_error)?;
-            let ctx = context! { key => key, tier => tier.name() };
-            if let Err(e) = mail::send(&state.service.config, "key_issued", &email, ctx).await {
-                // The key is useless unmailed: take it back and let the provider retry.
-                let _ = keys::delete(&state.service.store, &record).await;
-                tracing::error!("{e}");
-                return Err(ApiError::unavailable("the key could not be mailed; retry"));
-            }
-            Ok(format!("issued a {} key {}", tier.name(), record.prefix))
-        }
+        "checkout.session.completed" => checkout(state, object, customer, created).await,
         "customer.subscription.updated" => {
             let status = object["status"].as_str().unwrap_or("active");
             let price = object["items"]["data"][0]["price"]["id"].as_str();
@@ -259,6 +221,53 @@ async fn apply(
         }
         _ => Ok("ignored: not an event this service acts on".into()),
     }
+}
+
+/// A completed checkout: a key of the price's tier for the customer's address, mailed; taken
+/// back when the mail fails, so that the provider's retry issues it again.
+async fn checkout(
+    state: &AppState,
+    object: &Value,
+    customer: Option<String>,
+    created: DateTime<Utc>,
+) -> Result<String, ApiError> {
+    let text = |v: &Value| v.as_str().map(str::to_string);
+    let email = object["customer_email"]
+        .as_str()
+        .or_else(|| object["customer_details"]["email"].as_str())
+        .and_then(accounts::normalize_email)
+        .ok_or_else(|| ApiError::bad_request("checkout: no valid customer e-mail"))?;
+    let price = object["price"]
+        .as_str()
+        .or_else(|| object["metadata"]["price"].as_str())
+        .ok_or_else(|| ApiError::bad_request("checkout: no price"))?;
+    let tier = state.service.config.tier_for_price(price).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "checkout: price {price:?} is not configured in SAFEREF_PAYMENT_PRICES"
+        ))
+    })?;
+    let (key, mut record) = keys::create(&state.service.store, tier, Some(email.clone()), None)
+        .await
+        .map_err(store_error)?;
+    record.payment_status = Some("active".into());
+    record.billing = Billing {
+        customer_id: customer,
+        subscription_id: text(&object["subscription"]),
+        provider_status: Some("active".into()),
+        provider_event_at: Some(created),
+        ..Billing::default()
+    };
+    keys::save(&state.service.store, &record)
+        .await
+        .map_err(store_error)?;
+    let ctx = context! { key => key, tier => tier.name() };
+    if let Err(e) = mail::send(&state.service.config, "key_issued", &email, ctx).await {
+        // The key is useless unmailed: take it back and let the provider retry.
+        let _ = keys::delete(&state.service.store, &record).await;
+        tracing::error!("{e}");
+        return Err(ApiError::unavailable("the key could not be mailed; retry"));
+    }
+    Ok(format!("issued a {} key {}", tier.name(), record.prefix))
 }
 
 /// payment_status is one of active, past_due, unpaid.

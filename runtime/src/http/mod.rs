@@ -1,8 +1,8 @@
 //! The request path, written once: parse the request, serve the static tree when it answers,
 //! resolve the caller, match the endpoint (404 and 405 here), check its access, count the
 //! quota, run the handler, and add the rate-limit, cache and ETag headers; `cors.rs` answers
-//! `OPTIONS` and adds the CORS headers to every answer. Every endpoint answers under both
-//! `/api/...` and `/api/v1/...`.
+//! `OPTIONS` and adds the CORS headers to every answer, and `edge_cache.rs` says which answers
+//! Netlify's CDN may keep. Every endpoint answers under both `/api/...` and `/api/v1/...`.
 //!
 //! Routing is a `match` over path segments (`table.rs`) rather than a tree of warp filters,
 //! so that authentication and quota counting happen exactly once per request.
@@ -10,6 +10,7 @@
 mod accounts;
 mod billing;
 mod cors;
+mod edge_cache;
 mod export;
 mod handlers;
 mod health;
@@ -33,12 +34,13 @@ use warp::http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderName, HeaderValue, L
 use warp::http::{Method, StatusCode};
 use warp::reply::Response;
 
+pub use edge_cache::RELEASE_TAG;
 pub use render_cache::RenderCache;
 pub use request::{Params, Request};
 use saferef_generator::api::{Access, Op};
 use saferef_generator::render::pages::docs::UPGRADE_TIERS;
 pub use static_site::StaticCache;
-use table::Matched;
+use table::{Endpoint, Matched};
 
 use crate::caller::{self, Caller};
 use crate::quota;
@@ -59,10 +61,11 @@ pub fn all(live: Arc<Live>) -> BoxedFilter<(Response,)> {
             move |origin: Option<HeaderValue>, req: Result<Request, ApiError>| {
                 let state = live.current();
                 async move {
-                    let res = match req {
+                    let mut res = match req {
                         Ok(req) => handle(&state, req).await,
                         Err(e) => reply(e),
                     };
+                    edge_cache::or_no_store(&mut res);
                     let origins = &state.service.config.cors_origins;
                     Ok::<_, std::convert::Infallible>(cors::allow(origins, origin.as_ref(), res))
                 }
@@ -94,96 +97,179 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
     let found = table::catalogued(req);
     // A badge URL is answered with an image whatever happens (the docs page's "Badges").
     let badge = table::is_badge(req, &found);
-    let fail = |e: ApiError| match badge {
-        true => reply(saferef_generator::render::badge::refused(&e)),
-        false => reply(e),
-    };
     let caller = match caller::resolve(state, &req.headers, req.api_key(), req.remote).await {
         Ok(c) => c,
-        Err(e) => return fail(e),
+        Err(e) => return refusal(badge, e),
     };
-    let matched = table::route(state, req, &caller, &found);
-    // A file of the static tree is what a CDN serves without counting it (the docs page,
-    // badges, public compound files): served here, it is not counted either, and carries no
-    // rate-limit headers (the docs page, `GET /api/docs#limits`).
-    let matched = match matched {
-        Matched::Static(res) => return with_caller_headers(res, &caller, None),
+    let matched = match table::route(state, req, &caller, &found) {
+        // A file of the static tree is what a CDN serves without counting it (the docs page,
+        // badges, public compound files): served here, it is not counted either, and carries
+        // no rate-limit headers (the docs page, `GET /api/docs#limits`).
+        Matched::Static(res) => return uncounted(state, req, &caller, None, res),
         other => other,
     };
-    let (access, cost) = match &matched {
-        Matched::Endpoint(e) => (e.access, e.cost),
-        Matched::Static(_) => (Access::Public, 1),
-        Matched::MethodNotAllowed(_) | Matched::NotFound => (Access::Public, 1),
+    let access = match &matched {
+        Matched::Endpoint(e) => e.access,
+        Matched::Static(_) | Matched::MethodNotAllowed(_) | Matched::NotFound => Access::Public,
     };
-    if let Some(refusal) = table::refuse(access, &caller) {
-        return with_caller_headers(fail(refusal), &caller, None);
+    if let Some(refused) = table::refuse(access, &caller) {
+        return with_caller_headers(refusal(badge, refused), &caller, None);
     }
+    let rendered = match &matched {
+        Matched::Endpoint(e) => match before_quota(state, req, &caller, e).await {
+            Early::Answer(res) => return res,
+            Early::Rendered(res) => Some(res),
+            Early::Count => None,
+        },
+        Matched::Static(_) | Matched::MethodNotAllowed(_) | Matched::NotFound => None,
+    };
+    counted(state, req, &caller, (matched, rendered), access, badge).await
+}
+
+/// An error as the request's kind of answer: an SVG for a badge URL, else JSON.
+fn refusal(badge: bool, e: ApiError) -> Response {
+    match badge {
+        true => reply(saferef_generator::render::badge::refused(&e)),
+        false => reply(e),
+    }
+}
+
+/// What an endpoint answers before the quota counts the request.
+enum Early {
+    /// Answered, and not counted.
+    Answer(Response),
+    /// Answered already, but counted as any other answer (a public answer the CDN may not
+    /// keep after all: an error).
+    Rendered(Response),
+    /// Counted first, then answered.
+    Count,
+}
+
+/// The requests the quota does not count, answered here: a signed payment-provider
+/// notification, a trial request, and a public answer the CDN may keep.
+async fn before_quota(
+    state: &Arc<AppState>,
+    req: &Request,
+    caller: &Caller,
+    e: &Endpoint,
+) -> Early {
     // A signed payment-provider notification comes through shared addresses (the CDN, a
     // balancer): counting it against a per-IP public quota would let anyone block billing.
-    if let Matched::Endpoint(e) = &matched
-        && e.op == Op::BillingWebhook
-        && billing::signed(state, req)
-    {
-        let res = handlers::run(state, req, &caller, e.clone()).await;
-        return with_caller_headers(res, &caller, None);
-    }
     // A trial request is counted by its own allowance (`accounts.rs`), not by the public
     // quota whose 429 points to the trial: the trial must still answer then.
-    if let Matched::Endpoint(e) = &matched
-        && e.op == Op::KeyTrial
-    {
-        let res = handlers::run(state, req, &caller, e.clone()).await;
-        return with_caller_headers(res, &caller, None);
+    if (e.op == Op::BillingWebhook && billing::signed(state, req)) || e.op == Op::KeyTrial {
+        let res = handlers::run(state, req, caller, e.clone()).await;
+        return Early::Answer(with_caller_headers(res, caller, None));
     }
+    if !edge_cache::candidate(req, caller, Some(e)) {
+        return Early::Count;
+    }
+
+    // Such an answer is a file's twin, which the CDN serves uncounted once it keeps it: it
+    // is not counted here either (the docs page, `GET /api/docs#limits`). It is a function of
+    // the release and the request, so rendering it before counting changes nothing else.
+    let res = handlers::run(state, req, caller, e.clone()).await;
+    match edge_cache::keepable(&res) {
+        true => Early::Answer(uncounted(state, req, caller, Some(e), res)),
+        false => Early::Rendered(res),
+    }
+}
+
+/// An answer not counted, so without rate-limit headers, and kept by the CDN when it may be.
+fn uncounted(
+    state: &AppState,
+    req: &Request,
+    caller: &Caller,
+    endpoint: Option<&Endpoint>,
+    mut res: Response,
+) -> Response {
+    if edge_cache::candidate(req, caller, endpoint) && edge_cache::keepable(&res) {
+        edge_cache::keep(&mut res, &state.release.dataset.fingerprint, Utc::now());
+    }
+    with_caller_headers(res, caller, None)
+}
+
+/// Counts the request against the caller's daily quota (a 429 past it), then answers it with
+/// the rate-limit headers: `matched`'s answer, or the one already rendered beside it.
+async fn counted(
+    state: &Arc<AppState>,
+    req: &Request,
+    caller: &Caller,
+    (matched, rendered): (Matched, Option<Response>),
+    access: Access,
+    badge: bool,
+) -> Response {
     // A batch costs what its answer's `meta.credits` states (2 per synthesised record).
     let cost = match &matched {
-        Matched::Endpoint(e) if e.op == Op::Batch => handlers::batch_credits(state, req, &caller),
-        _ => cost,
+        Matched::Endpoint(e) if e.op == Op::Batch => handlers::batch_credits(state, req, caller),
+        Matched::Endpoint(e) => e.cost,
+        Matched::Static(_) | Matched::MethodNotAllowed(_) | Matched::NotFound => 1,
     };
     let now = Utc::now();
-    let usage = match quota::admit(&state.service.store, &caller, cost, now).await {
+    let usage = match quota::admit(&state.service.store, caller, cost, now).await {
         Ok(u) => u,
         // Without the store a public read is still served, uncounted: reference data stays
         // available; keyed callers never get here without a store (their key lookup is a 503).
         Err(e) if access == Access::Public && !caller.tier.is_keyed() => {
             tracing::warn!("store: {e}; serving a public request without counting it");
             let res = match matched {
-                Matched::Static(res) => res,
-                Matched::Endpoint(e) => handlers::run(state, req, &caller, e).await,
-                Matched::MethodNotAllowed(_) | Matched::NotFound => {
-                    reply(saferef_generator::render::not_found())
-                }
+                Matched::MethodNotAllowed(_) => reply(saferef_generator::render::not_found()),
+                other => answer(state, req, caller, other, rendered).await,
             };
-            return with_caller_headers(res, &caller, None);
+            return with_caller_headers(res, caller, None);
         }
         Err(e) => {
             tracing::error!("store: {e}");
-            return fail(ApiError::unavailable(
-                "the quota store is unavailable; retry shortly",
-            ));
+            return refusal(
+                badge,
+                ApiError::unavailable("the quota store is unavailable; retry shortly"),
+            );
         }
     };
     if !usage.admitted {
-        let limit = usage.limit.unwrap_or_default();
-        let refusal = ApiError::too_many_requests(format!(
-            "daily quota of {limit} requests exceeded ({} tier); it resets at {} (00:00 UTC)",
-            caller.tier.name(),
-            usage
-                .reset
-                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-        ));
-        let mut res = with_caller_headers(fail(refusal), &caller, Some((&usage, now)));
-        // The public refusal points to the trial only while the trial would answer.
-        if caller.tier == Tier::Public && !accounts::trial_open(state, &caller).await {
-            res.headers_mut()
-                .insert("x-upgrade-url", HeaderValue::from_static(UPGRADE_TIERS));
-        }
-        return res;
+        return over_quota(state, caller, &usage, now, badge).await;
     }
-    let res = match matched {
-        Matched::Static(res) => res,
-        Matched::Endpoint(e) => handlers::run(state, req, &caller, e).await,
-        Matched::MethodNotAllowed(allowed) => {
+    let res = answer(state, req, caller, matched, rendered).await;
+    with_caller_headers(res, caller, Some((&usage, now)))
+}
+
+/// The 429 past the daily quota, with the rate-limit headers.
+async fn over_quota(
+    state: &AppState,
+    caller: &Caller,
+    usage: &quota::Usage,
+    now: chrono::DateTime<Utc>,
+    badge: bool,
+) -> Response {
+    let limit = usage.limit.unwrap_or_default();
+    let refused = ApiError::too_many_requests(format!(
+        "daily quota of {limit} requests exceeded ({} tier); it resets at {} (00:00 UTC)",
+        caller.tier.name(),
+        usage
+            .reset
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    ));
+    let mut res = with_caller_headers(refusal(badge, refused), caller, Some((usage, now)));
+    // The public refusal points to the trial only while the trial would answer.
+    if caller.tier == Tier::Public && !accounts::trial_open(state, caller).await {
+        res.headers_mut()
+            .insert("x-upgrade-url", HeaderValue::from_static(UPGRADE_TIERS));
+    }
+    res
+}
+
+/// The answer to a matched request: `rendered` when its endpoint answered already.
+async fn answer(
+    state: &Arc<AppState>,
+    req: &Request,
+    caller: &Caller,
+    matched: Matched,
+    rendered: Option<Response>,
+) -> Response {
+    match (matched, rendered) {
+        (_, Some(res)) | (Matched::Static(res), None) => res,
+        (Matched::Endpoint(e), None) => handlers::run(state, req, caller, e).await,
+        (Matched::MethodNotAllowed(allowed), None) => {
             let mut res = reply(ApiError::method_not_allowed(format!(
                 "method {} not allowed here; use {}",
                 req.method,
@@ -194,9 +280,8 @@ async fn respond(state: &Arc<AppState>, req: &Request) -> Response {
             }
             res
         }
-        Matched::NotFound => reply(saferef_generator::render::not_found()),
-    };
-    with_caller_headers(res, &caller, Some((&usage, now)))
+        (Matched::NotFound, None) => reply(saferef_generator::render::not_found()),
+    }
 }
 
 fn with_caller_headers(

@@ -6,6 +6,7 @@
 //! OpenAPI document and the docs list.
 
 use saferef_generator::api::{self, Access, Op};
+use saferef_generator::build::site::routes;
 use saferef_generator::render::error::ApiError;
 use warp::http::Method;
 use warp::reply::Response;
@@ -26,6 +27,10 @@ pub struct Endpoint {
     /// A page in one of its forms (documents, release notes): every answer carries the pages'
     /// security headers, as `_headers` gives its path whatever the form.
     pub page: bool,
+    /// The tree answers some of its forms from files, and the CDN proxies the others here
+    /// (`build::site::routes::precomputed`): their public answers may be kept at the edge
+    /// (`edge_cache.rs`).
+    pub precomputed: bool,
 }
 
 pub enum Matched {
@@ -73,6 +78,7 @@ pub fn route(state: &AppState, req: &Request, caller: &Caller, found: &Found<'_>
             endpoint.answer,
             api::Answer::Html | api::Answer::HtmlOrJson(_)
         ),
+        precomputed: routes::precomputed(endpoint),
     })
 }
 

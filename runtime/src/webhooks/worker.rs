@@ -152,27 +152,7 @@ impl Worker {
     }
 
     async fn deliver(self: Arc<Self>, d: Delivery) -> Result<(), StoreError> {
-        let lease = keyspace::delivery_lease(&d.id);
-        if !self
-            .store
-            .put_if_absent(&lease, self.id.as_bytes(), Some(self.lease))
-            .await?
-        {
-            return Ok(());
-        }
-        // Another worker may have attempted it between our read and our lease: it is then
-        // gone or rescheduled with one more attempt.
-        match queue::get(&self.store, &d.id).await? {
-            Some(now) if now.attempts == d.attempts => {}
-            _ => {
-                self.release(&lease).await?;
-                return Ok(());
-            }
-        }
-        let Some(hook) = registry::get(&self.store, &d.account, &d.webhook_id).await? else {
-            // The webhook was deleted after the event was queued.
-            queue::done(&self.store, &d.id).await?;
-            self.release(&lease).await?;
+        let Some((lease, hook)) = self.claim(&d).await? else {
             return Ok(());
         };
         let at = Utc::now();
@@ -181,10 +161,52 @@ impl Worker {
         let result = self.send(&hook, &d).await;
         renewal.abort();
         let duration_ms = started.elapsed().as_millis() as u64;
+        let retry_at = self.reschedule(&d, result.is_ok()).await?;
+        // Released before logging: a crash now loses a log line, never a delivery.
+        self.release(&lease).await?;
+        self.record(&d, at, duration_ms, result, retry_at).await
+    }
+
+    /// The delivery's lease, taken, and its webhook; `None` when there is nothing to attempt:
+    /// another worker holds the lease or attempted the delivery meanwhile, or the webhook was
+    /// deleted after the event was queued (the delivery is then done).
+    async fn claim(&self, d: &Delivery) -> Result<Option<(String, Webhook)>, StoreError> {
+        let lease = keyspace::delivery_lease(&d.id);
+        if !self
+            .store
+            .put_if_absent(&lease, self.id.as_bytes(), Some(self.lease))
+            .await?
+        {
+            return Ok(None);
+        }
+        // Another worker may have attempted it between our read and our lease: it is then
+        // gone or rescheduled with one more attempt.
+        match queue::get(&self.store, &d.id).await? {
+            Some(now) if now.attempts == d.attempts => {}
+            _ => {
+                self.release(&lease).await?;
+                return Ok(None);
+            }
+        }
+        let Some(hook) = registry::get(&self.store, &d.account, &d.webhook_id).await? else {
+            queue::done(&self.store, &d.id).await?;
+            self.release(&lease).await?;
+            return Ok(None);
+        };
+        Ok(Some((lease, hook)))
+    }
+
+    /// After an attempt of `d`: its next attempt queued when it failed and a retry is left
+    /// (and when that one is due), else the delivery done.
+    async fn reschedule(
+        &self,
+        d: &Delivery,
+        delivered: bool,
+    ) -> Result<Option<chrono::DateTime<Utc>>, StoreError> {
         let attempt = d.attempts + 1;
-        let retry_at = match &result {
-            Ok(_) => None,
-            Err(_) => self
+        let retry_at = match delivered {
+            true => None,
+            false => self
                 .delay(attempt)
                 .map(|delay| Utc::now() + chrono::Duration::milliseconds(delay.as_millis() as i64)),
         };
@@ -199,8 +221,19 @@ impl Worker {
             }
             None => queue::done(&self.store, &d.id).await?,
         }
-        // Released before logging: a crash now loses a log line, never a delivery.
-        self.release(&lease).await?;
+        Ok(retry_at)
+    }
+
+    /// The attempt of `d` made `at`, logged and written to its webhook's delivery log.
+    async fn record(
+        &self,
+        d: &Delivery,
+        at: chrono::DateTime<Utc>,
+        duration_ms: u64,
+        result: Result<u16, Failure>,
+        retry_at: Option<chrono::DateTime<Utc>>,
+    ) -> Result<(), StoreError> {
+        let attempt = d.attempts + 1;
         let outcome = match (&result, retry_at) {
             (Ok(_), _) => "delivered",
             (Err(_), Some(_)) => "retrying",

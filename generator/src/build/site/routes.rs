@@ -255,6 +255,23 @@ pub fn every_id_has(dataset: &Dataset, file: &str) -> bool {
         || (dataset.materials.is_empty() && dataset.products.is_empty())
 }
 
+/// Whether the tree answers some form of this catalogued endpoint from files (a pattern's
+/// path resolves to it): `_redirects` proxies its other forms to the runtime (another
+/// context, a badge in another context, an alias), whose public answers are then as much a
+/// function of the release as the files are (ARCHITECTURE.md, Decisions, "Edge cache").
+pub fn precomputed(endpoint: &api::Endpoint) -> bool {
+    static PRECOMPUTED: std::sync::LazyLock<Vec<&'static api::Endpoint>> =
+        std::sync::LazyLock::new(|| {
+            PATTERNS
+                .iter()
+                .flat_map(|(_, path, _, _)| api::resolve_path(path))
+                .map(|(e, _)| e)
+                .filter(|e| e.method == "GET")
+                .collect()
+        });
+    PRECOMPUTED.iter().any(|e| std::ptr::eq(*e, endpoint))
+}
+
 /// The route of a public URL: its response is what the one dispatch answers for `path` and
 /// `query` (space-separated pairs, as `_redirects` writes them), as the runtime would.
 fn route(
@@ -654,4 +671,37 @@ fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_endpoints_with_files_are_precomputed_and_the_runtime_s_own_are_not() {
+        let get = |op: api::Op| {
+            api::ENDPOINTS
+                .iter()
+                .find(|e| e.op == op && e.method == "GET")
+                .unwrap()
+        };
+        for op in [
+            api::Op::Compound,
+            api::Op::CompoundRaw,
+            api::Op::CompoundByCas,
+            api::Op::Badge,
+            api::Op::Material,
+            api::Op::Product,
+        ] {
+            assert!(precomputed(get(op)), "{op:?}");
+        }
+        for op in [
+            api::Op::Lookup,
+            api::Op::Search,
+            api::Op::Health,
+            api::Op::Docs,
+        ] {
+            assert!(!precomputed(get(op)), "{op:?}");
+        }
+    }
 }
