@@ -42,6 +42,12 @@ pub(crate) fn risk_index() -> &'static RiskIndex {
     INDEX.get_or_init(|| RiskIndex::build(dataset()))
 }
 
+/// The fixture's risk index, as `risk_index` is the committed dataset's.
+pub(crate) fn fixture_risk_index() -> &'static RiskIndex {
+    static INDEX: OnceLock<RiskIndex> = OnceLock::new();
+    INDEX.get_or_init(|| RiskIndex::build(fixture()))
+}
+
 /// The static answer to a GET of `url` (`/api/...?name=value&...`, values not encoded) from the
 /// committed dataset, through the catalogue and the one dispatch.
 pub(crate) fn get(url: &str) -> Rendered {
