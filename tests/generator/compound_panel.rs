@@ -87,7 +87,7 @@ fn panel_tiers_across_all_contexts() {
                         .evidence
                         .iter()
                         .filter(|e| e.decisive)
-                        .map(|e| e.rule)
+                        .map(|e| e.rule.id())
                         .collect();
                     format!(
                         "{} {} [{}]",

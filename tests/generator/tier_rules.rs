@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use saferef_generator::aggregate::rules::Rule;
 use saferef_generator::aggregate::{self, Assessment};
 use saferef_generator::api;
 use saferef_generator::load::load;
@@ -29,7 +30,7 @@ fn tier(a: &Assessment, context: &str) -> Option<RiskLevel> {
     a.get(context).map(|c| c.risk_level)
 }
 
-fn rules(a: &Assessment, context: &str) -> Vec<&'static str> {
+fn rules(a: &Assessment, context: &str) -> Vec<Rule> {
     a.get(context)
         .map(|c| c.evidence.iter().map(|e| e.rule).collect())
         .unwrap_or_default()
@@ -64,14 +65,14 @@ fn agents_inhaled_as_particles_raise_inhalation_not_ingestion() {
     assert_eq!(tier(&chrysotile, "human_adult"), Some(VeryHigh));
     assert_eq!(tier(&assessed("1332-21-4"), "human_adult"), Some(VeryHigh));
     assert!(
-        !rules(&chrysotile, "exposure_ingestion").contains(&"carcinogenicity"),
+        !rules(&chrysotile, "exposure_ingestion").contains(&Rule::Carcinogenicity),
         "{:?}",
         rules(&chrysotile, "exposure_ingestion")
     );
     // Talc: IARC 2A on perineal use and inhaled dust; nothing by ingestion.
     let talc = assessed("14807-96-6");
     assert!(
-        !rules(&talc, "exposure_ingestion").contains(&"carcinogenicity"),
+        !rules(&talc, "exposure_ingestion").contains(&Rule::Carcinogenicity),
         "{:?}",
         rules(&talc, "exposure_ingestion")
     );
@@ -79,7 +80,7 @@ fn agents_inhaled_as_particles_raise_inhalation_not_ingestion() {
     // Titanium dioxide powder reaches the lungs though it never boils.
     let tio2 = assessed("13463-67-7");
     assert!(tier(&tio2, "exposure_inhalation").is_some());
-    assert!(!rules(&tio2, "exposure_ingestion").contains(&"carcinogenicity"));
+    assert!(!rules(&tio2, "exposure_ingestion").contains(&Rule::Carcinogenicity));
 }
 
 #[test]
@@ -128,7 +129,7 @@ fn skin_sensitisers_count_for_every_group_of_people() {
 fn acute_toxins_are_not_raised_for_eye_contact() {
     let nacn = assessed("143-33-9");
     assert_eq!(tier(&nacn, "exposure_ingestion"), Some(VeryHigh));
-    assert!(!rules(&nacn, "exposure_ocular").contains(&"watch_lists"));
+    assert!(!rules(&nacn, "exposure_ocular").contains(&Rule::WatchLists));
 }
 
 #[test]
@@ -186,14 +187,14 @@ fn a_call_on_the_drink_counts_for_drinking_only() {
     assert_eq!(tier(&ethanol, "human_adult"), Some(VeryHigh));
     assert_eq!(tier(&ethanol, "human_pregnant"), Some(VeryHigh));
     assert_eq!(tier(&ethanol, "exposure_ingestion"), Some(VeryHigh));
-    assert!(rules(&ethanol, "human_pregnant").contains(&"reproductive_toxicity"));
+    assert!(rules(&ethanol, "human_pregnant").contains(&Rule::ReproductiveToxicity));
     for context in [
         "exposure_inhalation",
         "exposure_dermal",
         "occupational_exposure",
     ] {
         assert!(
-            !rules(&ethanol, context).contains(&"carcinogenicity"),
+            !rules(&ethanol, context).contains(&Rule::Carcinogenicity),
             "{context}"
         );
     }
@@ -207,20 +208,20 @@ fn organ_toxicity_counts_only_by_the_route_its_class_states() {
     let benzoic = assessed("65-85-0");
     assert_eq!(tier(&benzoic, "exposure_inhalation"), Some(High));
     assert_eq!(tier(&benzoic, "occupational_exposure"), Some(High));
-    assert!(!rules(&benzoic, "exposure_ingestion").contains(&"organ_toxicity"));
+    assert!(!rules(&benzoic, "exposure_ingestion").contains(&Rule::OrganToxicity));
     assert_eq!(tier(&benzoic, "human_adult"), Some(Moderate));
     // Crystalline silica: HCIS H372 "if inhaled"; people meet it as a dust, so it stands for
     // them, but it never raises ingestion.
     let silica = assessed("14808-60-7");
     assert_eq!(tier(&silica, "exposure_inhalation"), Some(VeryHigh));
     assert!(
-        rules(&silica, "human_adult").contains(&"organ_toxicity"),
+        rules(&silica, "human_adult").contains(&Rule::OrganToxicity),
         "{:?}",
         rules(&silica, "human_adult")
     );
-    assert!(!rules(&silica, "exposure_ingestion").contains(&"organ_toxicity"));
+    assert!(!rules(&silica, "exposure_ingestion").contains(&Rule::OrganToxicity));
     // Mercury: its H372 states no route, so it counts for ingestion as before.
-    assert!(rules(&assessed("7439-97-6"), "exposure_ingestion").contains(&"organ_toxicity"));
+    assert!(rules(&assessed("7439-97-6"), "exposure_ingestion").contains(&Rule::OrganToxicity));
 }
 
 #[test]

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
-use rules::{Exposure, Finding};
+use rules::{Exposure, Finding, Rule};
 
 use crate::model::contexts::Context;
 use signals::{Hazard, Signal};
@@ -21,7 +21,9 @@ use signals::{Hazard, Signal};
 /// One piece of evidence behind a context's tier.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct EvidenceItem {
-    pub rule: &'static str,
+    // Written as its id (METHODOLOGY.md's heading); the OpenAPI schema says string, as it did.
+    #[schemars(with = "String")]
+    pub rule: Rule,
     pub tier: RiskLevel,
     pub finding: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -176,7 +178,7 @@ fn result(context: &'static str, found: &[Finding<'_>], disputed: bool) -> Optio
     agencies.sort_unstable();
     agencies.dedup();
     let mut confidence = (best + 0.03 * agencies.len().saturating_sub(1) as f64).min(0.97);
-    if disputed && decisive.iter().any(|f| f.rule == "carcinogenicity") {
+    if disputed && decisive.iter().any(|f| f.rule == Rule::Carcinogenicity) {
         confidence -= 0.1;
     }
     let mut evidence: Vec<EvidenceItem> = found
@@ -192,8 +194,9 @@ fn result(context: &'static str, found: &[Finding<'_>], disputed: bool) -> Optio
             surrogate: f.is_surrogate(),
         })
         .collect();
-    // Strongest first; a finding raised by a life stage replaces nothing, both are shown.
-    evidence.sort_by(|a, b| b.tier.cmp(&a.tier).then(a.rule.cmp(b.rule)));
+    // Strongest first, then by rule id; a finding raised by a life stage replaces nothing,
+    // both are shown.
+    evidence.sort_by(|a, b| b.tier.cmp(&a.tier).then(a.rule.id().cmp(b.rule.id())));
     evidence.dedup();
     let lead: Vec<String> = evidence
         .iter()

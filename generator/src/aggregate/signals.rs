@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::routes::Route;
-use crate::model::record::{CompoundRecord, DoseValue, MolecularWeight};
+use crate::model::record::{CompoundRecord, DoseValue, Listings, MolecularWeight};
 use crate::model::vocab::{DoseKind, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, WatchClass};
 
 /// What a signal says. Route-specific variants carry the route in their name.
@@ -388,45 +388,7 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
         // environmental classes, so a class's absence is no finding (METHODOLOGY.md).
         let classes = g.hazard_classes.join(" | ");
         for code in &g.h_codes {
-            // H360/H361 carry their effect letters: F fertility, D development (upper case
-            // for category 1, lower case for category 2).
-            if let Some(letters) = code
-                .strip_prefix("H360")
-                .or_else(|| code.strip_prefix("H361"))
-            {
-                let cat1 = code.starts_with("H360");
-                let strength = if cat1 { 2 } else { 1 };
-                let what = if cat1 {
-                    "may damage"
-                } else {
-                    "suspected of damaging"
-                };
-                let dev = letters.contains('D') || letters.contains('d') || letters.is_empty();
-                let fert = letters.contains('F') || letters.contains('f') || letters.is_empty();
-                if dev {
-                    let mut s = Signal::new(
-                        Hazard::Developmental,
-                        strength,
-                        format!("{who}: {what} the unborn child ({code})"),
-                        &g.source,
-                        weight,
-                    )
-                    .by(agency, None);
-                    s.prenatal_only = true;
-                    out.push(s);
-                }
-                if fert {
-                    out.push(
-                        Signal::new(
-                            Hazard::Reproductive,
-                            strength,
-                            format!("{who}: {what} fertility ({code})"),
-                            &g.source,
-                            weight,
-                        )
-                        .by(agency, None),
-                    );
-                }
+            if reproductive(code, &g.source, (agency, weight, who), out) {
                 continue;
             }
             let Some((_, hazard, strength, words)) = H_CODES.iter().find(|(c, ..)| c == code)
@@ -466,6 +428,60 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
             out.push(s);
         }
     }
+}
+
+/// Who made a GHS classification: the agency, the trust in it and how a finding names it.
+type Classifier<'a> = (&'a str, f64, &'a str);
+
+/// An H360 or H361 code's signals, by its effect letters: F fertility, D development (upper
+/// case for category 1, lower case for category 2; a code without letters is both). Whether
+/// `code` is one.
+fn reproductive(
+    code: &str,
+    source: &str,
+    (agency, weight, who): Classifier<'_>,
+    out: &mut Vec<Signal>,
+) -> bool {
+    let Some(letters) = code
+        .strip_prefix("H360")
+        .or_else(|| code.strip_prefix("H361"))
+    else {
+        return false;
+    };
+    let cat1 = code.starts_with("H360");
+    let strength = if cat1 { 2 } else { 1 };
+    let what = if cat1 {
+        "may damage"
+    } else {
+        "suspected of damaging"
+    };
+    let dev = letters.contains('D') || letters.contains('d') || letters.is_empty();
+    let fert = letters.contains('F') || letters.contains('f') || letters.is_empty();
+    if dev {
+        let mut s = Signal::new(
+            Hazard::Developmental,
+            strength,
+            format!("{who}: {what} the unborn child ({code})"),
+            source,
+            weight,
+        )
+        .by(agency, None);
+        s.prenatal_only = true;
+        out.push(s);
+    }
+    if fert {
+        out.push(
+            Signal::new(
+                Hazard::Reproductive,
+                strength,
+                format!("{who}: {what} fertility ({code})"),
+                source,
+                weight,
+            )
+            .by(agency, None),
+        );
+    }
+    true
 }
 
 /// The M-factor an entry states for acute aquatic toxicity: "M=100", or the smaller of an
@@ -553,8 +569,22 @@ fn cancer_hazard(qualifier: Option<&str>) -> Option<Hazard> {
     }
 }
 
+/// The lists of record and the agencies' own calls, in this order: IARC, the NTP Report on
+/// Carcinogens, Proposition 65, the SVHC Candidate List's reasons, curated cancer positions,
+/// OSHA's regulated carcinogens and endocrine findings (one is left out where an earlier
+/// signal gave the same hazard from the same source).
 fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
     let l = &r.regulatory.listings;
+    iarc(l, out);
+    ntp(l, out);
+    prop65(l, out);
+    svhc(l, out);
+    cancer_positions(r, out);
+    osha(l, out);
+    endocrine(r, out);
+}
+
+fn iarc(l: &Listings, out: &mut Vec<Signal>) {
     // IARC Group 3 means the evidence is inadequate, not negative: no signal (METHODOLOGY.md).
     let iarc_strength = |group: IarcGroup| match group {
         IarcGroup::G1 => Some(3),
@@ -584,6 +614,9 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
             .within(iarc.qualifier.as_deref()),
         );
     }
+}
+
+fn ntp(l: &Listings, out: &mut Vec<Signal>) {
     if let Some(ntp) = &l.ntp_roc
         && let Some(hazard) = cancer_hazard(ntp.qualifier.as_deref())
     {
@@ -608,6 +641,9 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
             .within(ntp.qualifier.as_deref()),
         );
     }
+}
+
+fn prop65(l: &Listings, out: &mut Vec<Signal>) {
     for p in &l.prop65 {
         let year = p.date_listed.get(..4).and_then(|y| y.parse().ok());
         let (hazard, what) = match p.toxicity {
@@ -635,6 +671,9 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
             .within(p.qualifier.as_deref()),
         );
     }
+}
+
+fn svhc(l: &Listings, out: &mut Vec<Signal>) {
     if let Some(svhc) = &l.eu_svhc {
         let year = svhc.date_of_inclusion.get(..4).and_then(|y| y.parse().ok());
         for reason in &svhc.reasons {
@@ -662,6 +701,9 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
             );
         }
     }
+}
+
+fn cancer_positions(r: &CompoundRecord, out: &mut Vec<Signal>) {
     for p in &r.safety.cancer_positions {
         use crate::model::record::CancerCall;
         let strength = match p.call {
@@ -681,6 +723,9 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
             .by(&p.agency, p.year),
         );
     }
+}
+
+fn osha(l: &Listings, out: &mut Vec<Signal>) {
     if let Some(osha) = &l.osha_carcinogen
         && osha.value
     {
@@ -695,6 +740,9 @@ fn listings(r: &CompoundRecord, out: &mut Vec<Signal>) {
             .by("OSHA", None),
         );
     }
+}
+
+fn endocrine(r: &CompoundRecord, out: &mut Vec<Signal>) {
     for e in &r.safety.endocrine_disruption {
         let hazard = if e.finding.contains("environment") && !e.finding.contains("human health") {
             Hazard::EndocrineEnvironment
@@ -747,7 +795,17 @@ fn per_day_mg(d: &DoseValue) -> Option<f64> {
     Some(d.value * scale * per)
 }
 
+/// Reference values and limits: the lowest current tolerable intake, the lowest chronic
+/// inhalation reference concentration and the lowest 8-hour limit, each in its potency band
+/// (METHODOLOGY.md, rule "potency"), and a skin notation (rule "route_relevance").
 fn doses(r: &CompoundRecord, out: &mut Vec<Signal>) {
+    tolerable_intake(r, out);
+    inhalation_reference(r, out);
+    occupational_limit(r, out);
+    skin_notation(r, out);
+}
+
+fn tolerable_intake(r: &CompoundRecord, out: &mut Vec<Signal>) {
     // The lowest tolerable intake stands for the substance (precautionary).
     let lowest = r
         .dose_response
@@ -784,6 +842,9 @@ fn doses(r: &CompoundRecord, out: &mut Vec<Signal>) {
         s.magnitude = Some(mg);
         out.push(s);
     }
+}
+
+fn inhalation_reference(r: &CompoundRecord, out: &mut Vec<Signal>) {
     let rfc = r
         .dose_response
         .iter()
@@ -822,6 +883,9 @@ fn doses(r: &CompoundRecord, out: &mut Vec<Signal>) {
         s.magnitude = Some(ug);
         out.push(s);
     }
+}
+
+fn occupational_limit(r: &CompoundRecord, out: &mut Vec<Signal>) {
     let mw = match &r.properties.chemical_properties.molecular_weight {
         Some(MolecularWeight::Number(mw)) => Some(*mw),
         _ => None,
@@ -867,6 +931,9 @@ fn doses(r: &CompoundRecord, out: &mut Vec<Signal>) {
         s.magnitude = Some(mg);
         out.push(s);
     }
+}
+
+fn skin_notation(r: &CompoundRecord, out: &mut Vec<Signal>) {
     if let Some(l) = r.safety.exposure_limits.iter().find(|l| l.skin) {
         out.push(
             Signal::new(

@@ -14,8 +14,16 @@
 use crate::model::dating::{DatePrecision, Stated, atp_application};
 use crate::model::record::{CompoundRecord, Lifecycle};
 
-/// Sets `effective_from`, `date_precision` and `effective_until` on every value of `record`.
+/// Sets `effective_from`, `date_precision` and `effective_until` on every value of `record`:
+/// GHS entries first, as the EU CLP classifications take their dates.
 pub fn resolve(record: &mut CompoundRecord) {
+    date_ghs(record);
+    date_classifications(record);
+    date_reference_values(record);
+    date_listings(record);
+}
+
+fn date_ghs(record: &mut CompoundRecord) {
     for g in &mut record.safety.ghs {
         let stated = match (&g.applies_from, g.jurisdiction.as_str()) {
             (Some(d), _) => stated(d),
@@ -54,6 +62,9 @@ pub fn resolve(record: &mut CompoundRecord) {
             _ => None,
         };
     }
+}
+
+fn date_classifications(record: &mut CompoundRecord) {
     let ghs = record.safety.ghs.clone();
     for c in &mut record.regulatory.classifications {
         let stated = if let Some(d) = &c.applies_from {
@@ -87,6 +98,9 @@ pub fn resolve(record: &mut CompoundRecord) {
             _ => None,
         };
     }
+}
+
+fn date_reference_values(record: &mut CompoundRecord) {
     for d in &mut record.dose_response {
         (d.effective_from, d.date_precision) = split(d.year.and_then(|y| stated(&y.to_string())));
     }
@@ -102,6 +116,11 @@ pub fn resolve(record: &mut CompoundRecord) {
             );
         }
     }
+}
+
+/// The listings, an IARC listing from the call it restates.
+fn date_listings(record: &mut CompoundRecord) {
+    let calls = &record.regulatory.classifications;
     let listings = &mut record.regulatory.listings;
     if let Some(l) = &mut listings.iarc_group {
         let call = calls

@@ -440,11 +440,36 @@ fn load_compound(
     names.push(cas.clone());
     let applying = overlays.get(cas.as_str()).map(Vec::as_slice).unwrap_or(&[]);
     let mut problems = Vec::new();
+    let Some((value, mut record)) =
+        with_overlays(&stored, &text, &file, applying, rank, &mut problems)
+    else {
+        return (Err(names), problems);
+    };
+    // A curated value fills a gap the ingest recorded.
+    record
+        .data_gaps
+        .retain(|g| !field_present(&value, &g.field));
+    lifecycle::resolve(&mut record);
+    dates::resolve(&mut record);
+    (Ok((record.hq_id.clone(), file, record, digest)), problems)
+}
+
+/// The stored record with the curated entries that apply merged over it, ordered and
+/// deserialised, or `None` when the stored file itself does not deserialise; every problem met
+/// is added to `problems`.
+fn with_overlays(
+    stored: &Value,
+    text: &str,
+    file: &str,
+    applying: &[Overlay<'_>],
+    rank: &(dyn Fn(&str) -> usize + Sync),
+    problems: &mut Vec<Problem>,
+) -> Option<(Value, CompoundRecord)> {
     // An entry that does not fit is reported against the curated file and line the person
     // edited, and the record is loaded without it: the compound stays in the corpus, so
     // nothing that names it fails as well (data/README.md "What `check` enforces").
     let mut left_out = vec![false; applying.len()];
-    let (value, mut record) = loop {
+    loop {
         let mut value = stored.clone();
         let mut failed = None;
         for (i, (curated_path, curated, index, entry)) in applying.iter().enumerate() {
@@ -470,16 +495,16 @@ fn load_compound(
             order_by_source(&mut value, &|s: &str| rank(s));
         }
         match deserialize(&value) {
-            Ok(record) => break (value, record),
+            Ok(record) => return Some((value, record)),
             Err((at, message)) => {
                 let culprit = applying
                     .iter()
                     .enumerate()
                     .find(|(i, (.., entry))| !left_out[*i] && holds(&entry.set, &at));
                 let Some((i, (curated_path, _, index, entry))) = culprit else {
-                    let line = locate(&text, None, &at);
-                    problems.push(Problem::new(&file, at, message).at_line(line));
-                    return (Err(names), problems);
+                    let line = locate(text, None, &at);
+                    problems.push(Problem::new(file, at, message).at_line(line));
+                    return None;
                 };
                 let line = std::fs::read_to_string(curated_path)
                     .ok()
@@ -491,14 +516,7 @@ fn load_compound(
                 left_out[i] = true;
             }
         }
-    };
-    // A curated value fills a gap the ingest recorded.
-    record
-        .data_gaps
-        .retain(|g| !field_present(&value, &g.field));
-    lifecycle::resolve(&mut record);
-    dates::resolve(&mut record);
-    (Ok((record.hq_id.clone(), file, record, digest)), problems)
+    }
 }
 
 /// The keys of a `serde_path_to_error` path (`regulatory.classifications[3].agency` ->

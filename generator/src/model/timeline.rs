@@ -60,6 +60,47 @@ struct Dated<'a> {
 
 /// The timeline of `record` as the data stands, `today` telling scheduled from past changes.
 pub fn timeline(record: &CompoundRecord, today: NaiveDate) -> Timeline {
+    let values = dated_values(record);
+    let undated = values.iter().filter(|v| v.from.is_none()).count();
+    let mut events = Vec::new();
+    for v in &values {
+        let (Some(from), Some(precision)) = (v.from, v.precision) else {
+            continue;
+        };
+        let ahead = Stated::parse(from).is_some_and(|s| s.in_force_from() > today);
+        let change = if ahead {
+            Change::Scheduled
+        } else if v.replaced_one {
+            Change::Changed
+        } else {
+            Change::Added
+        };
+        events.push(event(v, from, precision, change, None));
+        let ended = match v.status {
+            Some(Lifecycle::Superseded) => Some(Change::Superseded),
+            Some(Lifecycle::Annulled) => Some(Change::Annulled),
+            _ => None,
+        };
+        if let (Some(until), Some(change)) = (v.until, ended)
+            && let Some(s) = Stated::parse(until)
+        {
+            events.push(event(v, until, s.precision, change, v.by));
+        }
+    }
+    events.sort_by(|a, b| {
+        let key = |e: &Event| Stated::parse(&e.date).map(|s| s.first);
+        key(a)
+            .cmp(&key(b))
+            .then(a.subject.cmp(b.subject))
+            .then(a.agency.cmp(&b.agency))
+            .then(a.value.cmp(&b.value))
+    });
+    Timeline { events, undated }
+}
+
+/// Every classification (but the EU CLP's, which its GHS entries give), GHS entry and
+/// reference value of `record`, with its dates and whether it replaced an earlier one.
+fn dated_values(record: &CompoundRecord) -> Vec<Dated<'_>> {
     let mut values: Vec<Dated<'_>> = Vec::new();
     let replaced = |source: &str, reference: Option<&str>| {
         let by = |b: &Option<String>| {
@@ -127,41 +168,7 @@ pub fn timeline(record: &CompoundRecord, today: NaiveDate) -> Timeline {
             replaced_one: replaced(&d.source, d.reference.as_deref()),
         });
     }
-    let undated = values.iter().filter(|v| v.from.is_none()).count();
-    let mut events = Vec::new();
-    for v in &values {
-        let (Some(from), Some(precision)) = (v.from, v.precision) else {
-            continue;
-        };
-        let ahead = Stated::parse(from).is_some_and(|s| s.in_force_from() > today);
-        let change = if ahead {
-            Change::Scheduled
-        } else if v.replaced_one {
-            Change::Changed
-        } else {
-            Change::Added
-        };
-        events.push(event(v, from, precision, change, None));
-        let ended = match v.status {
-            Some(Lifecycle::Superseded) => Some(Change::Superseded),
-            Some(Lifecycle::Annulled) => Some(Change::Annulled),
-            _ => None,
-        };
-        if let (Some(until), Some(change)) = (v.until, ended)
-            && let Some(s) = Stated::parse(until)
-        {
-            events.push(event(v, until, s.precision, change, v.by));
-        }
-    }
-    events.sort_by(|a, b| {
-        let key = |e: &Event| Stated::parse(&e.date).map(|s| s.first);
-        key(a)
-            .cmp(&key(b))
-            .then(a.subject.cmp(b.subject))
-            .then(a.agency.cmp(&b.agency))
-            .then(a.value.cmp(&b.value))
-    });
-    Timeline { events, undated }
+    values
 }
 
 fn event(

@@ -495,7 +495,7 @@ mod tests {
     use super::*;
     use crate::aggregate;
     use crate::render::compound::compound_as_of;
-    use crate::render::test_data::{dataset, get};
+    use crate::render::test_data::{fixture as dataset, get_in};
 
     const PUBLIC: BatchCaller = BatchCaller {
         cap: 10,
@@ -619,7 +619,7 @@ mod tests {
             .expect("some aggregated compound is assessed only outside adults");
         for r in [bpa(), no_adult] {
             let v = ok(&[r.hq_id.as_str()], None, None);
-            let single = json(&get(&format!("/api/compound/{}", r.hq_id)));
+            let single = json(&get_in(dataset(), &format!("/api/compound/{}", r.hq_id)));
             let item = &v["results"][&r.hq_id];
             assert_eq!(item["context"], single["context"]);
             assert_eq!(item["risk_level"], single["risk_level"]);
@@ -634,10 +634,10 @@ mod tests {
         assert_eq!(v["meta"]["context"], "human_pregnant");
         let item = &v["results"]["80-05-7"];
         assert_eq!(item["context"], "human_pregnant");
-        let single = json(&get(&format!(
-            "/api/compound/{}?context=human_pregnant",
-            bpa().hq_id
-        )));
+        let single = json(&get_in(
+            dataset(),
+            &format!("/api/compound/{}?context=human_pregnant", bpa().hq_id),
+        ));
         assert_eq!(item["risk_level"], single["risk_level"]);
 
         let lacking = d
@@ -689,8 +689,11 @@ mod tests {
         }
     }
 
+    /// `n` distinct well-formed compound ids: the caps count inputs, found or not.
     fn many(n: usize) -> Vec<String> {
-        dataset().compounds.keys().take(n).cloned().collect()
+        (0..n)
+            .map(|i| format!("hq-c-org-{:06}", 900_000 + i))
+            .collect()
     }
 
     #[test]
@@ -734,10 +737,10 @@ mod tests {
         assert_eq!(v["meta"]["credits"], 4);
         assert_eq!(v["meta"]["synthesize"], true);
         let synthesis = &v["results"]["80-05-7"]["synthesis"];
-        let single = json(&get(&format!(
-            "/api/compound/{}?context=human_child",
-            bpa().hq_id
-        )));
+        let single = json(&get_in(
+            dataset(),
+            &format!("/api/compound/{}?context=human_child", bpa().hq_id),
+        ));
         assert_eq!(*synthesis, single);
         assert!(synthesis["risk_profile"]["confidence"]["mean"].is_number());
         assert!(synthesis["evidence"].is_array());

@@ -68,11 +68,11 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::render::test_data::dataset;
+    use crate::render::test_data::fixture;
 
     #[test]
     fn nineteen_contexts_in_four_groups_with_aliases() {
-        let r = contexts(dataset());
+        let r = contexts(fixture());
         assert_eq!(r.status, 200);
         assert_eq!(r.cache, Cache::Private);
         let v: Value = serde_json::from_slice(&r.body).unwrap();

@@ -243,7 +243,7 @@ mod tests {
 
     use super::*;
     use crate::api::Op;
-    use crate::render::test_data::dataset;
+    use crate::render::test_data::{dataset, fixture};
 
     fn json(r: &Rendered) -> Value {
         serde_json::from_slice(&r.body).unwrap()
@@ -329,9 +329,9 @@ mod tests {
     #[test]
     fn bad_ids_are_400_unknown_404() {
         for bad in ["", "80-05-7", "hq-c-org-0000001", "hq-c-org-00000\u{0}"] {
-            assert_eq!(compound(dataset(), bad).status, 400, "{bad:?}");
+            assert_eq!(compound(fixture(), bad).status, 400, "{bad:?}");
         }
-        assert_eq!(compound(dataset(), "hq-c-mix-999999").status, 404);
+        assert_eq!(compound(fixture(), "hq-c-mix-999999").status, 404);
     }
 
     #[test]
@@ -351,19 +351,19 @@ mod tests {
 
     #[test]
     fn by_category_counts_agree_and_ignore_case() {
-        let v = json(&categories(dataset()));
+        let v = json(&categories(fixture()));
         let top = &v["categories"][0];
         let name = top["category"].as_str().unwrap();
-        let m = json(&by_category(dataset(), &name.to_uppercase(), Some("1000")));
+        let m = json(&by_category(fixture(), &name.to_uppercase(), Some("1000")));
         assert_eq!(m["category"], name);
         assert_eq!(m["total_matches"], top["compound_count"]);
         assert_eq!(
             m["results"].as_array().unwrap().len() as u64,
             top["compound_count"].as_u64().unwrap().min(1000)
         );
-        let bpa = dataset().by_cas("80-05-7").unwrap();
+        let bpa = fixture().by_cas("80-05-7").unwrap();
         let fcm = json(&by_category(
-            dataset(),
+            fixture(),
             "Food_Contact_Materials",
             Some("1000"),
         ));

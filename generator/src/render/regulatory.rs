@@ -269,7 +269,7 @@ mod tests {
     use crate::api::Op;
     use crate::model::record::CompoundRecord;
     use crate::model::vocab::WatchClass;
-    use crate::render::test_data::dataset;
+    use crate::render::test_data::{dataset, fixture};
 
     fn json(r: &Rendered) -> Value {
         serde_json::from_slice(&r.body).unwrap()
@@ -286,12 +286,12 @@ mod tests {
     }
 
     fn bpa() -> &'static CompoundRecord {
-        dataset().by_cas("80-05-7").unwrap()
+        fixture().by_cas("80-05-7").unwrap()
     }
 
     #[test]
     fn a_compound_has_its_classifications_counted_by_agency() {
-        let r = compound(dataset(), &bpa().hq_id, None);
+        let r = compound(fixture(), &bpa().hq_id, None);
         assert_eq!(r.status, 200);
         assert_eq!(r.cache, Cache::Private);
         let v = json(&r);
@@ -314,16 +314,16 @@ mod tests {
     #[test]
     fn bad_ids_are_400_unknown_404() {
         for bad in ["", "hq-c-org-1", "HQ-C-ORG-000001", "hq-c-org-00000١", "💥"] {
-            let r = compound(dataset(), bad, None);
+            let r = compound(fixture(), bad, None);
             assert_eq!(r.status, 400, "{bad}");
             assert!(json(&r)["error"].is_string());
         }
-        assert_eq!(compound(dataset(), "hq-c-org-999999", None).status, 404);
+        assert_eq!(compound(fixture(), "hq-c-org-999999", None).status, 404);
     }
 
     #[test]
     fn critical_threat_compounds_are_refused_and_not_counted() {
-        let d = dataset();
+        let d = fixture();
         let watched = d
             .compounds
             .values()
@@ -344,9 +344,9 @@ mod tests {
 
     #[test]
     fn agencies_are_sorted_by_count_and_agree_with_by_agency() {
-        let v = json(&agencies(dataset()));
+        let v = json(&agencies(fixture()));
         let list = v["agencies"].as_array().unwrap();
-        assert_eq!(list.len(), dataset().agencies.len());
+        assert_eq!(list.len(), fixture().agencies.len());
         assert_eq!(v["total"], list.len());
         let counts: Vec<u64> = list
             .iter()
@@ -355,7 +355,7 @@ mod tests {
         assert!(counts.windows(2).all(|w| w[0] >= w[1]));
         assert!(counts[0] > 0);
         let echa = list.iter().find(|a| a["name"] == "ECHA").unwrap();
-        let matches = json(&by_agency(dataset(), "ECHA", None));
+        let matches = json(&by_agency(fixture(), "ECHA", None));
         assert_eq!(matches["total_matches"], echa["classification_count"]);
         assert!(echa["compound_count"].as_u64().unwrap() <= counts[0]);
     }
@@ -363,7 +363,7 @@ mod tests {
     #[test]
     fn bpa_is_among_echa_classifications_whatever_the_case() {
         for name in ["ECHA", "echa", " Echa ", "ECHA SVHC Candidate List"] {
-            let v = json(&by_agency(dataset(), name, Some("1000")));
+            let v = json(&by_agency(fixture(), name, Some("1000")));
             assert_eq!(v["agency"], "ECHA", "{name}");
             let hit = v["results"]
                 .as_array()

@@ -372,6 +372,25 @@ fn check_vocabularies(r: &CompoundRecord, out: &mut Sink<'_>) {
             );
         }
     }
+    one_live_value_per_question(r, out);
+    for species in r.safety.species.keys() {
+        let ok = species.len() >= 2
+            && species
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !ok {
+            out.push(
+                format!("safety.species.{species}"),
+                "species keys are lowercase context-style names",
+            );
+        }
+    }
+}
+
+/// Superseded values stay as history, so a question must have one live answer: one current
+/// IARC call, one current EFSA value per question and population, one in-force Annex VI
+/// edition.
+fn one_live_value_per_question(r: &CompoundRecord, out: &mut Sink<'_>) {
     // One live call per question: every IARC classification but the listing's is superseded
     // when the dataset loads; two live ones mean the listing and the calls disagree.
     let live: Vec<usize> = r
@@ -441,18 +460,6 @@ fn check_vocabularies(r: &CompoundRecord, out: &mut Sink<'_>) {
                 eu_sources.into_iter().collect::<Vec<_>>().join(" and ")
             ),
         );
-    }
-    for species in r.safety.species.keys() {
-        let ok = species.len() >= 2
-            && species
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-        if !ok {
-            out.push(
-                format!("safety.species.{species}"),
-                "species keys are lowercase context-style names",
-            );
-        }
     }
 }
 

@@ -11,7 +11,7 @@ use super::Sink;
 use super::citations::whole_work;
 use super::entity_gaps::{self, EMPTY_COMPOSITION, Gap, WHOLE_WORK_CITATION};
 use crate::model::cas::Cas;
-use crate::model::material::{Component, Material, Product, ShareKind};
+use crate::model::material::{Component, Exposure, Material, Product, ShareKind};
 use crate::model::record::SourceRef;
 use crate::model::vocab::{
     COMPONENT_ROLES, EXPOSURE_DURATIONS, EXPOSURE_FREQUENCIES, EXPOSURE_ROUTES, EXPOSURE_USERS,
@@ -228,7 +228,22 @@ fn product(p: &Product, dataset: &Dataset, slugs: &BTreeMap<&str, &str>, out: &m
             }
         }
     }
-    let e = &p.exposure;
+    exposure(&p.exposure, out);
+    if !p.brand_examples.is_empty()
+        && p.brand_examples_disclaimer
+            .as_deref()
+            .is_none_or(str::is_empty)
+    {
+        out.push(
+            "brand_examples_disclaimer",
+            "required when brand_examples is not empty",
+        );
+    }
+    sources(p, &p.sources, out);
+}
+
+/// A product's exposure: its routes, users, duration and frequency from the vocabularies.
+fn exposure(e: &Exposure, out: &mut Sink<'_>) {
     for (i, r) in e.routes.iter().enumerate() {
         if !EXPOSURE_ROUTES.contains(&r.as_str()) {
             out.push(
@@ -268,17 +283,6 @@ fn product(p: &Product, dataset: &Dataset, slugs: &BTreeMap<&str, &str>, out: &m
             ),
         );
     }
-    if !p.brand_examples.is_empty()
-        && p.brand_examples_disclaimer
-            .as_deref()
-            .is_none_or(str::is_empty)
-    {
-        out.push(
-            "brand_examples_disclaimer",
-            "required when brand_examples is not empty",
-        );
-    }
-    sources(p, &p.sources, out);
 }
 
 fn components(path: &str, list: &[Component], dataset: &Dataset, out: &mut Sink<'_>) {

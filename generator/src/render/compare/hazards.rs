@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::compared::{Compared, InOrder, split};
-use crate::aggregate::rules::RULES;
+use crate::aggregate::rules::Rule;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
 
@@ -20,7 +20,7 @@ pub(super) struct Carcinogenicity {
 #[derive(Serialize)]
 pub(super) struct HazardProfile<'a> {
     /// The rule of the decisive evidence in the context, and its words.
-    hazard_class: Option<&'static str>,
+    hazard_class: Option<Rule>,
     pub(super) hazard_label: Option<&'static str>,
     pub(super) risk_level: Option<RiskLevel>,
     decisive_findings: Vec<&'a str>,
@@ -41,27 +41,29 @@ pub(super) struct HazardComparison<'a> {
 }
 
 /// The words of a rule of the aggregation (`aggregate::rules`), as a hazard label.
-pub(super) fn hazard_label(rule: &'static str) -> &'static str {
+pub(super) fn hazard_label(rule: Rule) -> &'static str {
     match rule {
-        "carcinogenicity" => "Carcinogenicity",
-        "mutagenicity" => "Germ cell mutagenicity",
-        "reproductive_toxicity" => "Reproductive or developmental toxicity",
-        "organ_toxicity" => "Specific target organ toxicity",
-        "acute_toxicity" => "Acute toxicity",
-        "endocrine_disruption" => "Endocrine disruption",
-        "sensitisation" => "Sensitisation",
-        "local_effects" => "Local effects (corrosion, irritation)",
-        "potency" => "Potency (reference values and limits)",
-        "route_relevance" => "Systemic hazard by this route",
-        "watch_lists" => "Watch-listed toxicant",
-        "low_concern" => "Low concern",
-        "life_stage" => "Life-stage sensitivity",
-        "species" => "Species-specific toxicity",
-        "environment" => "Environmental hazard",
-        "aquatic" => "Aquatic toxicity",
-        "wildlife" => "Wildlife toxicity",
-        "pollinators" => "Pollinator toxicity",
-        other => other,
+        Rule::Carcinogenicity => "Carcinogenicity",
+        Rule::Mutagenicity => "Germ cell mutagenicity",
+        Rule::ReproductiveToxicity => "Reproductive or developmental toxicity",
+        Rule::OrganToxicity => "Specific target organ toxicity",
+        Rule::AcuteToxicity => "Acute toxicity",
+        Rule::EndocrineDisruption => "Endocrine disruption",
+        Rule::Sensitisation => "Sensitisation",
+        Rule::LocalEffects => "Local effects (corrosion, irritation)",
+        Rule::Potency => "Potency (reference values and limits)",
+        Rule::RouteRelevance => "Systemic hazard by this route",
+        Rule::WatchLists => "Watch-listed toxicant",
+        Rule::LowConcern => "Low concern",
+        Rule::LifeStage => "Life-stage sensitivity",
+        Rule::Species => "Species-specific toxicity",
+        Rule::Environment => "Environmental hazard",
+        Rule::Aquatic => "Aquatic toxicity",
+        Rule::Wildlife => "Wildlife toxicity",
+        Rule::Pollinators => "Pollinator toxicity",
+        // The two rules of how findings combine; they never decide a hazard class.
+        Rule::Confidence => "Confidence",
+        Rule::Disagreement => "Disagreement between agencies",
     }
 }
 
@@ -88,12 +90,10 @@ pub(super) fn hazards<'a>(all: &'a [Compared<'a>], context: &str) -> HazardCompa
                     .unwrap_or_default();
                 // Of the decisive rules, the first in the methodology's order: the hazard
                 // classes come before potency, route and life-stage adjustments.
-                let rule = decisive.iter().map(|e| e.rule).min_by_key(|rule| {
-                    RULES
-                        .iter()
-                        .position(|r| r.id == *rule)
-                        .unwrap_or(RULES.len())
-                });
+                let rule = decisive
+                    .iter()
+                    .map(|e| e.rule)
+                    .min_by_key(|rule| Rule::ALL.iter().position(|r| r == rule));
                 let mut findings: Vec<&str> = Vec::new();
                 for e in &decisive {
                     if !findings.contains(&e.finding.as_str()) {

@@ -1,5 +1,6 @@
 //! Unit tests of the lists over the committed dataset: paging, every compound filter, the
-//! filter endpoint, materials and products.
+//! filter endpoint, materials and products. Refusals, which need no particular records, run on
+//! the fixture (`test_data::fixture`).
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -13,7 +14,7 @@ use crate::aggregate;
 use crate::model::Dataset;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::WatchClass;
-use crate::render::test_data::{dataset, risk_index};
+use crate::render::test_data::{dataset, fixture, fixture_risk_index, risk_index};
 use crate::render::{Cache, Rendered};
 
 /// The raw query values of `GET /api/compounds`, as a test writes them; `compounds` below
@@ -250,6 +251,7 @@ fn the_default_page_and_its_arithmetic() {
 
 #[test]
 fn hostile_paging_is_400() {
+    let status = |q| compounds(fixture(), fixture_risk_index(), &q).status;
     for bad in [
         "0",
         "-1",
@@ -281,8 +283,8 @@ fn hostile_paging_is_400() {
         );
     }
     let r = compounds(
-        dataset(),
-        risk_index(),
+        fixture(),
+        fixture_risk_index(),
         &CompoundsQuery {
             limit: Some("500"),
             ..Default::default()
@@ -705,7 +707,7 @@ fn filter_narrows_as_filters_are_added() {
 #[test]
 fn filter_rejects_bad_values() {
     let bad = |q: FilterQuery| {
-        let r = filter(dataset(), risk_index(), &q);
+        let r = filter(fixture(), fixture_risk_index(), &q);
         assert_eq!(r.status, 400, "{q:?}");
         error(&r)
     };
@@ -907,12 +909,12 @@ fn products_reject_bad_values() {
             ..Default::default()
         },
     ] {
-        let r = products(dataset(), risk_index(), &q);
+        let r = products(fixture(), fixture_risk_index(), &q);
         assert_eq!(r.status, 400, "{q:?}");
     }
     let r = products(
-        dataset(),
-        risk_index(),
+        fixture(),
+        fixture_risk_index(),
         &ProductsQuery {
             risk: Some("bad"),
             ..Default::default()
@@ -922,8 +924,8 @@ fn products_reject_bad_values() {
         error(&r).contains("extreme, severe, high, moderate_to_high, moderate, low, negligible")
     );
     let r = products(
-        dataset(),
-        risk_index(),
+        fixture(),
+        fixture_risk_index(),
         &ProductsQuery {
             tier: Some("bad"),
             ..Default::default()

@@ -120,11 +120,11 @@ pub fn compliance(d: &Dataset) -> Rendered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::test_data::dataset;
+    use crate::render::test_data::fixture;
 
     #[test]
     fn shows_sources_processors_retention_and_erasure() {
-        let html = String::from_utf8(compliance(dataset()).body).unwrap();
+        let html = String::from_utf8(compliance(fixture()).body).unwrap();
         for needed in [
             "IARC Monographs",
             "MIT (licence of the package that ships the table)",

@@ -458,7 +458,7 @@ mod tests {
     use crate::model::Dataset;
     use crate::model::contexts::Context;
     use crate::model::timeline;
-    use crate::render::test_data::{dataset, fixture, get_in};
+    use crate::render::test_data::{fixture, get_in};
 
     /// A page of the fixture dataset.
     fn html(url: &str) -> String {
@@ -542,7 +542,7 @@ mod tests {
 
     #[test]
     fn superseded_classifications_are_listed_after_current_ones() {
-        let d = dataset();
+        let d = fixture();
         let (id, _) = d
             .compounds
             .iter()
@@ -562,7 +562,7 @@ mod tests {
     /// Volume 135's evaluation (2023-11-30).
     #[test]
     fn the_timeline_lists_every_dated_change_oldest_first() {
-        let d = dataset();
+        let d = fixture();
         let pfoa = d.by_cas("335-67-1").unwrap();
         let page = html_in(d, &format!("/compound/{}", pfoa.hq_id));
         let start = page

@@ -224,17 +224,17 @@ pub fn product_page(
 
 #[cfg(test)]
 mod tests {
-    use crate::render::test_data::{dataset, get};
+    use crate::render::test_data::{fixture, get_in};
 
     #[test]
     fn a_product_page_links_its_compounds_and_materials() {
-        let d = dataset();
+        let d = fixture();
         let (id, p) = d
             .products
             .iter()
             .find(|(_, p)| !p.composition.is_empty() && !p.materials.common.is_empty())
             .unwrap();
-        let r = get(&format!("/product/{id}"));
+        let r = get_in(d, &format!("/product/{id}"));
         assert_eq!(r.status, 200);
         let html = String::from_utf8(r.body).unwrap();
         assert!(html.contains(&format!("<h1>{}</h1>", askama_escape(&p.name))));
@@ -247,13 +247,13 @@ mod tests {
 
     #[test]
     fn a_material_page_shows_its_composition() {
-        let d = dataset();
+        let d = fixture();
         let (id, m) = d
             .materials
             .iter()
             .find(|(_, m)| !m.composition.base.is_empty())
             .unwrap();
-        let r = get(&format!("/material/{id}"));
+        let r = get_in(d, &format!("/material/{id}"));
         assert_eq!(r.status, 200);
         let html = String::from_utf8(r.body).unwrap();
         assert!(html.contains(&askama_escape(&m.composition.base[0].name)));
@@ -263,6 +263,7 @@ mod tests {
 
     #[test]
     fn unknown_and_malformed_entities_are_the_api_errors() {
+        let get = |url: &str| get_in(fixture(), url);
         assert_eq!(get("/material/hq-m-adh-999999").status, 404);
         assert_eq!(get("/product/hq-p-bdy-999999").status, 404);
         assert_eq!(get("/product/shampoo").status, 400);

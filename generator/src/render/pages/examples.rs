@@ -230,21 +230,24 @@ pub fn examples(d: &Dataset) -> Rendered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::test_data::{dataset, get};
+    use crate::render::test_data::{fixture, get_in};
 
     #[test]
     fn every_public_example_answers_from_the_dataset() {
-        let d = dataset();
+        let d = fixture();
         let list = list(d);
         assert!(list.len() >= 12);
         let s = Samples::pick(d).unwrap();
-        let r = get(&format!("/api/compound/cas/{}", s.cas));
+        let r = get_in(d, &format!("/api/compound/cas/{}", s.cas));
         assert_eq!(r.status, 200);
-        let a = get(&format!("/api/compound/{}", s.compound_id));
-        let b = get(&format!(
-            "/api/compound/{}?context={}",
-            s.compound_id, s.other_context
-        ));
+        let a = get_in(d, &format!("/api/compound/{}", s.compound_id));
+        let b = get_in(
+            d,
+            &format!(
+                "/api/compound/{}?context={}",
+                s.compound_id, s.other_context
+            ),
+        );
         assert_eq!((a.status, b.status), (200, 200));
         let tier = |r: &Rendered| {
             serde_json::from_slice::<serde_json::Value>(&r.body).unwrap()["risk_level"].clone()

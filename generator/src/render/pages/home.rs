@@ -65,11 +65,11 @@ pub fn home(d: &Dataset) -> Rendered {
 
 #[cfg(test)]
 mod tests {
-    use crate::render::test_data::get;
+    use crate::render::test_data::{fixture, get_in};
 
     #[test]
     fn the_front_door_has_search_examples_badges_and_the_trial_form() {
-        let r = get("/");
+        let r = get_in(fixture(), "/");
         assert_eq!(
             (r.status, r.content_type),
             (200, "text/html; charset=utf-8")

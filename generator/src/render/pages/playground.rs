@@ -89,11 +89,11 @@ pub fn playground(d: &Dataset) -> Rendered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::test_data::dataset;
+    use crate::render::test_data::fixture;
 
     #[test]
     fn lists_every_context_and_style() {
-        let d = dataset();
+        let d = fixture();
         let r = playground(d);
         assert_eq!(r.status, 200);
         let html = String::from_utf8(r.body).unwrap();

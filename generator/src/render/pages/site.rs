@@ -133,7 +133,7 @@ pub fn robots(d: &Dataset) -> Rendered {
 #[cfg(test)]
 mod tests {
     use crate::model::Dataset;
-    use crate::render::test_data::{dataset, get};
+    use crate::render::test_data::{fixture, get_in};
 
     #[test]
     fn an_origin_is_a_scheme_and_a_host_only() {
@@ -161,10 +161,10 @@ mod tests {
     fn with_an_origin_the_sitemap_robots_and_canonical_links_are_absolute() {
         let d = Dataset {
             site_origin: Some("https://saferef.example".into()),
-            compounds: dataset().compounds.clone(),
-            materials: dataset().materials.clone(),
-            products: dataset().products.clone(),
-            documents: dataset().documents.clone(),
+            compounds: fixture().compounds.clone(),
+            materials: fixture().materials.clone(),
+            products: fixture().products.clone(),
+            documents: fixture().documents.clone(),
             ..Dataset::default()
         };
         let xml = String::from_utf8(super::sitemap(&d).body).unwrap();
@@ -181,8 +181,8 @@ mod tests {
 
     #[test]
     fn the_sitemap_lists_every_page_once() {
-        let d = dataset();
-        let r = get("/sitemap.xml");
+        let d = fixture();
+        let r = get_in(d, "/sitemap.xml");
         assert_eq!((r.status, r.content_type), (200, "application/xml"));
         let xml = String::from_utf8(r.body).unwrap();
         let locs = xml.matches("<loc>").count();
@@ -194,7 +194,7 @@ mod tests {
 
     #[test]
     fn robots_points_at_the_sitemap() {
-        let r = get("/robots.txt");
+        let r = get_in(fixture(), "/robots.txt");
         assert_eq!(r.content_type, "text/plain; charset=utf-8");
         assert!(
             String::from_utf8(r.body)
