@@ -249,6 +249,9 @@ fn holds(r: &Value, e: &Expectation) -> bool {
                 .iter()
                 .any(|(k, v, u, y, _)| (k, *v, u, *y) == (&want.0, want.1, &want.2, want.3))
         }
+        // A list the record must not be on: CosIng's nanomaterial entries prohibit the form,
+        // not the substance under its CAS.
+        "listing_not" => listings[expected].is_null(),
         "use_not" => !r["use_classes"]
             .as_array()
             .into_iter()
@@ -281,6 +284,12 @@ fn holds(r: &Value, e: &Expectation) -> bool {
                 .flatten()
                 .any(|p| p["toxicity"] == toxicity && p["qualifier"] == qualifier)
         }
+        // No listing of the toxicity: OEHHA removed the endpoint (the row's note says when).
+        "prop65_not" => !listings["prop65"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["toxicity"] == expected),
         // One listing of the toxicity: a group row does not repeat what the compound's own
         // row already lists.
         "prop65_once" => {

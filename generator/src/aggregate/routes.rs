@@ -3,7 +3,9 @@
 //! rules "carcinogenicity" and "route_relevance"): such an agent reaches the lungs without
 //! boiling, and its cancer calls count as a hazard by inhalation, whatever the wording of each
 //! list. And the routes an authority states for organ toxicity classes (rule
-//! "organ_toxicity"): read from the record's GHS entries (`safety.ghs[].routes`).
+//! "organ_toxicity"): read from the record's GHS entries (`safety.ghs[].routes`), where a
+//! curated document may state the route of a class its entry gives without one
+//! (`stated_routes` in data/curated/ghs-routes.json).
 
 use crate::model::record::CompoundRecord;
 
@@ -130,8 +132,18 @@ pub fn stated_routes(record: &CompoundRecord, code: &str) -> Option<(Vec<Route>,
         .filter(|g| g.is_current())
         .find_map(|g| {
             let stated = g.routes.iter().find(|r| r.code == code)?;
-            let basis = match (g.jurisdiction.as_str(), &stated.source) {
-                ("EU", None) => format!("EU CLP Annex VI: {}", stated.words),
+            // A statement of another source names its document: Safe Work Australia's kept
+            // beside the EU entry (`fallback_for`), or a curated one (`stated_routes`).
+            let cited = stated
+                .source
+                .as_deref()
+                .and_then(|id| record.sources.iter().find(|s| s.id == id))
+                .filter(|s| s.publisher != "Safe Work Australia");
+            let basis = match (g.jurisdiction.as_str(), &stated.source, cited) {
+                ("EU", None, _) => format!("EU CLP Annex VI: {}", stated.words),
+                (_, _, Some(doc)) => {
+                    format!("{}, {}: \"{}\"", doc.publisher, doc.title, stated.words)
+                }
                 _ => format!("Safe Work Australia HCIS: \"{}\"", stated.words),
             };
             Some((stated.routes.clone(), basis))

@@ -20,8 +20,10 @@ use crate::model::group_rows::{FILE as GROUP_ROWS, GroupRows};
 use crate::model::ids::IdRegistry;
 use crate::model::material::{Material, Product};
 use crate::model::merge::{merge, order_by_source, referenced_sources};
-use crate::model::record::CompoundRecord;
-use crate::model::{AgencyFile, CuratedEntry, CuratedFile, Dataset, Ended, Hash, Problem};
+use crate::model::record::{CompoundRecord, StatedRoute};
+use crate::model::{
+    AgencyFile, CuratedEntry, CuratedFile, Dataset, Ended, Hash, Problem, RouteStatement,
+};
 
 mod cache;
 pub mod changelog;
@@ -583,6 +585,10 @@ fn apply_overlay(
         end_values(value, ended)?;
         cited.insert(ended.by.clone());
     }
+    for stated in &entry.stated_routes {
+        state_route(value, stated)?;
+        cited.insert(stated.by.clone());
+    }
     let sources = value
         .get_mut("sources")
         .and_then(Value::as_array_mut)
@@ -649,6 +655,57 @@ fn end_values(value: &mut Value, ended: &Ended) -> Result<(), String> {
                 .kind
                 .map(|k| format!(" and kind {k:?}"))
                 .unwrap_or_default()
+        ))
+    }
+}
+
+/// Adds the route a curated document states (`CuratedEntry::stated_routes`) to each GHS entry
+/// of the named source that gives the code without stating a route for it.
+fn state_route(value: &mut Value, stated: &RouteStatement) -> Result<(), String> {
+    let route = serde_json::to_value(StatedRoute {
+        code: stated.code.clone(),
+        routes: stated.routes.clone(),
+        words: stated.words.clone(),
+        source: Some(stated.by.clone()),
+    })
+    .map_err(|e| e.to_string())?;
+    let entries = value
+        .pointer_mut("/safety/ghs")
+        .and_then(Value::as_array_mut)
+        .ok_or("stated_routes: the record has no safety.ghs entries")?;
+    let mut found = false;
+    for g in entries.iter_mut().filter_map(Value::as_object_mut) {
+        let of_source = g.get("source").and_then(Value::as_str) == Some(stated.source.as_str());
+        let gives = g
+            .get("h_codes")
+            .and_then(Value::as_array)
+            .is_some_and(|codes| codes.iter().any(|c| c.as_str() == Some(&stated.code)));
+        if !(of_source && gives) {
+            continue;
+        }
+        let routes = g
+            .entry("routes")
+            .or_insert_with(|| Value::Array(Vec::new()))
+            .as_array_mut()
+            .ok_or("stated_routes: the entry's routes are not a list")?;
+        if routes
+            .iter()
+            .any(|r| r.get("code").and_then(Value::as_str) == Some(&stated.code))
+        {
+            return Err(format!(
+                "stated_routes: the {} entry already states a route for {}",
+                stated.source, stated.code
+            ));
+        }
+        routes.push(route.clone());
+        found = true;
+    }
+    if found {
+        Ok(())
+    } else {
+        Err(format!(
+            "stated_routes: the record has no safety.ghs entry of source {:?} giving {}",
+            stated.source, stated.code
         ))
     }
 }
@@ -751,5 +808,51 @@ mod tests {
         let e = end_values(&mut v, &ended("safety.ghs", Some(DoseKind::Ul))).unwrap_err();
         assert!(e.contains("only for dose_response"), "{e}");
         assert_eq!(v, iron());
+    }
+
+    fn lungs_if_inhaled() -> RouteStatement {
+        RouteStatement {
+            source: "eu-clp-atp17".into(),
+            code: "H372".into(),
+            routes: vec![crate::model::vocab::ExposureRoute::Inhalation],
+            words: "Causes damage to the lungs through prolonged or repeated exposure if inhaled"
+                .into(),
+            by: "ilo-icsc-0014".into(),
+        }
+    }
+
+    /// Chrysotile as the ATP17 table gives it, beside a Safe Work Australia entry.
+    fn chrysotile() -> Value {
+        json!({"safety": {"ghs": [
+            {"jurisdiction": "EU", "h_codes": ["H350", "H372"], "source": "eu-clp-atp17"},
+            {"jurisdiction": "AU", "h_codes": ["H350", "H372"], "source": "swa-hcis-2021"},
+        ]}})
+    }
+
+    #[test]
+    fn a_stated_route_reaches_only_the_entries_of_its_source_that_give_the_code() {
+        let mut v = chrysotile();
+        state_route(&mut v, &lungs_if_inhaled()).unwrap();
+        assert_eq!(
+            v["safety"]["ghs"][0]["routes"],
+            json!([{"code": "H372", "routes": ["inhalation"],
+                "words": "Causes damage to the lungs through prolonged or repeated exposure if inhaled",
+                "source": "ilo-icsc-0014"}])
+        );
+        assert!(v["safety"]["ghs"][1].get("routes").is_none());
+    }
+
+    #[test]
+    fn a_stated_route_needs_an_entry_giving_the_code_without_a_route_of_its_own() {
+        let mut v = chrysotile();
+        let other_code = RouteStatement {
+            code: "H373".into(),
+            ..lungs_if_inhaled()
+        };
+        let e = state_route(&mut v, &other_code).unwrap_err();
+        assert!(e.contains("no safety.ghs entry"), "{e}");
+        state_route(&mut v, &lungs_if_inhaled()).unwrap();
+        let e = state_route(&mut v, &lungs_if_inhaled()).unwrap_err();
+        assert!(e.contains("already states a route"), "{e}");
     }
 }

@@ -55,6 +55,27 @@ pub struct CuratedEntry {
     /// marked with their status rather than removed, so they stay visible as history.
     #[serde(default)]
     pub ended: Vec<Ended>,
+    /// Routes of exposure a cited document states for a class that the record's GHS entries
+    /// of another source give without one: added to those entries, naming the document.
+    #[serde(default)]
+    pub stated_routes: Vec<RouteStatement>,
+}
+
+/// "The `safety.ghs` entries of source S give code C without a route; document B states it
+/// for routes R in these words" (asbestos's STOT RE 1: Annex VI writes "H372 **", a route
+/// its translation from Directive 67/548/EEC could not keep; data/README.md "Routes stated
+/// beside a class").
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteStatement {
+    /// The source whose GHS entries give the code.
+    pub source: String,
+    pub code: String,
+    pub routes: Vec<crate::model::vocab::ExposureRoute>,
+    /// The document's own words.
+    pub words: String,
+    /// The source (of the curated file) that states the route.
+    pub by: String,
 }
 
 /// "The `safety.ghs` entries of source S are `annulled` by source B", or "the `dose_response`

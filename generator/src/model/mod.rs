@@ -23,7 +23,9 @@ pub mod vocab;
 mod dataset;
 mod problem;
 
-pub use dataset::{Agency, AgencyFile, CuratedEntry, CuratedFile, Dataset, Ended, Hash};
+pub use dataset::{
+    Agency, AgencyFile, CuratedEntry, CuratedFile, Dataset, Ended, Hash, RouteStatement,
+};
 pub use problem::Problem;
 
 use record::CompoundRecord;

@@ -276,6 +276,8 @@ pub struct StatedRoute {
     /// The fallback source whose statement this is, when its own entry was left out because
     /// the compound has an entry in the primary source (`fallback_for` in data/sources.json):
     /// the route it states for the same code still holds (data/README.md "Groups").
+    // Also a curated document's statement of the route of a class the entry gives without
+    // one (`stated_routes`, data/README.md "Routes stated beside a class").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
 }

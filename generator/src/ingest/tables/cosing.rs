@@ -7,6 +7,9 @@
 //! classification per entry. "Moved or deleted" entries carry no CAS and give nothing. The
 //! CMR cell ("Carcinogenic Cat. 1B(),Mutagenic Cat. 2()") is tidied to "Carcinogenic Cat. 1B,
 //! Mutagenic Cat. 2": empty "()" dropped, conditions kept ("Carcinogenic Cat. 1B (C=>0.01%)").
+//! An entry naming a nanomaterial ("Colloidal silver (nano) [INCI]", Regulation (EU)
+//! 2024/858) prohibits that form only, under the substance's CAS: its classification carries
+//! the form as its qualifier, and it gives the substance no listing and no name.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -115,6 +118,23 @@ struct Entry {
     cmr: Option<String>,
 }
 
+impl Entry {
+    /// The nanomaterial form an entry prohibits ("Copper (nano) [INCI]; Colloidal Copper
+    /// (nano) [INCI]"), when it names one: silver, copper, gold and platinum themselves are
+    /// not prohibited, only their nanomaterials are.
+    fn nanomaterial(&self) -> Option<String> {
+        self.name.contains("(nano)").then(|| {
+            let names: Vec<&str> = self
+                .name
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            format!("as a nanomaterial only: {}", names.join("; "))
+        })
+    }
+}
+
 fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let mut order: Vec<Cas> = Vec::new();
     let mut entries: BTreeMap<Cas, Vec<Entry>> = BTreeMap::new();
@@ -152,7 +172,6 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let mut out = Vec::new();
     for cas in order {
         let list = &entries[&cas];
-        let first = &list[0];
         let classifications: Vec<_> = list
             .iter()
             .map(|e| {
@@ -169,7 +188,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                     year: None,
                     date: None,
                     basis: e.regulation.clone(),
-                    qualifier: None,
+                    qualifier: e.nanomaterial(),
                     source_url: src.url.clone(),
                     source: src.id.clone(),
                     applies_from: None,
@@ -178,17 +197,22 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                 })
             })
             .collect();
-        let listing = CosingListing {
-            annex: "II".into(),
-            reference_number: first.reference.clone(),
-            cmr: first.cmr.clone(),
-            source: src.id.clone(),
-        };
-        let fragment = json!({"regulatory": {
-            "classifications": classifications,
-            "listings": {"eu_cosmetics_prohibited": to_json(&listing)},
-        }});
-        out.push(Contribution::new(cas, fragment).named(first.name.as_str()));
+        let mut regulatory = json!({"classifications": classifications});
+        let whole = list.iter().find(|e| e.nanomaterial().is_none());
+        if let Some(first) = whole {
+            let listing = CosingListing {
+                annex: "II".into(),
+                reference_number: first.reference.clone(),
+                cmr: first.cmr.clone(),
+                source: src.id.clone(),
+            };
+            regulatory["listings"] = json!({"eu_cosmetics_prohibited": to_json(&listing)});
+        }
+        let contribution = Contribution::new(cas, json!({ "regulatory": regulatory }));
+        out.push(match whole {
+            Some(first) => contribution.named(first.name.as_str()),
+            None => contribution,
+        });
     }
     Ok(Parsed {
         contributions: out,
@@ -293,5 +317,28 @@ mod tests {
         );
         assert_eq!(twice["classifications"].as_array().map(Vec::len), Some(2));
         assert_eq!(twice["classifications"][1]["basis"], "(EU) 2021/1902");
+    }
+
+    #[test]
+    fn a_nanomaterial_entry_prohibits_the_form_not_the_substance() {
+        let text = "Reference Number,Chemical name / INN,CAS Number,EC Number,Regulation,CMR\n\
+            1726,\"Copper (nano) [INCI]\nColloidal Copper (nano) [INCI]\",7440-50-8,231-159-6,(EU) 2024/858,\n\
+            1727,Colloidal silver (nano) [INCI],7440-22-4,231-131-3,(EU) 2024/858,\n";
+        let got = parse(text, &descriptor("cosing"))
+            .expect("table parses")
+            .contributions;
+        let copper = &got[0];
+        assert_eq!(copper.cas().map(Cas::as_str), Some("7440-50-8"));
+        let f = &copper.fragment["regulatory"];
+        assert!(f.get("listings").is_none(), "{f}");
+        assert_eq!(
+            f["classifications"][0]["qualifier"],
+            "as a nanomaterial only: Copper (nano) [INCI]; Colloidal Copper (nano) [INCI]"
+        );
+        assert_eq!(copper.name, None);
+        assert_eq!(
+            got[1].fragment["regulatory"]["classifications"][0]["qualifier"],
+            "as a nanomaterial only: Colloidal silver (nano) [INCI]"
+        );
     }
 }

@@ -2,7 +2,10 @@
 //! of Toxicity, Listing Mechanism, CAS No., Date Listed, NSRL or MADL in µg/day). Entries
 //! without a CAS ("---": groups such as lead compounds, qualified agents such as ethyl alcohol
 //! in alcoholic beverages) become contributions about the row's name, which the ingest
-//! resolves through `data/curated/groups.json`.
+//! resolves through `data/curated/groups.json`. A row whose note says OEHHA removed one of
+//! its endpoints ("[Click here for the basis for the removal of female reproductive endpoint
+//! effective March 7, 2014]") still shows it in the type column; the chemical is no longer
+//! listed for it, so that endpoint gives nothing.
 
 use std::path::Path;
 
@@ -37,6 +40,19 @@ fn toxicities(cell: &str) -> Vec<Prop65Toxicity> {
     out
 }
 
+/// The endpoint a row's note says was removed from the list, if any.
+fn removed_endpoint(name: &str) -> Option<Prop65Toxicity> {
+    let lower = name.to_lowercase();
+    let at = lower.find("removal of ")? + "removal of ".len();
+    match lower[at..].split(" endpoint").next()?.trim() {
+        "cancer" => Some(Prop65Toxicity::Cancer),
+        "developmental" => Some(Prop65Toxicity::Developmental),
+        "female reproductive" => Some(Prop65Toxicity::Female),
+        "male reproductive" => Some(Prop65Toxicity::Male),
+        _ => None,
+    }
+}
+
 /// "0.06 (inhalation)\n10 (except inhalation)" -> "0.06 µg/day (inhalation); 10 µg/day
 /// (except inhalation)". Values with their own unit ("100 fibers/day") keep it.
 fn safe_harbor(raw: &str) -> String {
@@ -68,11 +84,21 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         let row = row?;
         let name = cell(&row, 0).unwrap_or_default();
         let id = ledger.row(name);
-        let tox = toxicities(cell(&row, 1).unwrap_or_default());
+        let mut tox = toxicities(cell(&row, 1).unwrap_or_default());
         if tox.is_empty() {
             ledger.skip(
                 id,
                 "no type of toxicity (a cross-reference or continuation row)",
+            );
+            continue;
+        }
+        if let Some(removed) = removed_endpoint(name) {
+            tox.retain(|t| *t != removed);
+        }
+        if tox.is_empty() {
+            ledger.skip(
+                id,
+                "its only endpoint was removed from the list (the row's note gives the date)",
             );
             continue;
         }
@@ -197,6 +223,33 @@ mod tests {
         assert_eq!(
             got[1].fragment["regulatory"]["classifications"][1]["classification"],
             "Known to the State of California to cause female reproductive toxicity"
+        );
+    }
+
+    #[test]
+    fn an_endpoint_the_note_says_was_removed_is_not_listed() {
+        let text = "Chemical,Type of Toxicity,Listing Mechanism,CAS No.,Date Listed,NSRL or MADL (µg/day)a\n\
+            Toluene,developmental,SQE,108-88-3,1-Jan-91,7000c\n\
+            \"Toluene [Click here for the basis for the removal of female reproductive endpoint effective March 7, 2014]\",female ,LC,108-88-3,7-Aug-09,\n\
+            \"4-Vinylcyclohexene [Click here for the basis for the removal of male reproductive endpoint, effective December 20, 2013 ]\",\"female, male \",SQE,100-40-3,7-Aug-09,\n";
+        let parsed = parse(text, &descriptor("p65")).unwrap();
+        let got = &parsed.contributions;
+        assert_eq!(got.len(), 2);
+        let fates: Vec<_> = parsed.ledger.rows().iter().map(|r| &r.fate).collect();
+        assert!(matches!(fates[1], Fate::Skipped(_)));
+        let vch = &got[1].fragment["regulatory"];
+        assert_eq!(vch["listings"]["prop65"].as_array().map(Vec::len), Some(1));
+        assert_eq!(vch["listings"]["prop65"][0]["toxicity"], "female");
+        assert_eq!(vch["classifications"].as_array().map(Vec::len), Some(1));
+        assert_eq!(
+            removed_endpoint(
+                "2,4-D butyric acid [Click here for the basis for the removal of developmental endpoint, effective June 22, 2001]"
+            ),
+            Some(Prop65Toxicity::Developmental)
+        );
+        assert_eq!(
+            removed_endpoint("Lead [Basis for listing changed effective November 22, 2013]"),
+            None
         );
     }
 
