@@ -14,8 +14,8 @@ use serde_json::{Map, Value};
 use super::runtime_answers::{accounts, billing, freshness, health, keys, watchlist, webhooks};
 use super::{
     batch, changelog, compare, compound, contexts, documents, entities, error, export, found_in,
-    fragrance, lists, openapi, pages, paging, regulatory, regulatory_status, relationships, root,
-    search, timeline,
+    fragrance, lists, openapi, pages, regulatory, regulatory_status, relationships, root, search,
+    timeline,
 };
 use crate::model::material::Product;
 use crate::model::record::CompoundRecord;
@@ -184,7 +184,6 @@ pub(super) fn schemas() -> Map<String, Value> {
         ("MaterialList", derived::<lists::MaterialsBody<'static>>()),
         ("NameIndex", derived::<pages::name_index::Index>()),
         ("OpenApiDocument", derived::<openapi::OpenApiAnswer>()),
-        ("Pagination", derived::<paging::Pagination>()),
         ("Product", derived::<entities::ProductOut<'static>>()),
         (
             "ProductList",
