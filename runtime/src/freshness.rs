@@ -8,8 +8,8 @@ use std::sync::Arc;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use saferef_generator::model::Dataset;
 use saferef_generator::render::error::ApiError;
+pub use saferef_generator::render::runtime_answers::freshness::{Ages, Entities, Summary, Totals};
 use saferef_generator::render::{Cache, Rendered};
-use serde::{Deserialize, Serialize};
 
 use crate::store::StoreError;
 use crate::store::keyspace;
@@ -19,64 +19,6 @@ use crate::{AppState, Live, jobs};
 /// serving different releases (during a rollout) each read the summary of their own.
 pub fn store_key(dataset: &Dataset) -> String {
     keyspace::freshness(&dataset.fingerprint)
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Summary {
-    pub snapshot_generated_at: Option<String>,
-    pub last_checked_at: Option<String>,
-    pub deploy_age_days: Option<i64>,
-    pub deploy_stale: Option<bool>,
-    pub entities: Entities,
-    pub totals: Totals,
-    pub regulatory_stale_count: usize,
-    pub source: String,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Entities {
-    pub compounds: Option<Ages>,
-    pub materials: Option<Ages>,
-    pub products: Option<Ages>,
-}
-
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-pub struct Ages {
-    pub total: usize,
-    /// Reviewed within 90 days.
-    pub current: usize,
-    /// 90 days to 6 months.
-    pub aging: usize,
-    /// 6 to 12 months.
-    pub stale: usize,
-    /// Over 12 months.
-    pub very_stale: usize,
-    /// No review date.
-    pub never: usize,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Totals {
-    pub entities: usize,
-    pub current: usize,
-    /// Older than 6 months or never reviewed.
-    pub stale_or_worse: usize,
-}
-
-impl Ages {
-    fn add(&mut self, reviewed: &str, today: NaiveDate) {
-        self.total += 1;
-        let Ok(date) = NaiveDate::parse_from_str(reviewed, "%Y-%m-%d") else {
-            self.never += 1;
-            return;
-        };
-        match (today - date).num_days() {
-            ..=90 => self.current += 1,
-            91..=182 => self.aging += 1,
-            183..=365 => self.stale += 1,
-            _ => self.very_stale += 1,
-        }
-    }
 }
 
 /// The summary of `dataset` as of `now`, for a build made at `built_at`.

@@ -6,6 +6,8 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+pub use saferef_generator::render::runtime_answers::keys::Billing;
+
 use crate::store::keyspace;
 use crate::store::{Store, StoreError};
 use crate::tier::Tier;
@@ -36,31 +38,6 @@ pub struct KeyRecord {
     pub payment_status: Option<String>,
     #[serde(default, flatten)]
     pub billing: Billing,
-}
-
-/// What the payment provider told us about the key's subscription, and whether the
-/// key is a trial.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Billing {
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub trial: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub customer_id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub subscription_id: Option<String>,
-    /// The provider's own subscription status (active, past_due, canceled, ...).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub provider_status: Option<String>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub cancel_at_period_end: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub payment_failed_at: Option<DateTime<Utc>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub payment_attempts: Option<u32>,
-    /// When the provider's last applied event about this subscription was made (its
-    /// `created`): an older event arriving later does not overwrite the state.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub provider_event_at: Option<DateTime<Utc>>,
 }
 
 impl KeyRecord {

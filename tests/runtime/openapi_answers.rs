@@ -2,9 +2,10 @@
 //! document: `openapi_answers.py` sends every catalogued example request and the other forms
 //! of each answer (public and keyed, errors, account, watchlist and webhook calls) and
 //! validates each body against the schema the document gives for its status and media type
-//! (`jsonschema`, installed with `openapi-spec-validator` by `scripts/test`). Most schemas are
-//! derived from the response types (`render/openapi_schemas.rs`); an answer whose schema is
-//! still written by hand (`render/openapi_responses.json`) and changes without it fails here.
+//! (`jsonschema`, installed with `openapi-spec-validator` by `scripts/test`). Every schema is
+//! derived from the type the answer serialises (`render/openapi_schemas.rs`; the runtime's own
+//! answers are the types of `render/runtime_answers/`), so an answer that leaves its type fails
+//! here.
 
 use std::path::PathBuf;
 use std::process::Command;

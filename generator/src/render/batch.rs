@@ -20,7 +20,7 @@ use crate::model::contexts::Context;
 use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::{RiskLevel, WatchClass};
-use crate::render::error::ApiError;
+use crate::render::error::{ApiError, ErrorFields};
 
 /// Who is asking, as the runtime authenticated them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,13 +31,16 @@ pub struct BatchCaller {
     pub keyed: bool,
 }
 
-/// A batch request as read: the POST body, or the same fields from a GET's `ids`, `context`,
-/// `synthesize`, `detail` and `as_of`. `BatchQuery` is what it asks, parsed.
-#[derive(Debug, Clone, serde::Deserialize)]
+/// A batch request: the POST body, or the same fields from a GET's `ids`, `context`,
+/// `synthesize`, `detail` and `as_of`.
+#[derive(Debug, Clone, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = alias_ids)]
 pub struct BatchRequest {
-    /// `ids` is the original service's name for it, which its published client sends.
+    /// Compound ids or CAS numbers, up to the caller's tier cap (100 at most); `ids` is the
+    /// original service's name for it, which its published client sends.
     #[serde(alias = "ids")]
+    #[schemars(length(min = 1, max = 100))]
     pub compounds: Vec<String>,
     #[serde(default)]
     pub context: Option<String>,
@@ -49,6 +52,25 @@ pub struct BatchRequest {
     /// takes it.
     #[serde(default)]
     pub as_of: Option<String>,
+}
+
+/// The OpenAPI `BatchBody` states the alias schemars does not read (`#[serde(alias)]`):
+/// `ids` is `compounds` under its other name, and a body gives one of the two.
+fn alias_ids(schema: &mut schemars::Schema) {
+    let Some(properties) = schema
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return;
+    };
+    if let Some(compounds) = properties.get("compounds").cloned() {
+        properties.insert("ids".to_string(), compounds);
+    }
+    schema.remove("required");
+    schema.insert(
+        "oneOf".to_string(),
+        serde_json::json!([{"required": ["compounds"]}, {"required": ["ids"]}]),
+    );
 }
 
 impl BatchRequest {
@@ -82,17 +104,20 @@ impl BatchRequest {
 const SYNTHESIZE_MAX: usize = 10;
 
 /// The batch-cap 400's fields after `error` and `code`.
-#[derive(Serialize)]
-struct TooMany {
-    requested: usize,
-    cap: usize,
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct TooMany {
+    /// Distinct inputs given.
+    pub(crate) requested: usize,
+    /// Inputs the caller's tier allows per request.
+    pub(crate) cap: usize,
+    /// Where a public caller gets a key with a higher cap.
     #[serde(skip_serializing_if = "Option::is_none")]
-    upgrade_url: Option<&'static str>,
+    pub(crate) upgrade_url: Option<&'static str>,
 }
 
 /// The evidence behind the tier (`detail=full`): the decisive items; the full list is in
 /// the compound response.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct EvidenceSummary {
     summary: String,
     confidence: f64,
@@ -101,7 +126,7 @@ struct EvidenceSummary {
     decisive: Vec<EvidenceItem>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Info<'a> {
     hq_id: &'a str,
     name: &'a str,
@@ -116,10 +141,11 @@ struct Info<'a> {
     evidence: Option<EvidenceSummary>,
     /// The aggregated record of `GET /api/compound/{id}?context=` (`synthesize=true`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<super::compound::CompoundBody<'static>>")]
     synthesis: Option<serde_json::Value>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 enum Item<'a> {
     Found(Box<Info<'a>>),
@@ -135,6 +161,21 @@ impl Item<'_> {
 /// Results keyed by input, in input order.
 struct Results<'a>(Vec<(&'a str, Item<'a>)>);
 
+/// An object whose keys are the inputs (an object's keys have no order in JSON Schema).
+impl schemars::JsonSchema for Results<'_> {
+    fn schema_name() -> Cow<'static, str> {
+        "Results".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "description": "By input, in input order: the compound's tier, or why it has none",
+            "additionalProperties": generator.subschema_for::<Item<'static>>(),
+        })
+    }
+}
+
 impl Serialize for Results<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
@@ -145,7 +186,7 @@ impl Serialize for Results<'_> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Meta<'a> {
     /// Distinct inputs looked up.
     requested: usize,
@@ -164,8 +205,9 @@ struct Meta<'a> {
     as_of: Option<String>,
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
+/// `GET|POST /api/compounds/batch`'s answer.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Body<'a> {
     results: Results<'a>,
     meta: Meta<'a>,
 }
@@ -318,11 +360,11 @@ fn check(inputs: &[&str], synthesize: bool, caller: &BatchCaller) -> Result<(), 
             inputs.len(),
             caller.cap
         ))
-        .with_fields(&TooMany {
+        .with_fields(ErrorFields::Cap(TooMany {
             requested: inputs.len(),
             cap: caller.cap,
             upgrade_url: (!caller.keyed).then_some(super::pages::docs::UPGRADE_TRIAL),
-        });
+        }));
         return Err(Rendered::from(error));
     }
     if synthesize && !caller.keyed {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::error::ApiError;
+use super::error::{ApiError, ErrorFields};
 use super::{Cache, Rendered};
 use crate::aggregate::{self, Assessment, ContextResult, Disagreement, EvidenceItem, Schema};
 use crate::api::Query;
@@ -66,7 +66,7 @@ struct RiskProfile {
 
 /// `GET /api/compound/{id}?context=`: the aggregated record for one context.
 #[derive(Serialize, schemars::JsonSchema)]
-struct Aggregated<'a> {
+pub(crate) struct Aggregated<'a> {
     hq_id: &'a str,
     name: &'a str,
     cas: &'a str,
@@ -103,7 +103,7 @@ struct ContextEntry<'a> {
 
 /// `GET /api/compound/{id}?all_contexts=true`.
 #[derive(Serialize, schemars::JsonSchema)]
-struct AllContexts<'a> {
+pub(crate) struct AllContexts<'a> {
     hq_id: &'a str,
     name: &'a str,
     cas: &'a str,
@@ -124,7 +124,7 @@ struct AllContexts<'a> {
 
 /// The legacy shape: raw safety and regulatory data where no aggregation is normalizable.
 #[derive(Serialize, schemars::JsonSchema)]
-struct Legacy<'a> {
+pub(crate) struct Legacy<'a> {
     hq_id: &'a str,
     name: &'a str,
     cas: &'a str,
@@ -139,10 +139,23 @@ struct Legacy<'a> {
     _links: Links,
 }
 
+/// The compound in one context, in every context (`all_contexts=true`), or in the legacy shape
+/// (`schema` legacy); each form has its own fields (untagged).
+#[derive(Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum CompoundBody<'a> {
+    /// One context: `context=`, or the primary context.
+    Context(Aggregated<'a>),
+    /// Every context: `all_contexts=true`.
+    All(AllContexts<'a>),
+    /// A compound with contexts but no normalizable classification (`schema` `legacy`).
+    Legacy(Legacy<'a>),
+}
+
 /// The 422's fields after `error` and `code`: the compound exists but has no evidence in the
 /// context.
 #[derive(Serialize, schemars::JsonSchema)]
-struct Unavailable<'a> {
+pub(crate) struct Unavailable<'a> {
     hq_id: &'a str,
     name: &'a str,
     message: String,
@@ -319,13 +332,15 @@ fn answer(
     let a = &*assessment(record, assessed);
     let unavailable = |message: String| {
         Rendered::from(
-            ApiError::unprocessable("aggregated record unavailable").with_fields(&Unavailable {
-                hq_id: &record.hq_id,
-                name: &record.name,
-                message,
-                schema: a.schema,
-                available_contexts: a.available(),
-            }),
+            ApiError::unprocessable("aggregated record unavailable").with_fields(
+                ErrorFields::Unavailable(Unavailable {
+                    hq_id: &record.hq_id,
+                    name: &record.name,
+                    message,
+                    schema: a.schema,
+                    available_contexts: a.available(),
+                }),
+            ),
         )
     };
     if a.schema == Schema::V2Research {
@@ -353,7 +368,7 @@ fn answer(
             as_of,
             _links: links(&record.hq_id),
         };
-        return Rendered::json(200, &body, cache).keyed(&record.hq_id);
+        return Rendered::json(200, &CompoundBody::Legacy(body), cache).keyed(&record.hq_id);
     }
     if query == CompoundQuery::All {
         let body = AllContexts {
@@ -384,7 +399,7 @@ fn answer(
             as_of,
             _links: links(&record.hq_id),
         };
-        return Rendered::json(200, &body, cache).keyed(&record.hq_id);
+        return Rendered::json(200, &CompoundBody::All(body), cache).keyed(&record.hq_id);
     }
     let name = query.context().map_or(primary, Context::name);
     let Some(result) = a.get(name) else {
@@ -418,7 +433,7 @@ fn answer(
         as_of,
         _links: links(&record.hq_id),
     };
-    Rendered::json(200, &body, cache).keyed(&record.hq_id)
+    Rendered::json(200, &CompoundBody::Context(body), cache).keyed(&record.hq_id)
 }
 
 /// `GET /api/compound/{id}/raw`: the stored record, overlays applied.

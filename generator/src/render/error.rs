@@ -30,6 +30,8 @@
 //! Handlers return `Result<Rendered, ApiError>` and use `?`; the constructors below are the
 //! only way an error answer is made.
 
+use serde::Serialize;
+
 use super::Rendered;
 
 /// The error codes, by name (`CODES` says what each means).
@@ -127,6 +129,44 @@ pub const CODES: &[(&str, u16, &str)] = &[
     ),
 ];
 
+/// The fields some errors add after `error` and `code` (`ApiError::with_fields`), one variant
+/// per kind; untagged, so each serialises as its own fields.
+#[derive(Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum ErrorFields<'a> {
+    /// 422: the compound exists but has no evidence in the context asked.
+    Unavailable(super::compound::Unavailable<'a>),
+    /// 400: more batch items than the caller's tier allows.
+    Cap(super::batch::TooMany),
+}
+
+/// Every error answer: `error` for people, `code` for programs, and for some errors the
+/// fields a program acts on (the 422's contexts, the batch cap).
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ErrorBody<F> {
+    /// For people; may be reworded.
+    pub error: String,
+    #[schemars(schema_with = "code_schema")]
+    pub code: &'static str,
+    // A map as answered (`ApiError::fields`); `Option<ErrorFields>` for the OpenAPI schema.
+    #[serde(flatten)]
+    pub fields: F,
+}
+
+/// `code`: one of `CODES`, each described with its status.
+fn code_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let described = CODES
+        .iter()
+        .map(|(c, s, m)| format!("{c} ({s}): {m}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    schemars::json_schema!({
+        "type": "string",
+        "description": format!("For programs; never changes meaning. {described}"),
+        "enum": CODES.iter().map(|(c, _, _)| *c).collect::<Vec<_>>(),
+    })
+}
+
 /// An error answer: its status, its stable `code` (one of `CODES`), its message (see the
 /// policy above) and the fields an endpoint adds after them (`with_fields`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -147,10 +187,10 @@ impl ApiError {
         }
     }
 
-    /// The error with the fields of `fields` (a struct) after `error` and `code`, in their
-    /// order: what a program needs to act on it (the 422's available contexts, the batch
-    /// cap), as the OpenAPI states for that answer.
-    pub fn with_fields(mut self, fields: &impl serde::Serialize) -> ApiError {
+    /// The error with `fields` after `error` and `code`, in their order: what a program needs
+    /// to act on it (the 422's available contexts, the batch cap), as the OpenAPI `Error`
+    /// schema states them (`ErrorFields`).
+    pub(crate) fn with_fields(mut self, fields: ErrorFields<'_>) -> ApiError {
         match serde_json::to_value(fields).expect("error fields serialize") {
             serde_json::Value::Object(map) => self.fields.extend(map),
             other => panic!("error fields are a struct, not {other}"),
@@ -222,7 +262,14 @@ impl ApiError {
 
 impl From<ApiError> for Rendered {
     fn from(e: ApiError) -> Rendered {
-        Rendered::error(e.status, e.code, e.message, e.fields)
+        Rendered::error(
+            ErrorBody {
+                error: e.message,
+                code: e.code,
+                fields: e.fields,
+            },
+            e.status,
+        )
     }
 }
 
@@ -273,18 +320,13 @@ mod tests {
 
     #[test]
     fn added_fields_follow_the_code_in_their_order() {
-        #[derive(serde::Serialize)]
-        struct Cap {
-            requested: usize,
-            cap: usize,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            upgrade_url: Option<&'static str>,
-        }
-        let e = ApiError::bad_request("too many").with_fields(&Cap {
-            requested: 11,
-            cap: 10,
-            upgrade_url: None,
-        });
+        let e = ApiError::bad_request("too many").with_fields(ErrorFields::Cap(
+            super::super::batch::TooMany {
+                requested: 11,
+                cap: 10,
+                upgrade_url: None,
+            },
+        ));
         let r = Rendered::from(e);
         assert_eq!(
             String::from_utf8(r.body).unwrap(),

@@ -26,6 +26,7 @@ pub mod regulatory;
 pub mod regulatory_status;
 pub mod relationships;
 pub mod root;
+pub mod runtime_answers;
 pub mod search;
 #[cfg(test)]
 mod test_data;
@@ -123,27 +124,10 @@ impl Rendered {
     /// The JSON error body, never publicly cached. Only `render::error` makes one, from an
     /// `ApiError`, so every error answer follows its policy.
     fn error(
+        body: error::ErrorBody<serde_json::Map<String, serde_json::Value>>,
         status: u16,
-        code: &'static str,
-        message: String,
-        fields: serde_json::Map<String, serde_json::Value>,
     ) -> Rendered {
-        #[derive(Serialize)]
-        struct Body {
-            error: String,
-            code: &'static str,
-            #[serde(flatten)]
-            fields: serde_json::Map<String, serde_json::Value>,
-        }
-        Rendered::json(
-            status,
-            &Body {
-                error: message,
-                code,
-                fields,
-            },
-            Cache::Private,
-        )
+        Rendered::json(status, &body, Cache::Private)
     }
 
     pub fn keyed(mut self, key: impl Into<String>) -> Rendered {

@@ -3,9 +3,10 @@
 //! response schemas with the error body and the rate-limit headers, the two key schemes,
 //! tags — and its Postman v2.1 form (`format=postman`) with a first request that needs no key.
 
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::error::{ApiError, CODES};
+use super::error::ApiError;
 use super::{Cache, Rendered};
 use crate::api::{Access, Answer, ENDPOINTS, Endpoint, In, Kind, Param, Query};
 use crate::model::Dataset;
@@ -292,174 +293,9 @@ fn operation(e: &Endpoint, contexts: &[String]) -> Value {
     op
 }
 
-/// The 2xx JSON answers' schemas that are neither derived from their types
-/// (`openapi_schemas`) nor written out below: the runtime's own answers and the answers with
-/// more than one shape, properties, required fields and types as the service gives them.
-/// `runtime::openapi_answers` validates real answers of the binary against every schema, so a
-/// shape change that is not made here fails.
-pub(super) const RESPONSES: &str = include_str!("openapi_responses.json");
-
+/// Every schema, each derived from the type answered or read (`openapi_schemas`).
 fn schemas() -> Value {
-    let mut all = written_schemas();
-    let responses: Map<String, Value> =
-        serde_json::from_str(RESPONSES).expect("openapi_responses.json is a JSON object");
-    let schemas = all
-        .as_object_mut()
-        .expect("the written schemas are an object");
-    schemas.extend(responses);
-    schemas.extend(super::openapi_schemas::schemas());
-    all
-}
-
-fn written_schemas() -> Value {
-    let email = json!({"type": "string", "format": "email", "maxLength": 254});
-    let count = json!({"type": "integer", "minimum": 0});
-    json!({
-        "Error": {
-            "type": "object",
-            "required": ["error", "code"],
-            "properties": {
-                "error": {"type": "string", "description": "For people; may be reworded"},
-                "code": {
-                    "type": "string",
-                    "description": CODES.iter().map(|(c, s, m)| format!("{c} ({s}): {m}")).collect::<Vec<_>>().join("; "),
-                    "enum": CODES.iter().map(|(c, _, _)| *c).collect::<Vec<_>>(),
-                },
-                "hq_id": {"type": "string"}, "name": {"type": "string"},
-                "message": {"type": "string"}, "schema": {"type": "string"},
-                "available_contexts": {
-                    "type": "array", "items": {"type": "string"},
-                    "description": "422: the contexts the compound does answer",
-                },
-            },
-        },
-        "Pagination": {
-            "type": "object",
-            "description": "Where a page sits in its list; the same object in every list answer",
-            "required": ["limit", "offset", "page", "total", "total_pages", "has_more"],
-            "properties": {
-                "limit": {"type": "integer", "minimum": 1},
-                "offset": count.clone(),
-                "page": {"type": "integer", "minimum": 1, "description": "The page the first item is on: offset / limit + 1"},
-                "total": count.clone(),
-                "total_pages": count.clone(),
-                "has_more": {"type": "boolean", "description": "Items follow this page"},
-            },
-        },
-        "Batch": {
-            "type": "object",
-            "required": ["results", "meta"],
-            "properties": {
-                "results": {
-                    "type": "object",
-                    "description": "By input: the compound's tier, or why it has none",
-                    "additionalProperties": {"oneOf": [
-                        {
-                            "type": "object",
-                            "required": ["hq_id", "name", "cas", "risk_level", "context", "schema"],
-                            "properties": {
-                                "hq_id": {"type": "string"}, "name": {"type": "string"},
-                                "cas": {"type": "string"}, "risk_level": {"type": "string"},
-                                "context": {"type": "string"}, "schema": {"type": "string"},
-                                "tiers": {"type": "object"}, "evidence": {"type": "object"},
-                                "synthesis": {"type": "object"},
-                            },
-                        },
-                        {
-                            "type": "object",
-                            "required": ["error"],
-                            "additionalProperties": false,
-                            "properties": {"error": {"type": "string"}},
-                        },
-                    ]},
-                },
-                "meta": {
-                    "type": "object",
-                    "required": ["requested", "duplicates_removed", "found", "cas_resolved", "context", "detail", "synthesize", "credits"],
-                    "properties": {
-                        "requested": count.clone(), "duplicates_removed": count.clone(),
-                        "found": count.clone(), "cas_resolved": count.clone(),
-                        "context": {"type": ["string", "null"]},
-                        "detail": {"type": "string", "enum": ["summary", "full"]},
-                        "synthesize": {"type": "boolean"},
-                        "credits": {"type": "integer", "minimum": 1},
-                        "as_of": {"type": "string", "format": "date", "description": "The day the answers stand on, when as_of was given"},
-                    },
-                },
-            },
-        },
-        "BatchBody": {
-            "type": "object",
-            "additionalProperties": false,
-            "oneOf": [{"required": ["compounds"]}, {"required": ["ids"]}],
-            "properties": {
-                "compounds": {"type": "array", "minItems": 1, "maxItems": 100, "items": {"type": "string"}},
-                "ids": {
-                    "description": "The same list under the name the original service's clients send; give one of compounds and ids",
-                    "type": "array", "minItems": 1, "maxItems": 100, "items": {"type": "string"},
-                },
-                "context": {"type": "string"},
-                "synthesize": {"type": "boolean"},
-                "detail": {"type": "string", "enum": ["summary", "full"]},
-                "as_of": {"type": "string", "format": "date", "description": "Developer+ keys: the answers as they stood on this day, from the values in force then (a public caller gets 401)"},
-            },
-        },
-        "TrialAccepted": {
-            "type": "object",
-            "required": ["status", "message", "tier", "expires_at"],
-            "properties": {
-                "status": {"type": "string", "enum": ["accepted"]},
-                "message": {"type": "string"},
-                "tier": {"type": "string", "enum": ["developer"], "description": "The tier a trial key opens"},
-                "expires_at": {"type": "string", "format": "date-time", "description": "When a key issued by this request expires (the answer is the same whether or not the address may have one)"},
-            },
-        },
-        "EmailBody": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["email"],
-            "properties": {"email": email},
-        },
-        "CodeBody": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["email"],
-            "properties": {"email": email, "code": {"type": "string", "pattern": "^[0-9]{6}$"}},
-        },
-        "BillingEvent": {
-            "type": "object",
-            "required": ["id", "type", "data"],
-            "properties": {
-                "id": {"type": "string"},
-                "type": {"type": "string"},
-                "created": {"type": "integer"},
-                "data": {"type": "object", "properties": {"object": {"type": "object"}}},
-            },
-        },
-        "CompoundsBody": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["compounds"],
-            "properties": {
-                "compounds": {"type": "array", "minItems": 1, "maxItems": 100, "items": {"type": "string"}},
-            },
-        },
-        "WebhookBody": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["url"],
-            "properties": {
-                "url": {"type": "string", "format": "uri"},
-                "events": {"type": "array", "items": {"type": "string", "enum": [
-                    "compound.added", "compound.updated", "compound.risk_changed",
-                    "regulatory.updated", "webhook.test",
-                ]}},
-                "compounds": {"type": "array", "items": {"type": "string"}},
-                "format": {"type": "string", "enum": ["json", "slack"]},
-                "signing_secret": {"type": "string", "minLength": 16, "maxLength": 256},
-            },
-        },
-    })
+    Value::Object(super::openapi_schemas::schemas())
 }
 
 fn headers() -> Value {
@@ -474,7 +310,35 @@ fn headers() -> Value {
     })
 }
 
-fn document(dataset: &Dataset) -> Value {
+/// The OpenAPI 3.1 description of the interface.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct Document {
+    openapi: &'static str,
+    info: Value,
+    servers: Value,
+    tags: Value,
+    paths: Map<String, Value>,
+    components: Value,
+}
+
+/// The Postman v2.1 collection.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct Postman {
+    info: Value,
+    variable: Value,
+    item: Vec<Value>,
+}
+
+/// This document (OpenAPI 3.1), or with `format=postman` the Postman v2.1 collection
+/// (untagged: each has its own fields).
+#[derive(Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub(super) enum OpenApiAnswer {
+    Document(Box<Document>),
+    Postman(Postman),
+}
+
+fn document(dataset: &Dataset) -> Document {
     let contexts: Vec<String> = dataset
         .contexts
         .contexts
@@ -486,31 +350,34 @@ fn document(dataset: &Dataset) -> Value {
         let item = paths.entry(e.path.to_string()).or_insert_with(|| json!({}));
         item[e.method.to_ascii_lowercase()] = operation(e, &contexts);
     }
-    json!({
-        "openapi": "3.1.0",
-        "info": {
+    Document {
+        openapi: "3.1.0",
+        info: json!({
             "title": "saferef",
             "version": DOCUMENT_VERSION,
             "description": "Chemical and product safety reference. Reference data, not professional advice. Every path is also served under /api/v1/, which the service always answers itself (a CDN in front of it serves no file there and routes on the query only): send a key in X-API-Key there for the keyed forms of alternatives and products, which their answers link as _links.keyed. Pages on other origins may call every endpoint (CORS): responses carry Access-Control-Allow-Origin and expose ETag and the rate-limit headers, and OPTIONS answers the preflight a browser sends before a request with X-API-Key or a JSON body (the docs page, Browser access). Versions: info.version is this document's own version, raised when the description changes; x-service-version is the version of the service that serves it (GET /api, GET /api/health); x-api-schema-version is the generation of the response shapes, the api_schema_version of GET /api. Conventions: ".to_string() + crate::api::CONVENTIONS,
             "x-api-schema-version": API_SCHEMA_VERSION,
             "x-service-version": crate::SERVICE_VERSION,
-        },
+        }),
         // The public origin the release was built for, as the pages' canonical links name it.
-        "servers": [{"url": dataset.site_origin.as_deref().unwrap_or("/")}],
-        "tags": TAGS.iter().map(|(name, d)| json!({"name": name, "description": d})).collect::<Vec<_>>(),
-        "paths": paths,
-        "components": {
+        servers: json!([{"url": dataset.site_origin.as_deref().unwrap_or("/")}]),
+        tags: TAGS
+            .iter()
+            .map(|(name, d)| json!({"name": name, "description": d}))
+            .collect(),
+        paths,
+        components: json!({
             "securitySchemes": {
                 "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
                 "ApiKeyQuery": {"type": "apiKey", "in": "query", "name": "api_key"},
             },
             "schemas": schemas(),
             "headers": headers(),
-        },
-    })
+        }),
+    }
 }
 
-fn postman() -> Value {
+fn postman() -> Postman {
     let mut folders: Vec<(&str, Vec<Value>)> = TAGS.iter().map(|(t, _)| (*t, Vec::new())).collect();
     for e in ENDPOINTS {
         let raw = e
@@ -546,22 +413,22 @@ fn postman() -> Value {
             .filter(|(_, items)| !items.is_empty())
             .map(|(name, items)| json!({"name": name, "item": items})),
     );
-    json!({
-        "info": {
+    Postman {
+        info: json!({
             "name": "saferef",
             "description": "Chemical and product safety reference. Set base_url to the service's origin first (no request works before), and api_key for keyed requests.",
             "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json",
-        },
-        "variable": [
+        }),
+        variable: json!([
             {
                 "key": "base_url",
                 "value": "",
                 "description": "The service's origin, e.g. https://api.example.org (no trailing slash); saferef-serve listens on http://127.0.0.1:8080 unless told otherwise",
             },
             {"key": "api_key", "value": ""},
-        ],
-        "item": items,
-    })
+        ]),
+        item: items,
+    }
 }
 
 /// `GET /api/openapi?format=`: only `postman` changes the answer; other values are a 400.
@@ -587,8 +454,14 @@ impl Format {
 
 pub fn openapi(dataset: &Dataset, format: Format) -> Rendered {
     match format {
-        Format::OpenApi => Rendered::json(200, &document(dataset), Cache::Reference),
-        Format::Postman => Rendered::json(200, &postman(), Cache::Reference),
+        Format::OpenApi => Rendered::json(
+            200,
+            &OpenApiAnswer::Document(Box::new(document(dataset))),
+            Cache::Reference,
+        ),
+        Format::Postman => {
+            Rendered::json(200, &OpenApiAnswer::Postman(postman()), Cache::Reference)
+        }
     }
 }
 
@@ -657,11 +530,17 @@ mod tests {
                 Answer::Html | Answer::Svg | Answer::Plain(_) => continue,
             };
             let schema = &schemas[name];
-            assert!(
-                schema.get("properties").is_some(),
-                "{}: {name} lists its properties",
-                e.name
-            );
+            let shapes = match schema.get("anyOf").and_then(Value::as_array) {
+                Some(choices) => choices.iter().collect(),
+                None => vec![schema],
+            };
+            for shape in shapes {
+                assert!(
+                    shape.get("properties").is_some(),
+                    "{}: {name} lists its properties",
+                    e.name
+                );
+            }
         }
     }
 

@@ -1,6 +1,6 @@
-//! One pagination for every list (the docs page's "Conventions", the OpenAPI `Pagination`
-//! schema): `limit` items from `offset`, or the `page`th page of `limit` items; each list
-//! answer carries one `pagination` object beside its older fields. Bounds and defaults are the
+//! One pagination for every list (the docs page's "Conventions", each list answer's
+//! `pagination` in the OpenAPI): `limit` items from `offset`, or the `page`th page of `limit`
+//! items; each list answer carries one `pagination` object beside its older fields. Bounds and defaults are the
 //! catalogue's (`api::ENDPOINTS`), read here, so they are stated once.
 
 use std::ops::Range;

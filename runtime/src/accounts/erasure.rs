@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use serde::Serialize;
+use saferef_generator::render::runtime_answers::accounts::Erased;
 
 use super::codes::{self, Purpose};
 use super::provider::{self, Deletion};
@@ -15,17 +15,6 @@ use crate::AppState;
 use crate::store::StoreError;
 use crate::store::keyspace;
 use crate::{keys, watchlist};
-
-/// What an erasure removed.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Erased {
-    pub keys: usize,
-    pub usage_days: usize,
-    pub watchlist_entries: usize,
-    pub webhooks: usize,
-    /// deleted, pending (retried hourly) or not_configured, per provider customer.
-    pub payment_customers: Vec<&'static str>,
-}
 
 /// Erases everything of `email` (normalized).
 pub async fn erase(state: &AppState, email: &str) -> Result<Erased, StoreError> {

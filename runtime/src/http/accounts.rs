@@ -12,8 +12,11 @@
 use chrono::{Days, Utc};
 use minijinja::context;
 use saferef_generator::render::error::ApiError;
+use saferef_generator::render::runtime_answers::accounts::{
+    Accepted, AcceptedStatus, CodeBody, EmailBody, ErasedReply, ErasedStatus, NewKey, Recovered,
+    RecoveredStatus, TrialAccepted,
+};
 use saferef_generator::render::{Cache, Rendered};
-use serde::{Deserialize, Serialize};
 
 use super::Request;
 use crate::AppState;
@@ -35,57 +38,6 @@ const CODES_PER_ADDRESS_PER_DAY: u64 = 20;
 /// address's daily codes (issue 23: five requests did).
 const CODES_PER_ADDRESS_PER_CLIENT: u64 = 3;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EmailBody {
-    email: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CodeBody {
-    email: String,
-    #[serde(default)]
-    code: Option<String>,
-}
-
-#[derive(Serialize)]
-struct Accepted {
-    status: &'static str,
-    message: String,
-}
-
-/// A trial request's answer: the same whether or not the address may have a trial, so it
-/// names the tier and expiry a key issued now has, not whether one was issued.
-#[derive(Serialize)]
-struct TrialAccepted {
-    status: &'static str,
-    message: String,
-    tier: &'static str,
-    expires_at: String,
-}
-
-#[derive(Serialize)]
-struct NewKey {
-    key: String,
-    prefix: String,
-    tier: &'static str,
-    expires_at: Option<String>,
-}
-
-#[derive(Serialize)]
-struct Recovered {
-    status: &'static str,
-    keys: Vec<NewKey>,
-    note: &'static str,
-}
-
-#[derive(Serialize)]
-struct ErasedReply {
-    status: &'static str,
-    removed: erasure::Erased,
-}
-
 fn store_error(e: StoreError) -> ApiError {
     tracing::error!("store: {e}");
     ApiError::unavailable("the account store is unavailable; retry shortly")
@@ -95,7 +47,7 @@ fn accepted(message: impl Into<String>) -> Rendered {
     Rendered::json(
         202,
         &Accepted {
-            status: "accepted",
+            status: AcceptedStatus::Accepted,
             message: message.into(),
         },
         Cache::NoStore,
@@ -157,7 +109,7 @@ pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Result<R
     Ok(Rendered::json(
         202,
         &TrialAccepted {
-            status: "accepted",
+            status: AcceptedStatus::Accepted,
             message: format!(
                 "if this address may have a trial, a key for {TRIAL_DAYS} days of the Developer tier is on its way to it (one trial per address)"
             ),
@@ -196,7 +148,7 @@ pub async fn recover(
     Ok(Rendered::json(
         200,
         &Recovered {
-            status: "recovered",
+            status: RecoveredStatus::Recovered,
             keys: fresh,
             note: "store these keys now: they are shown only once; the keys they replace no longer work",
         },
@@ -249,7 +201,7 @@ pub async fn erasure(
     Ok(Rendered::json(
         200,
         &ErasedReply {
-            status: "erased",
+            status: ErasedStatus::Erased,
             removed,
         },
         Cache::NoStore,

@@ -23,8 +23,8 @@ use chrono::{DateTime, Utc};
 use hmac::Mac;
 use minijinja::context;
 use saferef_generator::render::error::ApiError;
+use saferef_generator::render::runtime_answers::billing::{BillingEvent, BillingReceived};
 use saferef_generator::render::{Cache, Rendered};
-use serde::Serialize;
 use serde_json::Value;
 
 use super::Request;
@@ -40,14 +40,6 @@ use crate::webhooks::signature;
 const TOLERANCE_SECS: i64 = 300;
 /// How long a processed event id is remembered (providers retry for about 3 days).
 const REMEMBER: Duration = Duration::from_secs(30 * 86_400);
-
-#[derive(Serialize)]
-struct Received<'a> {
-    received: bool,
-    #[serde(rename = "type")]
-    kind: &'a str,
-    result: String,
-}
 
 fn store_error(e: StoreError) -> ApiError {
     tracing::error!("store: {e}");
@@ -82,12 +74,8 @@ pub async fn webhook(state: &AppState, req: &Request) -> Result<Rendered, ApiErr
         .and_then(|v| v.to_str().ok());
     verify(secret, header, &req.body, Utc::now().timestamp())
         .map_err(|why| ApiError::unauthorized(format!("X-Provider-Signature: {why}")))?;
-    let event: Value = req.json("notification")?;
-    let (Some(id), Some(kind)) = (event["id"].as_str(), event["type"].as_str()) else {
-        return Err(ApiError::bad_request(
-            "a notification needs string fields id and type",
-        ));
-    };
+    let event: BillingEvent = req.json("notification")?;
+    let (id, kind) = (event.id.as_str(), event.kind.as_str());
     let mark = keyspace::billing_event(id);
     let first = state
         .service
@@ -98,11 +86,11 @@ pub async fn webhook(state: &AppState, req: &Request) -> Result<Rendered, ApiErr
     if !first {
         return Ok(received(kind, "duplicate: already applied".into()));
     }
-    let created = event["created"]
-        .as_i64()
+    let created = event
+        .created
         .and_then(|t| DateTime::from_timestamp(t, 0))
         .unwrap_or_else(Utc::now);
-    match apply(state, kind, &event["data"]["object"], created).await {
+    match apply(state, kind, &event.data.object, created).await {
         Ok(result) => Ok(received(kind, result)),
         Err(refusal) => {
             // Not applied: forget the id so the provider's retry is applied.
@@ -117,7 +105,7 @@ pub async fn webhook(state: &AppState, req: &Request) -> Result<Rendered, ApiErr
 fn received(kind: &str, result: String) -> Rendered {
     Rendered::json(
         200,
-        &Received {
+        &BillingReceived {
             received: true,
             kind,
             result,

@@ -3,48 +3,13 @@
 //! keyed caller or an administrator starts a new check, at most once a minute); monitor
 //! (admin token only) reports the store, uptime and memory.
 
-use serde::Serialize;
-
 use saferef_generator::render::error::ApiError;
+use saferef_generator::render::runtime_answers::health::{Health, Integrity, Monitor};
 use saferef_generator::render::{Cache, Rendered};
 
 use super::{Params, Request};
 use crate::AppState;
 use crate::caller::Caller;
-
-#[derive(Serialize)]
-struct Health<'a> {
-    status: &'a str,
-    version: &'a str,
-    timestamp: String,
-    platform: &'a str,
-    commit: &'a str,
-    dataset_version: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    integrity: Option<Integrity>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    monitor: Option<Monitor>,
-}
-
-#[derive(Serialize)]
-struct Integrity {
-    compounds: usize,
-    problems: usize,
-    /// Whether the static tree's files match its manifest (null when no tree is served).
-    site_matches_manifest: Option<bool>,
-}
-
-#[derive(Serialize)]
-struct Monitor {
-    uptime_seconds: u64,
-    store: &'static str,
-    store_reachable: bool,
-    resident_memory_bytes: Option<u64>,
-    /// Webhook deliveries waiting in the queue (null when the store does not answer).
-    webhook_queue_depth: Option<usize>,
-    /// Log lines dropped since start because the log queue was full (`log_writer.rs`).
-    log_lines_dropped: u64,
-}
 
 pub async fn health(
     state: &AppState,

@@ -3,57 +3,16 @@
 
 use chrono::{Days, Utc};
 use saferef_generator::render::error::ApiError;
+use saferef_generator::render::runtime_answers::keys::{
+    Day, KeyRotated, KeyStatus, KeyUsage, Usage,
+};
 use saferef_generator::render::{Cache, Rendered};
-use serde::Serialize;
 
 use super::Params;
 use crate::AppState;
 use crate::caller::Caller;
 use crate::keys::{self, KeyRecord};
 use crate::store::keyspace;
-
-#[derive(Serialize)]
-struct Status<'a> {
-    prefix: &'a str,
-    tier: &'static str,
-    active: bool,
-    created: String,
-    expires_at: Option<String>,
-    payment_status: Option<&'a str>,
-    #[serde(flatten)]
-    billing: &'a keys::Billing,
-    usage_today: Usage,
-}
-
-#[derive(Serialize)]
-struct Usage {
-    requests: u64,
-    limit: Option<u64>,
-    remaining: Option<u64>,
-}
-
-#[derive(Serialize)]
-struct Day {
-    date: String,
-    requests: u64,
-}
-
-#[derive(Serialize)]
-struct History {
-    prefix: String,
-    days: Vec<Day>,
-    total: u64,
-}
-
-#[derive(Serialize)]
-struct Rotated<'a> {
-    key: &'a str,
-    prefix: &'a str,
-    tier: &'static str,
-    expires_at: Option<String>,
-    replaced: &'a str,
-    note: &'static str,
-}
 
 fn record(caller: &Caller) -> Result<&KeyRecord, ApiError> {
     caller.key.as_ref().ok_or_else(|| {
@@ -77,7 +36,7 @@ pub async fn status(state: &AppState, caller: &Caller) -> Result<Rendered, ApiEr
         .await
         .map_err(store_error)?;
     let limit = r.tier.daily_limit();
-    let body = Status {
+    let body = KeyStatus {
         prefix: &r.prefix,
         tier: r.tier.name(),
         active: r.active,
@@ -126,7 +85,7 @@ pub async fn usage(state: &AppState, caller: &Caller, q: &Params) -> Result<Rend
     let total = out.iter().map(|d| d.requests).sum();
     Ok(Rendered::json(
         200,
-        &History {
+        &KeyUsage {
             prefix: r.prefix.clone(),
             days: out,
             total,
@@ -147,7 +106,7 @@ pub async fn rotate(state: &AppState, caller: &Caller) -> Result<Rendered, ApiEr
         replaced.ok_or_else(|| ApiError::unauthorized("invalid or inactive API key"))?;
     Ok(Rendered::json(
         201,
-        &Rotated {
+        &KeyRotated {
             key: &key,
             prefix: &new.prefix,
             tier: new.tier.name(),

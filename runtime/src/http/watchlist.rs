@@ -2,53 +2,22 @@
 //! `POST /api/watchlist` {compounds}, `POST /api/watchlist/check` {compounds} and
 //! `DELETE /api/watchlist/{id}`. Compounds are named by id or CAS number, like batch.
 
-use std::collections::BTreeMap;
-
 use saferef_generator::api::Op;
 use saferef_generator::model::quoted;
-use saferef_generator::model::vocab::RiskLevel;
 use saferef_generator::render::batch::resolve;
 use saferef_generator::render::error::ApiError;
-use saferef_generator::render::paging::{self, Paging};
+use saferef_generator::render::paging::Paging;
+use saferef_generator::render::runtime_answers::watchlist::{
+    Added, Checked, CheckedList, CompoundsBody, Entry, LastChange, MAX_INPUTS, Pagination, Removed,
+    Watchlist,
+};
 use saferef_generator::render::{Cache, Rendered};
-use serde::{Deserialize, Serialize};
 
 use super::{Params, Request};
 use crate::AppState;
 use crate::caller::Caller;
 use crate::store::StoreError;
 use crate::watchlist;
-
-/// Most inputs one add or check request names.
-const MAX_INPUTS: usize = 100;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Body {
-    compounds: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct Entry<'a> {
-    id: &'a str,
-    hq_id: &'a str,
-    name: &'a str,
-    cas: &'a str,
-    added: String,
-    /// The tier in every available context (as in `GET /api/compounds`).
-    risk_levels: BTreeMap<&'static str, RiskLevel>,
-    /// The newest changelog entry about the compound (`GET /api/changelog`), if any.
-    last_change: Option<LastChange<'a>>,
-}
-
-#[derive(Serialize)]
-struct LastChange<'a> {
-    id: &'a str,
-    date: &'a str,
-    #[serde(rename = "type")]
-    kind: &'a str,
-    summary: &'a str,
-}
 
 /// The newest changelog entry about `id` (the later-written one on a date tie).
 fn last_change<'d>(
@@ -67,44 +36,6 @@ fn last_change<'d>(
             kind: e.kind.as_str(),
             summary: &e.summary,
         })
-}
-
-#[derive(Serialize)]
-struct Page<'a> {
-    watchlist: Vec<Entry<'a>>,
-    pagination: Pagination,
-}
-
-#[derive(Serialize)]
-struct Pagination {
-    #[serde(flatten)]
-    page: paging::Pagination,
-    cap: usize,
-}
-
-#[derive(Serialize)]
-struct Added {
-    added: usize,
-    total: usize,
-    cap: usize,
-    compounds: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct Checked {
-    input: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    on_watchlist: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-#[derive(Serialize)]
-struct Removed<'a> {
-    removed: &'a str,
-    total: usize,
 }
 
 fn store_error(e: StoreError) -> ApiError {
@@ -127,7 +58,7 @@ fn account_and_inputs<'c>(
     req: &Request,
 ) -> Result<(&'c str, Vec<String>), ApiError> {
     let account = account(caller)?;
-    let body: Body = req.json("watchlist body")?;
+    let body: CompoundsBody = req.json("watchlist body")?;
     if body.compounds.is_empty() || body.compounds.len() > MAX_INPUTS {
         return Err(ApiError::bad_request(format!(
             "compounds must list 1 to {MAX_INPUTS} compound ids or CAS numbers"
@@ -163,7 +94,7 @@ pub async fn list(state: &AppState, caller: &Caller, q: &Params) -> Result<Rende
         .collect();
     Ok(Rendered::json(
         200,
-        &Page {
+        &Watchlist {
             watchlist: page,
             pagination: Pagination {
                 page: pagination,
@@ -247,7 +178,7 @@ pub async fn check(state: &AppState, req: &Request, caller: &Caller) -> Result<R
         .collect();
     Ok(Rendered::json(
         200,
-        &serde_json::json!({ "results": results }),
+        &CheckedList { results },
         Cache::NoStore,
     ))
 }

@@ -7,8 +7,11 @@ use std::time::Duration;
 use saferef_generator::api::Op;
 use saferef_generator::render::error::ApiError;
 use saferef_generator::render::paging::Paging;
+use saferef_generator::render::runtime_answers::webhooks::{
+    Deliveries, Followed, MAX_COMPOUNDS, SECRET_MAX, SECRET_MIN, WatchlistWord, WebhookBody,
+    WebhookCreated, WebhookDeleted, WebhookList, WebhookTestQueued, WebhookView, Webhooks,
+};
 use saferef_generator::render::{Cache, Rendered};
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use warp::http::Method;
 
@@ -22,49 +25,21 @@ use crate::webhooks::payload::{DEFAULT_EVENTS, EVENTS, Event, Format};
 use crate::webhooks::registry::{self, Compounds, Webhook};
 use crate::webhooks::{crypto, log, queue, ssrf};
 
-/// Compound ids one webhook may list.
-const MAX_COMPOUNDS: usize = 1000;
-const SECRET_MIN: usize = 16;
-const SECRET_MAX: usize = 200;
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewWebhook {
-    url: String,
-    events: Option<Vec<String>>,
-    compounds: Option<Vec<String>>,
-    format: Option<String>,
-    signing_secret: Option<String>,
-}
-
-/// The wire form of a webhook (never its secret).
-#[derive(Serialize)]
-struct View<'a> {
-    id: &'a str,
-    url: &'a str,
-    events: &'a [String],
-    /// "watchlist", or the compound ids, or ["*"].
-    compounds: serde_json::Value,
-    format: &'static str,
-    created: String,
-}
-
-impl<'a> From<&'a Webhook> for View<'a> {
-    fn from(w: &'a Webhook) -> View<'a> {
-        View {
-            id: &w.id,
-            url: &w.url,
-            events: &w.events,
-            compounds: match &w.compounds {
-                Compounds::Watchlist => json!("watchlist"),
-                Compounds::All => json!(["*"]),
-                Compounds::Ids(ids) => json!(ids),
-            },
-            format: w.format.name(),
-            created: chrono::DateTime::from_timestamp(w.created, 0)
-                .unwrap_or_default()
-                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        }
+/// A webhook as answered (never its secret).
+fn view(w: &Webhook) -> WebhookView<'_> {
+    WebhookView {
+        id: &w.id,
+        url: &w.url,
+        events: &w.events,
+        compounds: match &w.compounds {
+            Compounds::Watchlist => Followed::Watchlist(WatchlistWord::Watchlist),
+            Compounds::All => Followed::Ids(vec!["*"]),
+            Compounds::Ids(ids) => Followed::Ids(ids.iter().map(String::as_str).collect()),
+        },
+        format: w.format.name(),
+        created: chrono::DateTime::from_timestamp(w.created, 0)
+            .unwrap_or_default()
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
     }
 }
 
@@ -119,7 +94,7 @@ async fn create(state: &AppState, req: &Request, key: &KeyRecord) -> Result<Rend
             "send the webhook as JSON with Content-Type: application/json",
         ));
     }
-    let body: NewWebhook = serde_json::from_slice(&req.body)
+    let body: WebhookBody = serde_json::from_slice(&req.body)
         .map_err(|e| ApiError::bad_request(format!("malformed webhook body: {e}")))?;
     let events = events(body.events)?;
     let compounds = compounds(state, body.compounds)?;
@@ -165,11 +140,11 @@ async fn create(state: &AppState, req: &Request, key: &KeyRecord) -> Result<Rend
             key.tier.name()
         )));
     }
-    let mut out = serde_json::to_value(View::from(&hook)).expect("views serialize");
-    out["signing_secret"] = json!(secret);
-    out["note"] = json!(
-        "store the signing secret now: it is shown only once. Verify X-Service-Signature: t=<unix seconds>,sha256=HMAC-SHA256(secret, \"<t>.<raw body>\")"
-    );
+    let out = WebhookCreated {
+        webhook: view(&hook),
+        signing_secret: secret,
+        note: "store the signing secret now: it is shown only once. Verify X-Service-Signature: t=<unix seconds>,sha256=HMAC-SHA256(secret, \"<t>.<raw body>\")",
+    };
     Ok(Rendered::json(201, &out, Cache::NoStore))
 }
 
@@ -266,13 +241,13 @@ async fn list(state: &AppState, key: &KeyRecord) -> Result<Rendered, ApiError> {
     let hooks = registry::of_account(&state.service.store, key.account_id())
         .await
         .map_err(store_error)?;
-    let views: Vec<View> = hooks.iter().map(View::from).collect();
+    let views: Vec<WebhookView> = hooks.iter().map(view).collect();
     Ok(Rendered::json(
         200,
-        &json!({
-            "webhooks": views,
-            "count": views.len(),
-            "limit": registry::cap(key.tier),
+        &Webhooks::List(WebhookList {
+            count: views.len(),
+            webhooks: views,
+            limit: registry::cap(key.tier),
         }),
         Cache::NoStore,
     ))
@@ -297,13 +272,13 @@ async fn deliveries(state: &AppState, q: &Params, key: &KeyRecord) -> Result<Ren
         .map_err(store_error)?;
     Ok(Rendered::json(
         200,
-        &json!({
-            "webhook_id": id,
-            "total": total,
-            "offset": offset,
-            "limit": limit,
-            "deliveries": page,
-            "pagination": paging.pagination(total),
+        &Webhooks::Deliveries(Deliveries {
+            webhook_id: id,
+            total,
+            offset,
+            limit,
+            deliveries: page,
+            pagination: paging.pagination(total),
         }),
         Cache::NoStore,
     ))
@@ -325,7 +300,7 @@ pub async fn delete(state: &AppState, caller: &Caller, id: &str) -> Result<Rende
     }
     Ok(Rendered::json(
         200,
-        &json!({"id": id, "deleted": true}),
+        &WebhookDeleted { id, deleted: true },
         Cache::NoStore,
     ))
 }
@@ -347,7 +322,12 @@ pub async fn test(state: &AppState, caller: &Caller, id: &str) -> Result<Rendere
         .map_err(store_error)?;
     Ok(Rendered::json(
         202,
-        &json!({"queued": true, "webhook_id": hook.id, "event_id": event.id, "delivery_id": d.id}),
+        &WebhookTestQueued {
+            queued: true,
+            webhook_id: &hook.id,
+            event_id: &event.id,
+            delivery_id: &d.id,
+        },
         Cache::NoStore,
     ))
 }

@@ -4,33 +4,12 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+pub use saferef_generator::render::runtime_answers::webhooks::Attempt;
 
 use crate::store::keyspace;
 use crate::store::{Store, StoreError};
 
 const KEEP: Duration = Duration::from_secs(30 * 24 * 3600);
-
-/// One attempt, as `GET /api/webhooks?action=deliveries` shows it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Attempt {
-    pub delivery_id: String,
-    pub event_id: String,
-    pub event_type: String,
-    /// 1 for the first attempt.
-    pub attempt: u32,
-    /// RFC 3339.
-    pub at: String,
-    /// The receiver's HTTP status, when it answered.
-    pub status_code: Option<u16>,
-    /// Why the attempt failed, when it did.
-    pub error: Option<String>,
-    pub duration_ms: u64,
-    /// delivered, retrying or failed (no attempts left).
-    pub outcome: String,
-    /// RFC 3339, when the delivery is retrying.
-    pub next_retry_at: Option<String>,
-}
 
 pub async fn record(
     store: &Store,

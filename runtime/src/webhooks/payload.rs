@@ -5,14 +5,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The event kinds; release loading emits the first four.
-pub const EVENTS: [&str; 5] = [
-    "compound.added",
-    "compound.updated",
-    "compound.risk_changed",
-    "regulatory.updated",
-    "webhook.test",
-];
+/// The event kinds; release loading emits the first four (stated with the registration body,
+/// whose OpenAPI schema lists them).
+pub use saferef_generator::render::runtime_answers::webhooks::EVENTS;
 
 /// What a webhook receives when it names no events: every data change.
 pub const DEFAULT_EVENTS: [&str; 4] = [

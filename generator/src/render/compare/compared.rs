@@ -16,6 +16,20 @@ use crate::model::vocab::RiskLevel;
 /// compounds and contexts) rather than sorted.
 pub(super) struct InOrder<K, V>(pub(super) Vec<(K, V)>);
 
+/// An object whose values are `V` (an object's keys have no order in JSON Schema).
+impl<K, V: schemars::JsonSchema> schemars::JsonSchema for InOrder<K, V> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("InOrder_{}", V::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "additionalProperties": generator.subschema_for::<V>(),
+        })
+    }
+}
+
 impl<K: Serialize, V: Serialize> Serialize for InOrder<K, V> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
@@ -67,7 +81,7 @@ pub(super) fn rank(level: RiskLevel) -> i8 {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Ident<'a> {
     id: &'a str,
     hq_id: &'a str,
@@ -93,7 +107,7 @@ pub(super) fn label<'d>(dataset: &'d Dataset, context: &'d str) -> &'d str {
         .map_or(context, |c| c.label.as_str())
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct TierCell<'a> {
     risk_level: RiskLevel,
     tier_rank: i8,

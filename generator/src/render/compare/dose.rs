@@ -9,7 +9,7 @@ use super::compared::{Compared, InOrder};
 use crate::model::record::DoseValue;
 use crate::model::vocab::DoseKind;
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Dose<'a> {
     kind: DoseKind,
     value: f64,
@@ -47,7 +47,7 @@ impl<'a> Dose<'a> {
 
 /// The first compound's value over the second's, for the same species and unit (the lowest
 /// value of each, the most sensitive result).
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Ratio<'a> {
     pub(super) first: &'a str,
     pub(super) second: &'a str,
@@ -59,7 +59,7 @@ pub(super) struct Ratio<'a> {
 
 type DoseTable<'a> = InOrder<&'a str, Option<Vec<Dose<'a>>>>;
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct DoseComparison<'a> {
     ld50_oral: DoseTable<'a>,
     pub(super) ld50_ratios: Option<Vec<Ratio<'a>>>,

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::model::record::{CompoundRecord, Measured};
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Quantity<'a> {
     value: f64,
     unit: &'a str,
@@ -20,25 +20,25 @@ fn quantity(m: Option<&Measured>) -> Option<Quantity<'_>> {
     })
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Flag<'a> {
     value: bool,
     source: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Bioaccumulation<'a> {
     log_kow: Option<Quantity<'a>>,
     bcf: Option<Quantity<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Persistence<'a> {
     persistent_bioaccumulative: Option<Flag<'a>>,
     atmospheric_lifetime: Option<Quantity<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Fate<'a> {
     bioaccumulation: Bioaccumulation<'a>,
     persistence: Persistence<'a>,

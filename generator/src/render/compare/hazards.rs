@@ -10,14 +10,14 @@ use crate::aggregate::rules::Rule;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Carcinogenicity {
     pub(super) iarc_group: Option<&'static str>,
     iarc_description: Option<&'static str>,
     ntp: Option<&'static str>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct HazardProfile<'a> {
     /// The rule of the decisive evidence in the context, and its words.
     hazard_class: Option<Rule>,
@@ -28,13 +28,13 @@ pub(super) struct HazardProfile<'a> {
     h_codes: Vec<&'a str>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Shared<'a> {
     pub(super) shared: Vec<&'a str>,
     pub(super) unique: InOrder<&'a str, Vec<&'a str>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct HazardComparison<'a> {
     pub(super) profiles: InOrder<&'a str, HazardProfile<'a>>,
     pub(super) ghs: Shared<'a>,

@@ -9,15 +9,15 @@ use super::summary::{all_equal, every, listed};
 use crate::model::Dataset;
 use crate::model::vocab::RiskLevel;
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Ranked<'a> {
     context: &'a str,
     risk_level: RiskLevel,
     confidence: f64,
 }
 
-#[derive(Serialize)]
-pub(super) struct AcrossContexts<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct AcrossContexts<'a> {
     compounds: Vec<Ident<'a>>,
     contexts: Vec<&'a str>,
     /// The context escalation is measured from: `human_adult` when compared, else the first.

@@ -25,9 +25,9 @@ use crate::render::compound::{View, parse_as_of};
 use crate::render::error::ApiError;
 use crate::render::lists::RiskIndex;
 use crate::render::{Cache, Rendered};
-use matrix::across_contexts;
+use matrix::{AcrossContexts, across_contexts};
 use params::{compounds, contexts, inputs};
-use single::in_context;
+use single::{InContext, in_context};
 
 /// Compounds per comparison, and contexts per multi-context comparison.
 const MIN: usize = 2;
@@ -35,7 +35,7 @@ const MAX: usize = 5;
 /// The context of a comparison that names none.
 const DEFAULT_CONTEXT: &str = "human_adult";
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Meta<'a> {
     compared: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -48,10 +48,21 @@ struct Meta<'a> {
     as_of: Option<String>,
 }
 
-#[derive(Serialize)]
-struct Body<'a, C> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Body<'a, C> {
     comparison: C,
     meta: Meta<'a>,
+}
+
+/// The compounds side by side in one context, or with `contexts=` across contexts (untagged:
+/// each mode has its own fields).
+#[derive(Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum CompareBody<'a> {
+    /// One context (`context=`, default `human_adult`).
+    InContext(Box<Body<'a, InContext<'a>>>),
+    /// Several contexts (`contexts=`): the risk matrix.
+    AcrossContexts(Box<Body<'a, AcrossContexts<'a>>>),
 }
 
 /// What `GET /api/compounds/compare` is asked for, parsed once: the distinct compound
@@ -133,7 +144,11 @@ pub fn compare_indexed(
                 },
                 comparison: across_contexts(dataset, &all, names),
             };
-            return Ok(Rendered::json(200, &body, Cache::Private));
+            return Ok(Rendered::json(
+                200,
+                &CompareBody::AcrossContexts(Box::new(body)),
+                Cache::Private,
+            ));
         }
         Contexts::One(name) => *name,
     };
@@ -147,5 +162,9 @@ pub fn compare_indexed(
         },
         comparison: in_context(dataset, &all, name),
     };
-    Ok(Rendered::json(200, &body, Cache::Private))
+    Ok(Rendered::json(
+        200,
+        &CompareBody::InContext(Box::new(body)),
+        Cache::Private,
+    ))
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::compared::{Compared, InOrder};
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Classified<'a> {
     attribution: &'a str,
     classification: &'a str,
@@ -15,13 +15,13 @@ struct Classified<'a> {
     year: Option<i32>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Partial<'a> {
     pub(super) agency: &'a str,
     pub(super) compounds: Vec<&'a str>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Agreement<'a> {
     /// Agencies with a classification of every compared compound.
     pub(super) classify_all: Vec<&'a str>,
@@ -29,7 +29,7 @@ pub(super) struct Agreement<'a> {
     pub(super) classify_some: Vec<Partial<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct RegulatoryComparison<'a> {
     /// Agency -> compound -> its classifications, or null where the agency has none.
     matrix: BTreeMap<&'a str, InOrder<&'a str, Option<Vec<Classified<'a>>>>>,

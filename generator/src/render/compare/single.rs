@@ -15,29 +15,29 @@ use crate::model::Dataset;
 
 /// Tier-rank difference of a pair: positive when the first is the higher tier; null when
 /// either has no tier in the context.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct Delta<'a> {
     first: &'a str,
     second: &'a str,
     tier_difference: Option<i8>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct RiskProfiles<'a> {
     /// Per compound: its tier in the context, or null when the context has no evidence.
     profiles: InOrder<&'a str, Option<TierCell<'a>>>,
     deltas: Vec<Delta<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct ExposureSources<'a> {
     categories: InOrder<&'a str, Vec<&'a str>>,
     pub(super) shared: Vec<&'a str>,
     pub(super) unique: InOrder<&'a str, Vec<&'a str>>,
 }
 
-#[derive(Serialize)]
-pub(super) struct InContext<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct InContext<'a> {
     compounds: Vec<Ident<'a>>,
     context: &'a str,
     risk_profiles: RiskProfiles<'a>,

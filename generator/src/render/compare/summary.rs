@@ -14,7 +14,7 @@ use crate::aggregate::signals::fmt_num;
 use crate::model::Dataset;
 use crate::model::vocab::RiskLevel;
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Summary {
     key_differences: Vec<String>,
     shared_traits: Vec<String>,

@@ -68,6 +68,49 @@ pub enum Format {
     Csv,
 }
 
+/// The JSON export's fields before its list of records (`Export::head`).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Envelope<'a> {
+    _notice: &'a str,
+    _disclaimer_url: &'static str,
+    /// compounds, materials or products: the name of the list that follows.
+    #[serde(rename = "type")]
+    kind: &'static str,
+    /// index or full.
+    detail: &'static str,
+    release: &'a str,
+    /// Records in the list.
+    count: usize,
+}
+
+/// The JSON export's schema (the OpenAPI `Export`): the envelope, then the records under the
+/// name of their type (`rows::json`: the list items' fields, or with `detail=full` the stored
+/// record).
+impl schemars::JsonSchema for Export {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Export".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut schema = <Envelope<'static> as schemars::JsonSchema>::json_schema(generator);
+        let records = serde_json::json!({"type": "array", "items": {"type": "object"}});
+        if let Some(properties) = schema
+            .get_mut("properties")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            for name in Kind::NAMES {
+                properties.insert(name.to_string(), records.clone());
+            }
+        }
+        schema.insert(
+            "description".to_string(),
+            "GET /api/export?format=json: the records of one type in the reference-data envelope"
+                .into(),
+        );
+        schema
+    }
+}
+
 /// A validated export: what to write and which records, by id.
 #[derive(Debug)]
 pub struct Export {
@@ -202,14 +245,14 @@ impl Export {
     pub fn head(&self) -> Vec<u8> {
         match self.format {
             Format::Json => {
-                let envelope = serde_json::json!({
-                    "_notice": self.notice,
-                    "_disclaimer_url": DISCLAIMER_URL,
-                    "type": self.kind.as_str(),
-                    "detail": if self.full { "full" } else { "index" },
-                    "release": self.release,
-                    "count": self.ids.len(),
-                });
+                let envelope = Envelope {
+                    _notice: &self.notice,
+                    _disclaimer_url: DISCLAIMER_URL,
+                    kind: self.kind.as_str(),
+                    detail: if self.full { "full" } else { "index" },
+                    release: &self.release,
+                    count: self.ids.len(),
+                };
                 let mut text = serde_json::to_string(&envelope).expect("JSON values serialize");
                 text.pop(); // the closing brace: the list follows
                 format!("{text},\"{}\":[", self.kind.as_str()).into_bytes()

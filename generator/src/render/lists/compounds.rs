@@ -111,9 +111,20 @@ pub(super) fn compound_filter(
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
-struct CompoundsBody<'a> {
+pub(crate) struct CompoundsBody<'a> {
     compounds: Vec<CompoundItem<'a>>,
     pagination: Pagination,
+}
+
+/// A page of compounds; `GET /api/filter` adds the filters as applied (untagged: each form
+/// has its own fields).
+#[derive(Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum CompoundList<'a> {
+    /// `GET /api/filter`.
+    Filtered(super::filter::FilterBody<'a>),
+    /// `GET /api/compounds`.
+    Listed(CompoundsBody<'a>),
 }
 
 /// `GET /api/compounds` (keyed): one page of the served compounds the filters keep.
@@ -124,5 +135,5 @@ pub fn compounds(dataset: &Dataset, index: &RiskIndex, q: &CompoundsQuery) -> Re
         compounds: compound_items(page),
         pagination,
     };
-    Rendered::json(200, &body, Cache::Private)
+    Rendered::json(200, &CompoundList::Listed(body), Cache::Private)
 }

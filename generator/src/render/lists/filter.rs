@@ -6,7 +6,7 @@ use std::ops::RangeInclusive;
 use serde::Serialize;
 
 use super::compound_filter::{ClassificationQuery, CompoundFilter, HazardQuery};
-use super::compounds::{CompoundItem, compound_items, matching, served};
+use super::compounds::{CompoundItem, CompoundList, compound_items, matching, served};
 use super::params::{context_param, quoted, risk_param, vocab_param};
 use super::risk_index::RiskIndex;
 use crate::api::{Op, Query};
@@ -170,7 +170,7 @@ fn applied(f: &CompoundFilter) -> Applied<'_> {
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
-struct FilterBody<'a> {
+pub(crate) struct FilterBody<'a> {
     filters: Applied<'a>,
     compounds: Vec<CompoundItem<'a>>,
     pagination: Pagination,
@@ -186,5 +186,5 @@ pub fn filter(dataset: &Dataset, index: &RiskIndex, q: &FilterQuery) -> Rendered
         compounds: compound_items(page),
         pagination,
     };
-    Rendered::json(200, &body, Cache::Private)
+    Rendered::json(200, &CompoundList::Filtered(body), Cache::Private)
 }

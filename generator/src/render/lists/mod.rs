@@ -31,6 +31,7 @@ pub(crate) mod select;
 mod tests;
 
 pub use compound_filter::HAZARD_CLASSES;
+pub(crate) use compounds::CompoundList;
 pub use compounds::{CompoundsQuery, compounds};
 pub use filter::{FilterQuery, filter};
 pub(crate) use materials::MaterialsBody;

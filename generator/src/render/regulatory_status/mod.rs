@@ -31,7 +31,7 @@ impl RegulatoryStatusQuery<'_> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ValueOut<'a> {
     threshold_ppb: Option<f64>,
     stated: Option<&'a str>,
@@ -106,13 +106,17 @@ fn written(rs: &RegulatoryStatus) -> &[Vec<Vec<Box<RawValue>>>] {
     })
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct GovernanceOut<'a> {
+    /// The value that governs the date, if any.
+    #[schemars(with = "Option<ValueOut<'static>>")]
     current: Option<&'a RawValue>,
+    /// Values in force after the date, in timeline order.
+    #[schemars(with = "Vec<ValueOut<'static>>")]
     upcoming: Vec<&'a RawValue>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct CellOut<'a> {
     analyte: &'a str,
     matrix: &'a str,
@@ -126,12 +130,15 @@ struct CellOut<'a> {
     change_type: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     legal_status_note: Option<&'a str>,
+    /// Every value of the cell, past, current and future, in timeline order.
+    #[schemars(with = "Vec<ValueOut<'static>>")]
     governance_timeline: &'a [Box<RawValue>],
     governance: GovernanceOut<'a>,
 }
 
-#[derive(Serialize)]
-struct CellsBody<'a> {
+/// The cells as of a date.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct CellsBody<'a> {
     as_of: String,
     dataset_version: &'a str,
     /// The analyte ids `analyte` resolved to (a CAS number or compound id may name several,
@@ -170,7 +177,7 @@ fn cell_out<'a>(cell: &'a Cell, values: &'a [Box<RawValue>], as_of: NaiveDate) -
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ChangeOut<'a> {
     analyte: &'a str,
     matrix: &'a str,
@@ -189,8 +196,9 @@ struct ChangeOut<'a> {
     source_url: Option<&'a str>,
 }
 
-#[derive(Serialize)]
-struct CalendarBody<'a> {
+/// `view=calendar`: the changes ahead and what the calendar covers.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct CalendarBody<'a> {
     as_of: String,
     dataset_version: &'a str,
     before: Option<String>,
@@ -200,6 +208,15 @@ struct CalendarBody<'a> {
     /// later listing date (`scheduled`, data/README.md "Dates").
     classification_changes: Vec<scheduled::Scheduled<'a>>,
     coverage: Coverage,
+}
+
+/// The cells as of a date, or with `view=calendar` the changes ahead (untagged: each form has
+/// its own fields).
+#[derive(Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum RegulatoryStatusBody<'a> {
+    Cells(CellsBody<'a>),
+    Calendar(CalendarBody<'a>),
 }
 
 /// `GET /api/regulatory-status?analyte=&matrix=&listing=&jurisdiction=&as_of=&view=&before=`:
@@ -237,7 +254,7 @@ pub fn regulatory_status(
             count: results.len(),
             results,
         };
-        Rendered::json(200, &body, Cache::Private)
+        Rendered::json(200, &RegulatoryStatusBody::Cells(body), Cache::Private)
     }
 }
 
@@ -295,7 +312,7 @@ fn calendar<'a>(
         },
         coverage: governance::coverage(cells.iter().map(|(_, c)| *c), filter.jurisdiction),
     };
-    Rendered::json(200, &body, Cache::Private)
+    Rendered::json(200, &RegulatoryStatusBody::Calendar(body), Cache::Private)
 }
 
 #[cfg(test)]
