@@ -206,9 +206,8 @@ impl Endpoint {
 
     /// The path parameters' values when `segments` (after `/api` for an endpoint under it,
     /// of the whole path for a page) match this template.
-    pub fn matches<'a>(&self, segments: &[&'a str]) -> Option<Vec<&'a str>> {
-        // Every request tries every template: walked in place, with nothing allocated for a
-        // template that does not match.
+    pub fn matches<'a>(&self, segments: &[&'a str]) -> Option<Captured<'a>> {
+        // Every request tries every template: walked in place, with nothing allocated.
         let template = self
             .path
             .strip_prefix("/api")
@@ -217,11 +216,13 @@ impl Endpoint {
             .split('/')
             .filter(|s| !s.is_empty());
         let mut given = segments.iter();
-        let mut captured = Vec::new();
+        let mut captured = Captured::default();
         for t in template {
             let s = given.next()?;
             if t.starts_with('{') {
-                captured.push(*s);
+                // In bounds: no template has more than `MAX_PARAMS` parameters (a test).
+                captured.values[captured.len] = *s;
+                captured.len += 1;
             } else if t != *s {
                 return None;
             }
@@ -232,6 +233,25 @@ impl Endpoint {
     /// Whether the template has no parameter segments.
     pub fn is_literal(&self) -> bool {
         !self.path.contains('{')
+    }
+}
+
+/// The most path parameters a template has (`path_parameters_are_declared_and_required`).
+const MAX_PARAMS: usize = 2;
+
+/// A template's path parameter values in template order, held in place, so matching a
+/// request against the catalogue allocates nothing per template. Reads as a slice.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Captured<'a> {
+    values: [&'a str; MAX_PARAMS],
+    len: usize,
+}
+
+impl<'a> std::ops::Deref for Captured<'a> {
+    type Target = [&'a str];
+
+    fn deref(&self) -> &[&'a str] {
+        &self.values[..self.len]
     }
 }
 
@@ -248,18 +268,18 @@ pub fn declared(op: Op, name: &str) -> Option<&'static Param> {
 /// The endpoints whose template matches `segments`: literal templates win over templates with
 /// parameters (`/api/regulatory/agencies` is not the compound `agencies`). All the returned
 /// endpoints share one template and differ by method.
-pub fn resolve<'a>(segments: &[&'a str]) -> Vec<(&'static Endpoint, Vec<&'a str>)> {
+pub fn resolve<'a>(segments: &[&'a str]) -> Vec<(&'static Endpoint, Captured<'a>)> {
     matching(segments, true)
 }
 
 /// The pages outside `/api` whose template matches `segments` (of the whole path).
-pub fn resolve_site<'a>(segments: &[&'a str]) -> Vec<(&'static Endpoint, Vec<&'a str>)> {
+pub fn resolve_site<'a>(segments: &[&'a str]) -> Vec<(&'static Endpoint, Captured<'a>)> {
     matching(segments, false)
 }
 
 /// The endpoints at a whole request path (`/api/...` or a page's), as `resolve` and
 /// `resolve_site` find them.
-pub fn resolve_path(path: &str) -> Vec<(&'static Endpoint, Vec<&str>)> {
+pub fn resolve_path(path: &str) -> Vec<(&'static Endpoint, Captured<'_>)> {
     let under_api = path == "/api" || path.starts_with("/api/");
     let segments: Vec<&str> = path
         .strip_prefix("/api")
@@ -271,8 +291,8 @@ pub fn resolve_path(path: &str) -> Vec<(&'static Endpoint, Vec<&str>)> {
     matching(&segments, under_api)
 }
 
-fn matching<'a>(segments: &[&'a str], under_api: bool) -> Vec<(&'static Endpoint, Vec<&'a str>)> {
-    let mut found: Vec<(&'static Endpoint, Vec<&'a str>)> = ENDPOINTS
+fn matching<'a>(segments: &[&'a str], under_api: bool) -> Vec<(&'static Endpoint, Captured<'a>)> {
+    let mut found: Vec<(&'static Endpoint, Captured<'a>)> = ENDPOINTS
         .iter()
         .filter(|e| e.under_api() == under_api)
         .filter_map(|e| e.matches(segments).map(|c| (e, c)))
@@ -288,10 +308,9 @@ fn matching<'a>(segments: &[&'a str], under_api: bool) -> Vec<(&'static Endpoint
 
 /// How many leading segments are literal: the more, the more specific a template.
 fn specificity(path: &str) -> (usize, usize) {
-    let segments: Vec<&str> = path.split('/').collect();
-    let leading = segments.iter().take_while(|s| !s.starts_with('{')).count();
-    let literal = segments.iter().filter(|s| !s.starts_with('{')).count();
-    (leading, literal)
+    let literal = |s: &&str| !s.starts_with('{');
+    let leading = path.split('/').take_while(literal).count();
+    (leading, path.split('/').filter(literal).count())
 }
 
 #[cfg(test)]
@@ -323,6 +342,7 @@ mod tests {
                 .map(|p| p.name)
                 .collect();
             assert_eq!(in_path, declared, "{}", e.path);
+            assert!(in_path.len() <= MAX_PARAMS, "{}", e.path);
             assert!(
                 e.params
                     .iter()
@@ -344,7 +364,7 @@ mod tests {
         assert_eq!(found[0].0.name, "regulatoryAgencies");
         let found = resolve(&["regulatory", "hq-c-org-000001"]);
         assert_eq!(found[0].0.name, "regulatory");
-        assert_eq!(found[0].1, vec!["hq-c-org-000001"]);
+        assert_eq!(*found[0].1, ["hq-c-org-000001"]);
         let found = resolve(&["compound", "cas", "50-00-0"]);
         assert_eq!(found[0].0.name, "compoundByCas");
         let methods: BTreeSet<_> = resolve(&["watchlist"])
@@ -360,7 +380,7 @@ mod tests {
         let found = resolve_path("/compound/hq-c-org-000001");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].0.op, Op::CompoundPage);
-        assert_eq!(found[0].1, vec!["hq-c-org-000001"]);
+        assert_eq!(*found[0].1, ["hq-c-org-000001"]);
         assert_eq!(
             resolve_path("/api/compound/hq-c-org-000001")[0].0.op,
             Op::Compound

@@ -43,7 +43,7 @@ pub enum Matched {
 
 /// The catalogued endpoints at a request's path, one per method, with their captured
 /// parameters: looked up once per request, then read by `is_badge` and `route`.
-pub type Found<'r> = Vec<(&'static api::Endpoint, Vec<&'r str>)>;
+pub type Found<'r> = Vec<(&'static api::Endpoint, api::Captured<'r>)>;
 
 /// Routes a request whose catalogued endpoints are `found`: the static tree first for GET/HEAD
 /// (but not for a Developer+ caller of an endpoint whose keyed form has more), then the
