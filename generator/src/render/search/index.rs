@@ -77,7 +77,8 @@ pub(super) struct Entry {
 /// Every field's folded text is kept in `text`, joined by newlines (which folded text never
 /// holds). Whole-string matches (exact, prefix, substring) are looked for only in the fields
 /// holding the query's rarest trigram (or its byte pair); word and typo matches go through the
-/// vocabulary's postings: a query costs about what it finds, not the size of the corpus.
+/// vocabulary's postings (one-typo words found by its deletion index): a query costs about
+/// what it finds, not the size of the corpus.
 #[derive(Debug)]
 pub struct SearchIndex {
     pub(super) entries: Vec<Entry>,
@@ -202,6 +203,7 @@ impl SearchIndex {
             }
         }
         index.rank(&names);
+        index.vocabulary.index_deletions();
         index
     }
 

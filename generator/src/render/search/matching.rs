@@ -2,6 +2,7 @@
 //! typo matches through the vocabulary, and each entry's best score.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 
 use super::index::{EntityType, HEAD, IndexedField, SearchIndex, words};
 use super::score::{Field, Match, Scratch, score};
@@ -201,17 +202,44 @@ fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
 /// The fields any of the words occur in, ascending, each at the smallest distance of the
 /// words it holds.
 fn fields_met(postings: &[Vec<u32>], words: &[(u32, u8)]) -> Vec<(u32, u8)> {
-    if let [(w, d)] = words {
-        // One word's postings are already ascending and distinct.
-        return postings[*w as usize].iter().map(|f| (*f, *d)).collect();
-    }
-    let mut hits: Vec<(u32, u8)> = words
+    // Each word's postings are ascending and distinct: merged one list at a time, shortest
+    // first, so the longest is read once, and nothing is sorted.
+    let mut lists: Vec<(&[u32], u8)> = words
         .iter()
-        .flat_map(|(w, d)| postings[*w as usize].iter().map(move |f| (*f, *d)))
+        .map(|(w, d)| (postings[*w as usize].as_slice(), *d))
         .collect();
-    hits.sort_unstable();
-    hits.dedup_by_key(|(f, _)| *f);
-    hits
+    lists.sort_by_key(|(list, _)| list.len());
+    let mut met: Vec<(u32, u8)> = Vec::new();
+    for (list, d) in lists {
+        if met.is_empty() {
+            met.extend(list.iter().map(|f| (*f, d)));
+            continue;
+        }
+        let mut merged = Vec::with_capacity(met.len() + list.len());
+        let (mut i, mut j) = (0, 0);
+        while i < met.len() && j < list.len() {
+            let (f, held) = met[i];
+            match f.cmp(&list[j]) {
+                Ordering::Less => {
+                    merged.push((f, held));
+                    i += 1;
+                }
+                Ordering::Greater => {
+                    merged.push((list[j], d));
+                    j += 1;
+                }
+                Ordering::Equal => {
+                    merged.push((f, held.min(d)));
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        merged.extend_from_slice(&met[i..]);
+        merged.extend(list[j..].iter().map(|f| (*f, d)));
+        met = merged;
+    }
+    met
 }
 
 pub(super) struct Scored {
