@@ -163,6 +163,21 @@ impl Serialize for Rule {
     }
 }
 
+/// Published as the string it is serialised as (its id); the ids are listed in METHODOLOGY.md.
+impl schemars::JsonSchema for Rule {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Rule".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string" })
+    }
+}
+
 /// One finding: a rule applied to a signal, with the tier it gives in this context.
 #[derive(Debug, Clone)]
 pub struct Finding<'s> {
