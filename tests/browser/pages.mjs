@@ -51,7 +51,11 @@ async function open(path, viewport) {
   });
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("request", (r) => urls.push(r.url()));
-  page.on("requestfailed", (r) => errors.push(`request failed: ${r.url()}`));
+  // A request the page itself cancels (an image whose src it replaced before the answer came,
+  // as the badge builder does on every change) fails as net::ERR_ABORTED: not an error.
+  page.on("requestfailed", (r) => {
+    if (r.failure()?.errorText !== "net::ERR_ABORTED") errors.push(`request failed: ${r.url()} (${r.failure()?.errorText})`);
+  });
   const res = await page.goto(base + path, { waitUntil: "load" });
   return { page, errors, urls, status: res.status() };
 }
