@@ -6,8 +6,8 @@
 use saferef_generator::api;
 use saferef_generator::render::dispatch;
 
-use crate::support::binary::{self, Server};
-use crate::support::{dataset, write_tree};
+use crate::support::binary::{Served, Server};
+use crate::support::dataset;
 
 struct Answer {
     status: u16,
@@ -44,15 +44,8 @@ fn get(server: &Server, url: &str, key: Option<&str>) -> Answer {
 #[test]
 fn badges_for_every_entity_and_an_svg_for_every_error() {
     let d = dataset();
-    let tree = tempfile::tempdir().unwrap();
-    let state = tempfile::tempdir().unwrap();
-    write_tree(tree.path(), &d);
-    let server = binary::serve(
-        &tree.path().join("data"),
-        &tree.path().join("site"),
-        state.path(),
-        &[],
-    );
+    let served = Served::of(&d, "developer", &[]);
+    let server = &served.server;
     let rendered = |path: &str| {
         let (route, query) = path.split_once('?').unwrap_or((path, ""));
         dispatch::get_static(&d, route, &api::pairs(query), None)
@@ -89,7 +82,7 @@ fn badges_for_every_entity_and_an_svg_for_every_error() {
             product.name.chars().take(20).collect::<String>().as_str(),
         ),
     ] {
-        let a = get(&server, &path, None);
+        let a = get(server, &path, None);
         assert_eq!(a.status, 200, "{path}: {}", a.body);
         assert_eq!(a.content_type, "image/svg+xml", "{path}");
         assert_eq!(a.cache, "public, max-age=86400", "{path}");
@@ -99,7 +92,7 @@ fn badges_for_every_entity_and_an_svg_for_every_error() {
 
     // The compound's name and context text.
     let path = format!("/api/badge/{benzene}?show_name=true&show_context=true&context=children");
-    let a = get(&server, &path, None);
+    let a = get(server, &path, None);
     assert_eq!(a.status, 200);
     assert!(a.body.contains("saferef · Benzene"), "{}", a.body);
     assert!(a.body.contains(">Children: "), "{}", a.body);
@@ -170,7 +163,7 @@ fn badges_for_every_entity_and_an_svg_for_every_error() {
             "not found",
         ),
     ] {
-        let a = get(&server, &path, None);
+        let a = get(server, &path, None);
         assert_eq!(a.status, status, "{path}: {}", a.body);
         assert_eq!(a.content_type, "image/svg+xml", "{path}");
         assert!(a.cache.starts_with("private"), "{path}: {}", a.cache);
@@ -184,12 +177,12 @@ fn badges_for_every_entity_and_an_svg_for_every_error() {
         assert_eq!(a.body.as_bytes(), rendered(&path).body.as_slice(), "{path}");
     }
     // The error badge keeps a valid style.
-    let pill = get(&server, "/api/badge/hq-c-org-999999?style=pill", None);
+    let pill = get(server, "/api/badge/hq-c-org-999999?style=pill", None);
     assert!(pill.body.contains("rx=\"10\""), "{}", pill.body);
 
     // Refusals before the badge is drawn are badges too: a key that is not valid...
     let a = get(
-        &server,
+        server,
         &format!("/api/badge/{benzene}"),
         Some("sr_live_00000000000000000000000000000000"),
     );
@@ -211,16 +204,12 @@ fn badges_for_every_entity_and_an_svg_for_every_error() {
     }
     assert!(spent < 600, "the public quota ends");
     // A badge the CDN may keep is not counted (the docs page, "Limits"); a badge's error is.
-    let a = get(&server, &format!("/api/badge/{benzene}"), None);
+    let a = get(server, &format!("/api/badge/{benzene}"), None);
     assert_eq!((a.status, a.content_type.as_str()), (200, "image/svg+xml"));
-    let a = get(
-        &server,
-        &format!("/api/badge/{benzene}?context=horse"),
-        None,
-    );
+    let a = get(server, &format!("/api/badge/{benzene}?context=horse"), None);
     assert_eq!((a.status, a.content_type.as_str()), (429, "image/svg+xml"));
     assert!(a.body.contains(">quota used up</text>"), "{}", a.body);
-    let a = get(&server, "/api/lookup?q=benzene", None);
+    let a = get(server, "/api/lookup?q=benzene", None);
     assert_eq!(
         (a.status, a.content_type.as_str()),
         (429, "application/json")

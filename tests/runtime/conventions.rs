@@ -6,42 +6,26 @@
 use reqwest::blocking::{Client, Response};
 use serde_json::Value;
 
-use crate::support::binary::{self, Server};
-use crate::support::{dataset, write_tree};
+use crate::support::binary::Served;
 
-struct Served {
-    server: Server,
-    key: String,
+/// The committed dataset served with a developer key, asked through one client.
+struct Asked {
+    served: Served,
     client: Client,
-    _tree: tempfile::TempDir,
-    _state: tempfile::TempDir,
 }
 
-impl Served {
-    fn start() -> Served {
-        let tree = tempfile::tempdir().unwrap();
-        write_tree(tree.path(), &dataset());
-        let state = tempfile::tempdir().unwrap();
-        let key = binary::create_key(state.path(), "developer");
-        let server = binary::serve(
-            &tree.path().join("data"),
-            &tree.path().join("site"),
-            state.path(),
-            &[],
-        );
-        Served {
-            server,
-            key,
+impl Asked {
+    fn start() -> Asked {
+        Asked {
+            served: Served::start("developer", &[]),
             client: Client::new(),
-            _tree: tree,
-            _state: state,
         }
     }
 
     fn get(&self, path: &str) -> Response {
         self.client
-            .get(format!("{}{path}", self.server.base))
-            .header("x-api-key", &self.key)
+            .get(format!("{}{path}", self.served.server.base))
+            .header("x-api-key", &self.served.key)
             .send()
             .unwrap()
     }
@@ -61,7 +45,7 @@ fn with(path: &str, extra: &str) -> String {
 
 #[test]
 fn every_list_pages_by_page_or_offset_and_answers_one_pagination_object() {
-    let s = Served::start();
+    let s = Asked::start();
     let (_, categories) = s.json("/api/found-in/categories");
     let category = categories["categories"][0]["category"]
         .as_str()
@@ -142,8 +126,8 @@ fn every_list_pages_by_page_or_offset_and_answers_one_pagination_object() {
 
 #[test]
 fn every_error_answer_carries_its_code() {
-    let s = Served::start();
-    let base = &s.server.base;
+    let s = Asked::start();
+    let base = &s.served.server.base;
     let cases: Vec<(Response, u16, &str)> = vec![
         (s.get("/api/compounds?limit=1000"), 400, "bad_request"),
         (s.get("/api/compound/hq-c-org-99999x"), 400, "bad_request"),
@@ -168,7 +152,7 @@ fn every_error_answer_carries_its_code() {
         (
             s.client
                 .delete(format!("{base}/api/compounds"))
-                .header("x-api-key", &s.key)
+                .header("x-api-key", &s.served.key)
                 .send()
                 .unwrap(),
             405,
@@ -220,7 +204,7 @@ fn every_error_answer_carries_its_code() {
 
 #[test]
 fn entity_ids_are_also_given_as_hq_id() {
-    let s = Served::start();
+    let s = Asked::start();
     let same = |v: &Value, what: &str| {
         assert!(v["id"].is_string(), "{what}: {v}");
         assert_eq!(v["hq_id"], v["id"], "{what}");

@@ -17,8 +17,8 @@ use saferef_generator::api;
 use saferef_generator::model::vocab::WatchClass;
 use saferef_generator::render::{Rendered, dispatch};
 
-use crate::support::binary::{self, Server};
-use crate::support::{dataset, write_tree};
+use crate::support::binary::{Served, Server};
+use crate::support::dataset;
 
 const CDN: &str = "netlify-cdn-cache-control";
 const TAGS: &str = "netlify-cache-tag";
@@ -117,16 +117,8 @@ fn remaining(server: &Server) -> u64 {
 #[test]
 fn public_answers_of_the_proxied_forms_are_kept_at_the_edge_and_nothing_else_is() {
     let d = dataset();
-    let tree = tempfile::tempdir().unwrap();
-    let state = tempfile::tempdir().unwrap();
-    write_tree(tree.path(), &d);
-    let key = binary::create_key(state.path(), "developer");
-    let server = binary::serve(
-        &tree.path().join("data"),
-        &tree.path().join("site"),
-        state.path(),
-        &[],
-    );
+    let served = Served::of(&d, "developer", &[]);
+    let (server, key) = (&served.server, &served.key);
     let release = format!("saferef-release-{}", d.fingerprint);
     // Compounds on no watch list: their answers are public by their own `Cache-Control`.
     let public = || {
@@ -169,9 +161,9 @@ fn public_answers_of_the_proxied_forms_are_kept_at_the_edge_and_nothing_else_is(
         format!("/api/compound/{id}?context=kids"),
         format!("/api/compound/{id}"),
     ];
-    let before = remaining(&server);
+    let before = remaining(server);
     for path in &kept {
-        let a = get(&server, path, &[]);
+        let a = get(server, path, &[]);
         let want = rendered(&d, path);
         assert_eq!(a.status, 200, "{path}");
         assert_eq!(a.body, want.body, "{path}: the dispatch's bytes");
@@ -187,7 +179,7 @@ fn public_answers_of_the_proxied_forms_are_kept_at_the_edge_and_nothing_else_is(
                 "{path}"
             );
         }
-        let v1 = get(&server, &format!("/api/v1{}", &path[4..]), &[]);
+        let v1 = get(server, &format!("/api/v1{}", &path[4..]), &[]);
         assert_eq!(
             (v1.status, &v1.body),
             (200, &want.body),
@@ -196,8 +188,8 @@ fn public_answers_of_the_proxied_forms_are_kept_at_the_edge_and_nothing_else_is(
         assert_kept(path, &v1, &release);
     }
     // Not one of them counted, as the CDN counts none (only the lookup asking is).
-    assert_eq!(remaining(&server), before - 1, "none counted");
-    let docs = get(&server, "/api/docs", &[]);
+    assert_eq!(remaining(server), before - 1, "none counted");
+    let docs = get(server, "/api/docs", &[]);
     assert_eq!(docs.status, 200);
     assert_kept("/api/docs", &docs, &release);
 
@@ -221,17 +213,17 @@ fn public_answers_of_the_proxied_forms_are_kept_at_the_edge_and_nothing_else_is(
         ("/api/search?q=benzene".to_string(), vec![], 401),
     ];
     for (path, headers, status) in &not_kept {
-        let a = get(&server, path, headers);
+        let a = get(server, path, headers);
         assert_eq!(a.status, *status, "{path} {headers:?}");
         assert_not_kept(&format!("{path} {headers:?}"), &a);
     }
 
     // With the public quota spent, the kept URLs still answer, uncounted; their errors and
     // every other answer are the caller's 429, never kept.
-    let spent = (0..600).any(|_| get(&server, "/api/health", &[]).status == 429);
+    let spent = (0..600).any(|_| get(server, "/api/health", &[]).status == 429);
     assert!(spent, "the public quota is 500 a day");
     for path in &kept {
-        let a = get(&server, path, &[]);
+        let a = get(server, path, &[]);
         assert_eq!(a.status, 200, "{path}");
         assert_kept(path, &a, &release);
     }
@@ -240,7 +232,7 @@ fn public_answers_of_the_proxied_forms_are_kept_at_the_edge_and_nothing_else_is(
         format!("/api/badge/{id}?context=horse"),
         "/api/lookup?q=benzene".to_string(),
     ] {
-        let a = get(&server, &path, &[]);
+        let a = get(server, &path, &[]);
         assert_eq!(a.status, 429, "{path}");
         assert_not_kept(&path, &a);
         assert_eq!(a.header("x-ratelimit-remaining"), Some("0"), "{path}");
@@ -289,20 +281,17 @@ fn purge_api() -> (String, std::sync::mpsc::Receiver<String>) {
 #[test]
 fn a_reload_tags_the_next_release_s_answers_and_purges_the_previous_one_s() {
     let mut d = dataset();
-    let tree = tempfile::tempdir().unwrap();
-    let state = tempfile::tempdir().unwrap();
-    write_tree(tree.path(), &d);
     let (api, purges) = purge_api();
-    let server = binary::serve(
-        &tree.path().join("data"),
-        &tree.path().join("site"),
-        state.path(),
+    let served = Served::of(
+        &d,
+        "developer",
         &[
             ("SAFEREF_NETLIFY_SITE_ID", "site-1"),
             ("SAFEREF_NETLIFY_PURGE_TOKEN", "nfp_token"),
             ("SAFEREF_NETLIFY_API_URL", api.as_str()),
         ],
     );
+    let server = &served.server;
     let id = d
         .compounds
         .values()
@@ -311,13 +300,13 @@ fn a_reload_tags_the_next_release_s_answers_and_purges_the_previous_one_s() {
         .hq_id
         .clone();
     let path = format!("/api/compound/{id}");
-    let first = get(&server, &path, &[]);
+    let first = get(server, &path, &[]);
     assert_eq!(first.status, 200);
     let first_release = format!("saferef-release-{}", d.fingerprint);
     assert_kept(&path, &first, &first_release);
 
     d.fingerprint = "edge-release-2".into();
-    write_tree(tree.path(), &d);
+    served.replace(&d);
     let hup = Command::new("kill")
         .args(["-HUP", &server.child.id().to_string()])
         .status()
@@ -325,7 +314,7 @@ fn a_reload_tags_the_next_release_s_answers_and_purges_the_previous_one_s() {
     assert!(hup.success());
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let a = get(&server, &path, &[]);
+        let a = get(server, &path, &[]);
         assert_eq!(a.status, 200);
         if a.header(TAGS)
             .unwrap()

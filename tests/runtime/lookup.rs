@@ -8,12 +8,8 @@ use saferef_generator::render::dispatch::{self, Call, Indexes, Viewer};
 use saferef_generator::render::search::SearchIndex;
 use serde_json::Value;
 
-use crate::support::binary::{self, Server};
-use crate::support::{dataset, write_tree};
-
-fn serve(tree: &std::path::Path, state: &std::path::Path) -> Server {
-    binary::serve(&tree.join("data"), &tree.join("site"), state, &[])
-}
+use crate::support::binary::{Served, Server};
+use crate::support::dataset;
 
 fn get(server: &Server, url: &str) -> (u16, reqwest::header::HeaderMap, Value) {
     let res = reqwest::blocking::get(format!("{}{url}", server.base)).unwrap();
@@ -34,10 +30,8 @@ fn ids(v: &Value) -> Vec<&str> {
 #[test]
 fn lookup_resolves_names_aliases_and_cas_numbers_without_a_key() {
     let d = dataset();
-    let tree = tempfile::tempdir().unwrap();
-    let state = tempfile::tempdir().unwrap();
-    write_tree(tree.path(), &d);
-    let server = serve(tree.path(), state.path());
+    let served = Served::of(&d, "developer", &[]);
+    let server = &served.server;
     let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
     let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
 
@@ -49,7 +43,7 @@ fn lookup_resolves_names_aliases_and_cas_numbers_without_a_key() {
         "71432",
         "71%2043%202",
     ] {
-        let (status, h, body) = get(&server, &format!("/api/lookup?q={q}"));
+        let (status, h, body) = get(server, &format!("/api/lookup?q={q}"));
         assert_eq!(status, 200, "{q}: {body}");
         assert!(ids(&body).contains(&benzene.as_str()), "{q}: {body}");
         assert_eq!(h["x-api-tier"], "public", "{q}");
@@ -61,14 +55,14 @@ fn lookup_resolves_names_aliases_and_cas_numbers_without_a_key() {
         assert_eq!(hit["page"], format!("/compound/{benzene}"));
         assert!(body.get("suggestions").is_none(), "{q}");
         // The JSON link answers the record.
-        let (status, _, record) = get(&server, hit["json"].as_str().unwrap());
+        let (status, _, record) = get(server, hit["json"].as_str().unwrap());
         assert_eq!(
             (status, record["hq_id"].as_str()),
             (200, Some(benzene.as_str()))
         );
     }
     // A curated alias.
-    let (_, _, body) = get(&server, "/api/lookup?q=bpa");
+    let (_, _, body) = get(server, "/api/lookup?q=bpa");
     assert_eq!(ids(&body), [bpa.as_str()]);
     assert_eq!(body["results"][0]["matched"], "alias");
     // A product and a material, by name.
@@ -87,7 +81,7 @@ fn lookup_resolves_names_aliases_and_cas_numbers_without_a_key() {
         ),
     ] {
         let q = name.to_lowercase().replace(' ', "%20");
-        let (status, _, body) = get(&server, &format!("/api/lookup?q={q}"));
+        let (status, _, body) = get(server, &format!("/api/lookup?q={q}"));
         assert_eq!(status, 200);
         let hit = body["results"]
             .as_array()
@@ -99,7 +93,7 @@ fn lookup_resolves_names_aliases_and_cas_numbers_without_a_key() {
     }
 
     // No exact match: a 200 with no results and near misses.
-    let (status, _, body) = get(&server, "/api/lookup?q=benzenne");
+    let (status, _, body) = get(server, "/api/lookup?q=benzenne");
     assert_eq!(status, 200);
     assert_eq!(body["results"], serde_json::json!([]));
     let suggested: Vec<&str> = body["suggestions"]
@@ -145,7 +139,7 @@ fn lookup_resolves_names_aliases_and_cas_numbers_without_a_key() {
         "/api/lookup?q=%20%20".to_string(),
         format!("/api/lookup?q={long}"),
     ] {
-        let (status, h, body) = get(&server, &url);
+        let (status, h, body) = get(server, &url);
         assert_eq!(status, 400, "{url}: {body}");
         assert!(
             body["error"].as_str().unwrap().contains('q'),
@@ -153,7 +147,7 @@ fn lookup_resolves_names_aliases_and_cas_numbers_without_a_key() {
         );
         assert!(h["cache-control"].to_str().unwrap().starts_with("private"));
     }
-    let (status, _, _) = get(&server, &format!("/api/lookup?q={}", "x".repeat(200)));
+    let (status, _, _) = get(server, &format!("/api/lookup?q={}", "x".repeat(200)));
     assert_eq!(status, 200, "200 characters are allowed");
     // Another method is a 405.
     let res = reqwest::blocking::Client::new()

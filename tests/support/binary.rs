@@ -172,8 +172,8 @@ pub fn keys_command(args: &[&str], env: &[(&str, &str)]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The committed dataset served by the binary (a tree of its snapshot: every request reaches
-/// the runtime), with a key of `tier` and the server's log kept for a failure message.
+/// A dataset served by the binary from a tree of its snapshot (every request reaches the
+/// runtime), with a key of `tier` and the server's log kept for a failure message.
 pub struct Served {
     pub server: Server,
     pub key: String,
@@ -182,9 +182,20 @@ pub struct Served {
 }
 
 impl Served {
+    /// The committed dataset, served.
     pub fn start(tier: &str, env: &[(&str, &str)]) -> Served {
+        Served::of(&super::dataset(), tier, env)
+    }
+
+    /// `dataset` served. The key is made before the server starts: the embedded store is
+    /// locked by its server.
+    pub fn of(
+        dataset: &saferef_generator::model::Dataset,
+        tier: &str,
+        env: &[(&str, &str)],
+    ) -> Served {
         let tree = tempfile::tempdir().unwrap();
-        super::write_tree(tree.path(), &super::dataset());
+        super::write_tree(tree.path(), dataset);
         let state = tempfile::tempdir().unwrap();
         let key = create_key(state.path(), tier);
         let server = serve_logged(
@@ -200,6 +211,11 @@ impl Served {
             state,
             tree,
         }
+    }
+
+    /// Serves `dataset` at the next reload (SIGHUP) instead.
+    pub fn replace(&self, dataset: &saferef_generator::model::Dataset) {
+        super::write_tree(self.tree.path(), dataset);
     }
 
     pub fn log(&self) -> String {
