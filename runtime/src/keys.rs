@@ -162,7 +162,31 @@ pub async fn lookup(store: &Store, key: &str) -> Result<Option<KeyRecord>, Store
     Ok(store
         .get(&keyspace::api_key(&hash(key)))
         .await?
-        .and_then(|v| serde_json::from_slice(&v).ok()))
+        .and_then(|v| parsed(&v)))
+}
+
+/// How many stored records `parsed` remembers before it starts again empty.
+const PARSED_HELD: usize = 10_000;
+
+/// The record stored as `bytes`. A key's record is read on every keyed request, and parsing it
+/// (timestamps, the flattened billing fields) cost more than the rest of the lookup, so each
+/// record is parsed once and remembered by its bytes: the same bytes are the same record,
+/// and a record written again (rotation, revocation, a payment state) is other bytes, parsed
+/// again. What the bytes are is the store's to say (`store/cache.rs`); this only reads them.
+fn parsed(bytes: &[u8]) -> Option<KeyRecord> {
+    type Parsed = std::collections::HashMap<Vec<u8>, KeyRecord>;
+    static PARSED: std::sync::OnceLock<std::sync::RwLock<Parsed>> = std::sync::OnceLock::new();
+    let parsed = PARSED.get_or_init(Default::default);
+    if let Some(record) = parsed.read().unwrap_or_else(|e| e.into_inner()).get(bytes) {
+        return Some(record.clone());
+    }
+    let record: KeyRecord = serde_json::from_slice(bytes).ok()?;
+    let mut held = parsed.write().unwrap_or_else(|e| e.into_inner());
+    if held.len() >= PARSED_HELD {
+        held.clear();
+    }
+    held.insert(bytes.to_vec(), record.clone());
+    Some(record)
 }
 
 /// Every key record, by creation time.
@@ -203,5 +227,31 @@ mod tests {
         assert!(!well_formed("sr_live_short"));
         assert!(!well_formed(&k.replace("sr_live_", "sr_test_")));
         assert_eq!(hash("x").len(), 64);
+    }
+
+    #[test]
+    fn a_record_written_again_is_read_as_written_again() {
+        let key = generate();
+        let record = KeyRecord {
+            hash: hash(&key),
+            account: "acc_parsed".into(),
+            prefix: key[..12].to_string(),
+            tier: Tier::Pro,
+            email: None,
+            created: Utc::now(),
+            expires_at: None,
+            active: true,
+            payment_status: None,
+            billing: Billing::default(),
+        };
+        let revoked = KeyRecord {
+            active: false,
+            ..record.clone()
+        };
+        for _ in 0..2 {
+            assert_eq!(parsed(&encode(&record)), Some(record.clone()));
+            assert_eq!(parsed(&encode(&revoked)), Some(revoked.clone()));
+        }
+        assert_eq!(parsed(b"{not a record"), None);
     }
 }

@@ -71,7 +71,7 @@ impl Service {
 }
 
 /// One release of the data: the dataset with its static tree and indexes, loaded and built
-/// together and never changed after (but for four caches); a reload builds the next one beside
+/// together and never changed after (but for five caches); a reload builds the next one beside
 /// it and swaps it in whole.
 #[derive(Debug)]
 pub struct Release {
@@ -101,6 +101,8 @@ pub struct Release {
     /// The keyed GET answers rendered from this release, kept once made
     /// (`http/render_cache.rs`): each is a pure function of the release and the request.
     pub render_cache: http::RenderCache,
+    /// `GET /api/health`'s answer of the last second it was asked (`http/health.rs`).
+    pub health: http::LatestHealth,
 }
 
 impl Release {
@@ -130,6 +132,7 @@ impl Release {
             docs: std::sync::OnceLock::new(),
             static_cache: http::StaticCache::default(),
             render_cache: http::RenderCache::default(),
+            health: http::LatestHealth::default(),
         }
     }
 }

@@ -7,10 +7,11 @@
 //! the service's JSON error in place of exactly those answers.
 //!
 //! Such an answer is recognised by its bytes: hyper writes it alone (it flushes every answer
-//! before reading the next head, and this stream is not vectored, so a flush is one buffer),
-//! as a status line of one of the three and only `content-length: 0`, `date` and perhaps
-//! `connection: close` (when the refused head asked for it). Every answer of the service
-//! itself carries a Content-Type, so none is taken for it.
+//! before reading the next head, and a bodiless answer is one buffer, written plain or
+//! vectored), as a status line of one of the three and only `content-length: 0`, `date` and
+//! perhaps `connection: close` (when the refused head asked for it). Every answer of the
+//! service itself carries a Content-Type, so none is taken for it. An answer with a body is
+//! written vectored, head and body as hyper holds them: never read, nor copied into one buffer.
 
 use std::io;
 use std::pin::Pin;
@@ -41,8 +42,8 @@ impl Refusals {
 
 /// The status and `date` value of hyper's own refusal, when `written` is one.
 fn hyper_refusal(written: &[u8]) -> Option<(u16, &str)> {
-    let text = std::str::from_utf8(written).ok()?;
-    let head = text.strip_suffix("\r\n\r\n")?;
+    // Most writes end otherwise (a body): settled before any byte is read as text.
+    let head = std::str::from_utf8(written.strip_suffix(b"\r\n\r\n")?).ok()?;
     let mut lines = head.split("\r\n");
     let status_line = lines.next()?;
     let rest = status_line
@@ -136,6 +137,28 @@ impl AsyncWrite for Refusals {
         let done = *stands_for;
         this.replacing = None;
         Poll::Ready(Ok(done))
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        // Two buffers or more are an answer with its body, never hyper's bodiless refusal;
+        // one buffer is read by `poll_write`.
+        let this = self.get_mut();
+        let mut filled = bufs.iter().filter(|b| !b.is_empty());
+        match (filled.next(), filled.next()) {
+            (Some(_), Some(_)) if this.replacing.is_none() => {
+                Pin::new(&mut this.inner).poll_write_vectored(cx, bufs)
+            }
+            (Some(one), _) => Pin::new(this).poll_write(cx, one),
+            (None, _) => Poll::Ready(Ok(0)),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

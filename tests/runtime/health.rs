@@ -32,6 +32,48 @@ async fn health_reports_version_commit_and_dataset() {
     assert!(chrono::DateTime::parse_from_rfc3339(body["timestamp"].as_str().unwrap()).is_ok());
 }
 
+/// Health's plain answer is kept for the second its timestamp names (`http/health.rs`): two
+/// answers of one second are the same bytes and ETag, every ETag is its own body's, and the
+/// next second's answer names that second.
+#[tokio::test]
+async fn health_is_one_answer_per_second_each_with_its_own_etag() {
+    let base = start().await;
+    let client = reqwest::Client::new();
+    let mut seen: Vec<(String, String, Vec<u8>)> = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let res = client
+            .get(format!("{base}/api/health"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+        let etag = res.headers()["etag"].to_str().unwrap().to_string();
+        let body = res.bytes().await.unwrap().to_vec();
+        assert_eq!(
+            etag,
+            saferef_runtime::http::etag(&body),
+            "its own body's ETag"
+        );
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        let second = v["timestamp"].as_str().unwrap().to_string();
+        for (s, e, b) in &seen {
+            if *s == second {
+                assert_eq!((e, b), (&etag, &body), "one answer within {second}");
+            } else {
+                assert_ne!(e, &etag, "{s} and {second}");
+            }
+        }
+        seen.push((second, etag, body));
+        let seconds: std::collections::BTreeSet<_> = seen.iter().map(|(s, _, _)| s).collect();
+        if seconds.len() >= 2 && seen.len() > seconds.len() {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{seconds:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
 #[tokio::test]
 async fn integrity_check_counts_compounds_and_is_cached_60s() {
     let base = start().await;

@@ -47,6 +47,7 @@ async fn answer(state: &Arc<AppState>, req: &Request, caller: &Caller, e: Endpoi
         // GET /api/export?type=&format=&detail=&search=&risk=&context=: streamed, so it needs
         // the state past this call and is not rendered whole like the others.
         Op::Export => super::export::export(state, q),
+        Op::Health if q.get("check").is_none() => health::plain(state),
         _ => match own(state, req, q, caller, &e).await {
             Some(answer) => reply(answer.unwrap_or_else(Rendered::from)),
             None => pure(state, req, q, caller, &e),

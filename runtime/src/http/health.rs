@@ -3,13 +3,60 @@
 //! keyed caller or an administrator starts a new check, at most once a minute); monitor
 //! (admin token only) reports the store, uptime and memory.
 
+use std::sync::RwLock;
+
+use bytes::Bytes;
+use chrono::{DateTime, Utc};
 use saferef_generator::render::error::ApiError;
 use saferef_generator::render::runtime_answers::health::{Health, Integrity, Monitor};
 use saferef_generator::render::{Cache, Rendered};
+use warp::http::{HeaderMap, StatusCode};
+use warp::reply::Response;
 
 use super::{Params, Request};
 use crate::AppState;
 use crate::caller::Caller;
+
+/// The answer to `GET /api/health` without `check`, as last sent: it is the release's and the
+/// process's but for its timestamp, to the second, so within one second it is the same
+/// bytes, headers and ETag, sent again rather than made again (the most frequent request of
+/// a monitored service). One per release, as the status is the release's.
+#[derive(Debug, Default)]
+pub struct Latest(RwLock<Option<Sent>>);
+
+#[derive(Debug)]
+struct Sent {
+    second: i64,
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+/// `GET /api/health` without `check`: the answer of this second.
+pub fn plain(state: &AppState) -> Response {
+    let now = Utc::now();
+    let latest = &state.release.health;
+    if let Some(sent) = latest
+        .0
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .filter(|s| s.second == now.timestamp())
+    {
+        let mut res = Response::new(sent.body.clone().into());
+        *res.status_mut() = sent.status;
+        *res.headers_mut() = sent.headers.clone();
+        return res;
+    }
+    let (res, body) = super::reply_kept(answer(state, now, None, None));
+    *latest.0.write().unwrap_or_else(|e| e.into_inner()) = Some(Sent {
+        second: now.timestamp(),
+        status: res.status(),
+        headers: res.headers().clone(),
+        body,
+    });
+    res
+}
 
 pub async fn health(
     state: &AppState,
@@ -61,6 +108,18 @@ pub async fn health(
             )));
         }
     };
+    let mut answer = answer(state, Utc::now(), integrity, monitor);
+    answer.cache = cache.unwrap_or(Cache::NoStore);
+    Ok(answer)
+}
+
+/// The health answer at `now`, with the checks asked for.
+fn answer(
+    state: &AppState,
+    now: DateTime<Utc>,
+    integrity: Option<Integrity>,
+    monitor: Option<Monitor>,
+) -> Rendered {
     let body = Health {
         status: if state.release.dataset_problems == 0 {
             "ok"
@@ -68,14 +127,14 @@ pub async fn health(
             "degraded"
         },
         version: saferef_generator::SERVICE_VERSION,
-        timestamp: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        timestamp: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         platform: "saferef-runtime",
         commit: &state.service.commit,
         dataset_version: &state.release.dataset.regulatory_status.dataset_version,
         integrity,
         monitor,
     };
-    Ok(Rendered::json(200, &body, cache.unwrap_or(Cache::NoStore)))
+    Rendered::json(200, &body, Cache::NoStore)
 }
 
 /// Whether the request carries the admin token (`Authorization: Bearer <token>`).

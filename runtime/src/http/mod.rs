@@ -35,6 +35,7 @@ use warp::http::{Method, StatusCode};
 use warp::reply::Response;
 
 pub use edge_cache::RELEASE_TAG;
+pub use health::Latest as LatestHealth;
 pub use render_cache::RenderCache;
 pub use request::{Params, Request};
 use saferef_generator::api::{Access, Op};

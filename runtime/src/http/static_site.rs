@@ -27,11 +27,18 @@ const MAX_ENTRIES: usize = 200_000;
 /// The full tree's responses are about 155 MB; a CDN-fronted service sees a small hot set.
 const MAX_BODY_BYTES: usize = 128 << 20;
 
-/// The tree's answers, by URL, for one release.
+/// The tree's answers, by URL (path, then query), for one release: a request the cache
+/// knows is looked up by its own path and query, with nothing built for the lookup.
 #[derive(Debug, Default)]
 pub struct StaticCache {
-    entries: RwLock<HashMap<String, Arc<Answer>>>,
+    entries: RwLock<Entries>,
     body_bytes: AtomicUsize,
+}
+
+#[derive(Debug, Default)]
+struct Entries {
+    by_path: HashMap<String, HashMap<Params, Arc<Answer>>>,
+    len: usize,
 }
 
 /// What the tree answers for one URL.
@@ -63,38 +70,30 @@ enum Body {
 pub fn serve(state: &AppState, path: &str, query: &Params) -> Option<Response> {
     let site = state.release.site.as_ref()?;
     let cache = &state.release.static_cache;
-    let url = cache_key(path, query);
     let known = cache
         .entries
         .read()
         .unwrap_or_else(|e| e.into_inner())
-        .get(&url)
+        .by_path
+        .get(path)
+        .and_then(|queries| queries.get(query))
         .cloned();
     let answer = match known {
         Some(a) => a,
         None => {
             let a = Arc::new(resolve(site, cache, path, query)?);
-            let mut entries = cache.entries.write().unwrap_or_else(|e| e.into_inner());
-            if entries.len() < MAX_ENTRIES {
-                entries.insert(url, a.clone());
+            let mut guard = cache.entries.write().unwrap_or_else(|e| e.into_inner());
+            let entries = &mut *guard;
+            if entries.len < MAX_ENTRIES {
+                let queries = entries.by_path.entry(path.to_string()).or_default();
+                if queries.insert(query.clone(), a.clone()).is_none() {
+                    entries.len += 1;
+                }
             }
             a
         }
     };
     respond(&answer)
-}
-
-fn cache_key(path: &str, query: &Params) -> String {
-    // `Params` is sorted by name, so the same query in any order is one entry.
-    let mut key = String::with_capacity(path.len() + 32);
-    key.push_str(path);
-    for (k, v) in query.pairs() {
-        key.push('\0');
-        key.push_str(&k);
-        key.push('\0');
-        key.push_str(&v);
-    }
-    key
 }
 
 /// The answer built from the tree (files read and hashed here, once per URL). `None` when a

@@ -104,9 +104,21 @@ pub fn catalogued(req: &Request) -> Found<'_> {
     if !under_api {
         return api::resolve_path(&req.path);
     }
-    let segs: Vec<&str> = req.segments.iter().map(String::as_str).collect();
-    api::resolve(&segs)
+    // Held on the stack: a path longer than any template is matched (to nothing) from a `Vec`.
+    let n = req.segments.len();
+    if n <= SEGMENTS_HELD {
+        let mut held = [""; SEGMENTS_HELD];
+        for (to, from) in held.iter_mut().zip(&req.segments) {
+            *to = from;
+        }
+        return api::resolve(&held[..n]);
+    }
+    api::resolve(&req.segments.iter().map(String::as_str).collect::<Vec<_>>())
 }
+
+/// How many segments of a path under `/api` `catalogued` holds on the stack: more than any
+/// template has.
+const SEGMENTS_HELD: usize = 8;
 
 /// The refusal an access rule gives this caller, if any.
 pub fn refuse(access: Access, caller: &Caller) -> Option<ApiError> {
