@@ -61,6 +61,7 @@ pub struct Change {
     /// The day the new value takes effect, beside the entry's release date, when the value
     /// carries one (`effective_from`, data/README.md "Dates").
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     pub effective: Option<String>,
 }
 
@@ -73,6 +74,7 @@ pub struct Entry {
     pub id: String,
     pub release: String,
     /// The release's data date (YYYY-MM-DD: the newest review date of NEW).
+    #[schemars(extend("format" = "date"))]
     pub date: String,
     #[serde(rename = "type")]
     pub kind: EventType,
