@@ -636,7 +636,6 @@ pub struct NtpRocListing {
 pub struct Prop65Listing {
     pub toxicity: Prop65Toxicity,
     pub listing_mechanism: String,
-    #[schemars(extend("format" = "date"))]
     pub date_listed: String,
     /// NSRL (cancer) or MADL (reproductive), as OEHHA prints it, with its unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -663,7 +662,6 @@ pub struct Prop65Listing {
 #[serde(deny_unknown_fields)]
 pub struct SvhcListing {
     pub reasons: Vec<String>,
-    #[schemars(extend("format" = "date"))]
     pub date_of_inclusion: String,
     pub source: String,
     /// When the listing came into force (`model::dating`; set when the dataset is loaded).
