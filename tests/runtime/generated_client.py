@@ -7,7 +7,9 @@ raise on a missing required field or an enum value the document does not name; t
 below also check the types of the fields they read. Exits non-zero on the first disagreement.
 """
 
+import datetime
 import sys
+from enum import Enum
 
 BASE, KEY, DIR = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, DIR)
@@ -92,6 +94,13 @@ assert c.hq_id == BENZENE and c.cas == "71-43-2" and c.context == "human_child",
 assert c.risk_level == CompoundRiskLevel.VERY_HIGH, c.risk_level
 assert c.risk_profile.confidence.mean > 0 and c.evidence, c.risk_profile
 assert all(isinstance(e.finding, str) and isinstance(e.decisive, bool) for e in c.evidence)
+# Closed sets are enums, dates are dates: a context name, the rule of each item.
+assert isinstance(c.context, Enum) and isinstance(c.primary_context, Enum), c.context
+assert all(isinstance(x, Enum) for x in c.available_contexts), c.available_contexts
+assert "human_child" in {x.value for x in c.available_contexts}, c.available_contexts
+assert all(isinstance(e.rule, Enum) for e in c.evidence), [e.rule for e in c.evidence]
+dated = parsed(compound.sync_detailed(BENZENE, client=client, as_of=datetime.date(2020, 1, 1)), Compound)
+assert dated.as_of == datetime.date(2020, 1, 1), dated.as_of
 assert c.field_links.page == f"/compound/{BENZENE}", c.field_links
 every = parsed(
     compound.sync_detailed(BENZENE, client=client, all_contexts=CompoundAllContexts.TRUE), Compound
@@ -114,6 +123,7 @@ assert found.results[0].id == BENZENE and found.results[0].kind.value == "compou
 # Batch, by GET and by POST under both body names.
 b = parsed(batch.sync_detailed(client=client, ids=f"{BENZENE},80-05-7,nonsense"), Batch)
 assert b.meta.requested == 3 and b.meta.found == 2 and b.meta.cas_resolved == 1, b.meta
+assert isinstance(b.meta.detail, Enum) and b.meta.detail.value == "summary", b.meta.detail
 results = b.results.additional_properties
 assert results[BENZENE].risk_level == "very_high" and results["nonsense"].error, results
 for body in ({"ids": [BENZENE, "71-43-2"]}, {"compounds": [BENZENE], "context": "human_child"}):
@@ -128,6 +138,12 @@ assert cmp.meta.compared == 2, cmp.meta
 # Regulatory status and its vocabulary.
 rs = parsed(regulatory_status.sync_detailed(client=client, analyte="lead"), RegulatoryStatus)
 assert rs.count == len(rs.results) > 0 and isinstance(rs.dataset_version, str), rs.count
+assert isinstance(rs.as_of, datetime.date), rs.as_of
+for cell in rs.results:
+    assert cell.legal_status is None or isinstance(cell.legal_status, Enum), cell.legal_status
+    for v in cell.governance_timeline:
+        assert isinstance(v.status, Enum) and isinstance(v.confidence, Enum), v
+        assert v.effective_from is None or isinstance(v.effective_from, datetime.date), v
 vocab = parsed(regulatory_status_vocabulary.sync_detailed(client=client), RegulatoryStatusVocabulary)
 assert any(a.id == "lead" for a in vocab.analytes), "lead is an analyte"
 error(regulatory_status.sync_detailed(client=client, matrix="baby food"), 400, "bad_request")
@@ -144,6 +160,7 @@ paged(parsed(products.sync_detailed(client=client, limit=3, page=2), ProductList
 # Service health.
 h = parsed(health.sync_detailed(client=client), Health)
 assert h.status == "ok" and isinstance(h.version, str), h
+assert isinstance(h.status, Enum) and isinstance(h.timestamp, datetime.datetime), h
 
 # Errors: each a documented status with its code.
 error(compound.sync_detailed("hq-c-org-999999", client=client), 404, "not_found")

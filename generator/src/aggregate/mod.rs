@@ -21,8 +21,7 @@ use signals::{Hazard, Signal};
 /// One piece of evidence behind a context's tier.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct EvidenceItem {
-    // Written as its id (METHODOLOGY.md's heading); the OpenAPI schema says string, as it did.
-    #[schemars(with = "String")]
+    /// The rule applied, by its id (METHODOLOGY.md's heading).
     pub rule: Rule,
     pub tier: RiskLevel,
     pub finding: String,

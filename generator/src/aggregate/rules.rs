@@ -163,7 +163,8 @@ impl Serialize for Rule {
     }
 }
 
-/// Published as the string it is serialised as (its id); the ids are listed in METHODOLOGY.md.
+/// Published as the strings it is serialised as: the ids of `Rule::ALL`, METHODOLOGY.md's
+/// headings.
 impl schemars::JsonSchema for Rule {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "Rule".into()
@@ -174,7 +175,8 @@ impl schemars::JsonSchema for Rule {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "string" })
+        let ids = Rule::ALL.map(Rule::id);
+        schemars::json_schema!({ "type": "string", "enum": ids })
     }
 }
 

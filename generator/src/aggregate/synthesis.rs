@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::assess;
 use crate::model::Dataset;
+use crate::model::contexts::Context;
 use crate::model::material::{Component, Product, ShareKind};
 use crate::model::vocab::RiskLevel;
 
@@ -163,6 +164,7 @@ pub struct Trace {
     pub name: String,
     pub cas: String,
     pub role: String,
+    #[schemars(with = "Option<Context>")]
     pub context_used: Option<&'static str>,
     pub tier: Option<RiskLevel>,
     pub confidence: Option<f64>,
@@ -188,6 +190,7 @@ pub struct ShareBases {
 pub struct Synthesis {
     pub risk_level: Option<ProductRisk>,
     pub score: f64,
+    #[schemars(with = "Vec<Context>")]
     pub contexts: Vec<&'static str>,
     pub multipliers: Multipliers,
     pub compounds_assessed: usize,

@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use super::dating::STATED_DATE;
+
 /// The changelog's file name inside a data directory.
 pub const FILE: &str = "changelog.jsonl";
 
@@ -61,6 +63,7 @@ pub struct Change {
     /// The day the new value takes effect, beside the entry's release date, when the value
     /// carries one (`effective_from`, data/README.md "Dates").
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(STATED_DATE))]
     pub effective: Option<String>,
 }
 
@@ -73,6 +76,7 @@ pub struct Entry {
     pub id: String,
     pub release: String,
     /// The release's data date (YYYY-MM-DD: the newest review date of NEW).
+    #[schemars(extend("format" = "date"))]
     pub date: String,
     #[serde(rename = "type")]
     pub kind: EventType,

@@ -122,6 +122,23 @@ impl std::fmt::Display for Context {
     }
 }
 
+/// Published as the strings an answer names a context by: the names of `Context::ALL`. Answer
+/// types that hold a context's name take this schema (`#[schemars(with = "Context")]`).
+impl schemars::JsonSchema for Context {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Context".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names = Context::ALL.map(Context::name);
+        schemars::json_schema!({ "type": "string", "enum": names })
+    }
+}
+
 /// A context as `data/contexts.json` describes it.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -31,6 +31,9 @@ pub enum DatePrecision {
     Year,
 }
 
+/// The shape of a stated date (`Stated::parse`), as the OpenAPI document publishes it.
+pub const STATED_DATE: &str = r"^[0-9]{4}(-[0-9]{2}){0,2}$";
+
 /// A stated date: `YYYY-MM-DD`, `YYYY-MM` or `YYYY`, with its precision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stated {

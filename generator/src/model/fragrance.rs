@@ -114,6 +114,7 @@ pub struct EuAllergen {
     /// Concentration above which rinse-off products must label it (0.01 %).
     pub rinse_off_threshold_pct: f64,
     /// YYYY-MM-DD from which the obligation applies.
+    #[schemars(extend("format" = "date"))]
     pub applies_from: String,
     pub source: String,
 }

@@ -123,7 +123,9 @@ pub struct MaterialAlternative {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EntityMeta {
+    #[schemars(extend("format" = "date"))]
     pub created: String,
+    #[schemars(extend("format" = "date"))]
     pub last_reviewed: String,
     pub version: u32,
 }

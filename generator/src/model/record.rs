@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::dating::DatePrecision;
+use super::dating::{DatePrecision, STATED_DATE};
 
 use super::vocab::{
     DoseKind, ExposureRoute, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, RiskLevel,
@@ -243,6 +243,7 @@ pub struct GhsClassification {
     /// The date an adopted entry applies from (an ATP's application date), when it is later
     /// than the data: such an entry is `pending` until then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     pub applies_from: Option<String>,
     /// Set by the lifecycle (`load::lifecycle`): a later ATP's entry supersedes it, or a court
     /// annulled it; `pending` (curated) until `applies_from`. Absent means current.
@@ -254,6 +255,7 @@ pub struct GhsClassification {
     /// When the value came into force, from its instrument (`model::dating`; set when the
     /// dataset is loaded, never stored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(STATED_DATE))]
     pub effective_from: Option<String>,
     /// How much of `effective_from` the source states.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -261,6 +263,7 @@ pub struct GhsClassification {
     /// When the value stopped being in force: its replacement's `effective_from`, or the day a
     /// judgment annulling it took effect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(STATED_DATE))]
     pub effective_until: Option<String>,
 }
 
@@ -428,6 +431,7 @@ pub struct DoseValue {
     /// When the value came into force, from its instrument (`model::dating`; set when the
     /// dataset is loaded, never stored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(STATED_DATE))]
     pub effective_from: Option<String>,
     /// How much of `effective_from` the source states.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -435,6 +439,7 @@ pub struct DoseValue {
     /// When the value stopped being in force: its replacement's `effective_from`, or the day a
     /// judgment annulling it took effect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(STATED_DATE))]
     pub effective_until: Option<String>,
 }
 
@@ -502,6 +507,7 @@ pub struct Classification {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub year: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     pub date: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub basis: Option<String>,
@@ -515,6 +521,7 @@ pub struct Classification {
     /// The date an adopted call applies from, when later than the data (see
     /// `GhsClassification::applies_from`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     pub applies_from: Option<String>,
     /// Absent while the call is current; `superseded` once a later call of the same agency
     /// replaced it (set when the dataset is loaded: `load::lifecycle`); `pending` (curated)
@@ -527,6 +534,7 @@ pub struct Classification {
     /// When the value came into force, from its instrument (`model::dating`; set when the
     /// dataset is loaded, never stored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(STATED_DATE))]
     pub effective_from: Option<String>,
     /// How much of `effective_from` the source states.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -534,6 +542,7 @@ pub struct Classification {
     /// When the value stopped being in force: its replacement's `effective_from`, or the day a
     /// judgment annulling it took effect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(STATED_DATE))]
     pub effective_until: Option<String>,
 }
 
@@ -596,6 +605,7 @@ pub struct IarcListing {
     /// When the value came into force, from its instrument (`model::dating`; set when the
     /// dataset is loaded, never stored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(STATED_DATE))]
     pub effective_from: Option<String>,
     /// How much of `effective_from` the source states.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -603,6 +613,7 @@ pub struct IarcListing {
     /// When the value stopped being in force: its replacement's `effective_from`, or the day a
     /// judgment annulling it took effect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(STATED_DATE))]
     pub effective_until: Option<String>,
 }
 
@@ -640,6 +651,7 @@ pub struct Prop65Listing {
     pub source: String,
     /// When the listing came into force (`model::dating`; set when the dataset is loaded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(STATED_DATE))]
     pub effective_from: Option<String>,
     /// How much of `effective_from` the source states.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -654,6 +666,7 @@ pub struct SvhcListing {
     pub source: String,
     /// When the listing came into force (`model::dating`; set when the dataset is loaded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(STATED_DATE))]
     pub effective_from: Option<String>,
     /// How much of `effective_from` the source states.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -724,13 +737,16 @@ pub struct SourceRef {
     pub edition: String,
     pub url: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     pub accessed: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Meta {
+    #[schemars(extend("format" = "date"))]
     pub created: String,
+    #[schemars(extend("format" = "date"))]
     pub last_reviewed: String,
     pub version: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -741,6 +757,7 @@ pub struct Meta {
 #[serde(deny_unknown_fields)]
 pub struct Revision {
     pub version: u32,
+    #[schemars(extend("format" = "date"))]
     pub date: String,
     pub summary: String,
 }

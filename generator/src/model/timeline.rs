@@ -8,7 +8,7 @@
 use chrono::NaiveDate;
 use serde::Serialize;
 
-use super::dating::{DatePrecision, Stated};
+use super::dating::{DatePrecision, STATED_DATE, Stated};
 use super::record::{CompoundRecord, Lifecycle};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -23,10 +23,12 @@ pub enum Change {
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Event {
+    #[schemars(pattern(STATED_DATE))]
     pub date: String,
     pub date_precision: DatePrecision,
     pub change: Change,
     /// `classification`, `eu_clp` or `reference_value`.
+    #[schemars(extend("enum" = ["classification", "eu_clp", "reference_value"]))]
     pub subject: &'static str,
     pub agency: String,
     /// The value in its source's words ("Group 1: Carcinogenic to humans", "Carc. 2",

@@ -51,6 +51,7 @@ pub struct BatchRequest {
     /// The day the answers stand on (`YYYY-MM-DD`, Developer+), as `GET /api/compound/{id}`
     /// takes it.
     #[serde(default)]
+    #[schemars(extend("format" = "date"))]
     pub as_of: Option<String>,
 }
 
@@ -132,6 +133,7 @@ struct Info<'a> {
     name: &'a str,
     cas: &'a str,
     risk_level: RiskLevel,
+    #[schemars(with = "Context")]
     context: &'static str,
     schema: Schema,
     /// The tier in every available context (`detail=full`).
@@ -195,14 +197,24 @@ struct Meta<'a> {
     /// CAS inputs resolved to a served compound id.
     cas_resolved: usize,
     /// The requested context, or null: each compound's primary context.
+    #[schemars(with = "Option<Context>")]
     context: Option<&'a str>,
-    detail: &'static str,
+    detail: Detail,
     synthesize: bool,
     /// 1 per request; with `synthesize`, 2 per synthesised compound (at least 1).
     credits: u64,
     /// The day the answers stand on (`as_of`), when not today.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     as_of: Option<String>,
+}
+
+/// How much each result says: `detail=summary` (the default) or `full`.
+#[derive(Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Detail {
+    Summary,
+    Full,
 }
 
 /// `GET|POST /api/compounds/batch`'s answer.
@@ -483,7 +495,11 @@ pub fn batch_indexed(dataset: &Dataset, index: &RiskIndex, q: &BatchQuery<'_>) -
             found,
             cas_resolved: answers.iter().filter(|(.., via_cas)| *via_cas).count(),
             context: q.context,
-            detail: if q.full { "full" } else { "summary" },
+            detail: if q.full {
+                Detail::Full
+            } else {
+                Detail::Summary
+            },
             synthesize: q.synthesize,
             credits: credits_for(q.synthesize, found),
             as_of: q.as_of.map(|d| d.format("%Y-%m-%d").to_string()),

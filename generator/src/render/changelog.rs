@@ -17,8 +17,10 @@ use crate::render::error::ApiError;
 struct Compact<'a> {
     id: &'a str,
     release: &'a str,
+    #[schemars(extend("format" = "date"))]
     date: &'a str,
     #[serde(rename = "type")]
+    #[schemars(with = "EventType")]
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     compound_id: Option<&'a str>,

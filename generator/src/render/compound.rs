@@ -71,6 +71,7 @@ pub(crate) struct Aggregated<'a> {
     name: &'a str,
     cas: &'a str,
     schema: Schema,
+    #[schemars(with = "Context")]
     context: &'a str,
     context_label: &'a str,
     risk_level: RiskLevel,
@@ -79,7 +80,9 @@ pub(crate) struct Aggregated<'a> {
     evidence: &'a [EvidenceItem],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     disagreements: &'a [Disagreement],
+    #[schemars(with = "Vec<Context>")]
     available_contexts: Vec<&'static str>,
+    #[schemars(with = "Context")]
     primary_context: &'static str,
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     kind: Option<&'a str>,
@@ -89,6 +92,7 @@ pub(crate) struct Aggregated<'a> {
     watch_class: WatchClass,
     /// The day the answer stands on (`as_of`), when not today.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     as_of: Option<String>,
     _links: Links,
 }
@@ -108,7 +112,9 @@ pub(crate) struct AllContexts<'a> {
     name: &'a str,
     cas: &'a str,
     schema: Schema,
+    #[schemars(with = "Context")]
     primary_context: &'static str,
+    #[schemars(with = "Vec<Context>")]
     available_contexts: Vec<&'static str>,
     risk_profile: RiskProfile,
     contexts: BTreeMap<&'static str, ContextEntry<'a>>,
@@ -118,6 +124,7 @@ pub(crate) struct AllContexts<'a> {
     watch_class: WatchClass,
     /// The day the answer stands on (`as_of`), when not today.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     as_of: Option<String>,
     _links: Links,
 }
@@ -129,12 +136,14 @@ pub(crate) struct Legacy<'a> {
     name: &'a str,
     cas: &'a str,
     schema: Schema,
+    #[schemars(with = "Vec<Context>")]
     available_contexts: Vec<&'static str>,
     safety: &'a Safety,
     regulatory_listings: &'a Listings,
     risk_profile: RiskProfile,
     /// The day the answer stands on (`as_of`), when not today.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     as_of: Option<String>,
     _links: Links,
 }
@@ -161,6 +170,7 @@ pub(crate) struct Unavailable<'a> {
     message: String,
     schema: Schema,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<Context>")]
     available_contexts: Vec<&'static str>,
 }
 

@@ -6,10 +6,11 @@ use serde::Serialize;
 
 use super::{Cache, Rendered};
 use crate::model::Dataset;
-use crate::model::contexts::ContextInfo;
+use crate::model::contexts::{Context, ContextInfo};
 
 #[derive(Serialize, schemars::JsonSchema)]
 struct ContextOut<'a> {
+    #[schemars(with = "Context")]
     name: &'a str,
     label: &'a str,
     description: &'a str,
@@ -25,6 +26,7 @@ struct Group<'a> {
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct Body<'a> {
     /// The context a compound request without `context` gets when the compound has it.
+    #[schemars(with = "Context")]
     default: &'a str,
     total: usize,
     categories: Vec<Group<'a>>,

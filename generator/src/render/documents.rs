@@ -21,6 +21,7 @@ pub const BUILTIN_TEMPLATE: &str = include_str!("../../../templates/document.htm
 pub(crate) struct DocumentJson<'a> {
     name: &'a str,
     title: &'a str,
+    #[schemars(extend("format" = "date"))]
     updated: &'a str,
     canonical_url: String,
     source_file: &'a str,

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::compound::{KeyedLinks, View};
 use super::{Cache, Rendered};
-use crate::aggregate::synthesis::{self, Synthesis, Synthesized, Trace};
+use crate::aggregate::synthesis::{self, ProductRisk, Synthesis, Synthesized, Trace};
 use crate::model::Dataset;
 use crate::model::material::{
     Behavior, BrandExample, Component, EntityMeta, Exposure, Material, MaterialUse, Product,
@@ -192,6 +192,7 @@ pub(crate) struct ProductOut<'a> {
     hq_id: &'a str,
     name: &'a str,
     tier: &'a str,
+    #[schemars(with = "Option<ProductRisk>")]
     risk_level: Option<&'static str>,
     categories: &'a [String],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]

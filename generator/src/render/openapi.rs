@@ -13,7 +13,7 @@ use crate::model::Dataset;
 
 /// The description document's own version (`info.version`): it changes when the document
 /// does, and is not the service's version (`x-service-version`); `info.description` says so.
-pub const DOCUMENT_VERSION: &str = "2.4.0";
+pub const DOCUMENT_VERSION: &str = "2.5.0";
 /// `api_schema_version` is the integer 1.
 pub const API_SCHEMA_VERSION: u32 = 1;
 
@@ -475,7 +475,7 @@ mod tests {
         let d = dataset();
         let doc: Value = serde_json::from_slice(&openapi(d, Format::OpenApi).body).unwrap();
         assert_eq!(doc["openapi"], "3.1.0");
-        assert_eq!(doc["info"]["version"], "2.4.0");
+        assert_eq!(doc["info"]["version"], "2.5.0");
         for e in ENDPOINTS {
             let op = &doc["paths"][e.path][e.method.to_ascii_lowercase()];
             assert_eq!(op["operationId"], e.name, "{} {}", e.method, e.path);

@@ -20,6 +20,12 @@ use super::{
 use crate::model::material::Product;
 use crate::model::record::CompoundRecord;
 
+/// A closed set of strings, or null: the `enum` of an optional field that holds one of
+/// `values` (`#[schemars(extend("enum" = nullable(&VALUES)))]`).
+pub(crate) fn nullable(values: &[&'static str]) -> Vec<Option<&'static str>> {
+    values.iter().copied().map(Some).chain([None]).collect()
+}
+
 /// The schema of `T` under `settings` as one self-contained object: no `$defs` (a
 /// component's references would resolve against the OpenAPI document, not the schema), no
 /// `$schema`, and no `title` (the Rust type's name, which the document does not publish).

@@ -216,6 +216,7 @@ pub fn graph(graph: &Graph, id: EntityId<'_>, q: GraphQuery) -> Result<Rendered,
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct StatsBody<'a> {
+    #[schemars(extend("format" = "date-time"))]
     generated: &'a str,
     stats: Stats,
 }

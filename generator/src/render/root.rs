@@ -15,6 +15,8 @@ struct Enrichment<'a> {
     cas_numbers: usize,
     found_in_categories: usize,
     regulatory_agencies: usize,
+    /// The dataset's release time (`Dataset::release_date`).
+    #[schemars(extend("format" = "date-time"))]
     built_at: &'a str,
 }
 

@@ -16,6 +16,7 @@ pub(crate) struct Body<'a> {
     name: &'a str,
     cas: &'a str,
     /// The day that tells a past change from a scheduled one.
+    #[schemars(extend("format" = "date"))]
     today: String,
     count: usize,
     /// Values of the record no source dates (not on the timeline).

@@ -215,11 +215,23 @@ fn check_record(
             "must be positive",
         );
     }
-    for (path, date) in [
-        ("meta.created", &r.meta.created),
-        ("meta.last_reviewed", &r.meta.last_reviewed),
-    ] {
-        if chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err() {
+    // As the OpenAPI document states them (`format: date`).
+    let meta_dates = [
+        ("meta.created".to_string(), Some(&r.meta.created)),
+        (
+            "meta.last_reviewed".to_string(),
+            Some(&r.meta.last_reviewed),
+        ),
+    ];
+    let revisions = r.meta.revision_history.iter().enumerate();
+    let revisions =
+        revisions.map(|(i, v)| (format!("meta.revision_history[{i}].date"), Some(&v.date)));
+    let accessed = r.sources.iter().enumerate();
+    let accessed = accessed.map(|(i, s)| (format!("sources[{i}].accessed"), s.accessed.as_ref()));
+    for (path, date) in meta_dates.into_iter().chain(revisions).chain(accessed) {
+        if let Some(date) = date
+            && chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err()
+        {
             out.push(path, format!("{date:?} is not a YYYY-MM-DD date"));
         }
     }

@@ -11,7 +11,7 @@ use super::Sink;
 use super::citations::whole_work;
 use super::entity_gaps::{self, EMPTY_COMPOSITION, Gap, WHOLE_WORK_CITATION};
 use crate::model::cas::Cas;
-use crate::model::material::{Component, Exposure, Material, Product, ShareKind};
+use crate::model::material::{Component, EntityMeta, Exposure, Material, Product, ShareKind};
 use crate::model::record::SourceRef;
 use crate::model::vocab::{
     COMPONENT_ROLES, EXPOSURE_DURATIONS, EXPOSURE_FREQUENCIES, EXPOSURE_ROUTES, EXPOSURE_USERS,
@@ -183,6 +183,7 @@ fn material(m: &Material, dataset: &Dataset, out: &mut Sink<'_>) {
         components(&format!("composition.{section}"), list, dataset, out);
     }
     sources(m, &m.sources, out);
+    dates(&m.meta, &m.sources, out);
 }
 
 fn product(p: &Product, dataset: &Dataset, slugs: &BTreeMap<&str, &str>, out: &mut Sink<'_>) {
@@ -240,6 +241,7 @@ fn product(p: &Product, dataset: &Dataset, slugs: &BTreeMap<&str, &str>, out: &m
         );
     }
     sources(p, &p.sources, out);
+    dates(&p.meta, &p.sources, out);
 }
 
 /// A product's exposure: its routes, users, duration and frequency from the vocabularies.
@@ -329,6 +331,26 @@ fn components(path: &str, list: &[Component], dataset: &Dataset, out: &mut Sink<
 }
 
 /// Every `source` in the entity names an entry of its `sources[]`.
+/// `meta`'s dates and the sources' `accessed` are `YYYY-MM-DD`, as the OpenAPI document states
+/// (`format: date`).
+fn dates(meta: &EntityMeta, refs: &[SourceRef], out: &mut Sink<'_>) {
+    let meta_dates = [
+        ("meta.created".to_string(), Some(&meta.created)),
+        ("meta.last_reviewed".to_string(), Some(&meta.last_reviewed)),
+    ];
+    let accessed = refs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (format!("sources[{i}].accessed"), s.accessed.as_ref()));
+    for (path, date) in meta_dates.into_iter().chain(accessed) {
+        if let Some(date) = date
+            && chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err()
+        {
+            out.push(path, format!("{date:?} is not a YYYY-MM-DD date"));
+        }
+    }
+}
+
 fn sources<T: Serialize>(entity: &T, refs: &[SourceRef], out: &mut Sink<'_>) {
     let ids: BTreeSet<&str> = refs.iter().map(|s| s.id.as_str()).collect();
     if ids.len() != refs.len() {

@@ -44,7 +44,7 @@ pub async fn erase(state: &AppState, email: &str) -> Result<Erased, StoreError> 
     for customer in &customers {
         let deletion: Deletion =
             provider::delete_customer(&state.service.config, store, customer).await?;
-        out.payment_customers.push(deletion.name());
+        out.payment_customers.push(deletion);
     }
     Ok(out)
 }

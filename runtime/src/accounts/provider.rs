@@ -18,24 +18,7 @@ const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
-/// Whether the provider's record of `customer` is gone: deleted now, or kept pending.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Deletion {
-    Deleted,
-    Pending,
-    /// No provider API is configured (a service without paid plans).
-    NotConfigured,
-}
-
-impl Deletion {
-    pub fn name(self) -> &'static str {
-        match self {
-            Deletion::Deleted => "deleted",
-            Deletion::Pending => "pending",
-            Deletion::NotConfigured => "not_configured",
-        }
-    }
-}
+pub use saferef_generator::render::runtime_answers::accounts::Deletion;
 
 /// Asks the provider to delete `customer`; on failure records it as pending.
 pub async fn delete_customer(

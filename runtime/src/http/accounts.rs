@@ -113,7 +113,7 @@ pub async fn trial(state: &AppState, req: &Request, caller: &Caller) -> Result<R
             message: format!(
                 "if this address may have a trial, a key for {TRIAL_DAYS} days of the Developer tier is on its way to it (one trial per address)"
             ),
-            tier: TRIAL_TIER.name(),
+            tier: TRIAL_TIER,
             expires_at: expires.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         },
         Cache::NoStore,
@@ -173,7 +173,7 @@ fn new_key(key: String, r: &KeyRecord) -> NewKey {
     NewKey {
         key,
         prefix: r.prefix.clone(),
-        tier: r.tier.name(),
+        tier: r.tier,
         expires_at: r.expires_at.map(|e| e.to_rfc3339()),
     }
 }

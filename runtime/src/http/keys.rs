@@ -38,7 +38,7 @@ pub async fn status(state: &AppState, caller: &Caller) -> Result<Rendered, ApiEr
     let limit = r.tier.daily_limit();
     let body = KeyStatus {
         prefix: &r.prefix,
-        tier: r.tier.name(),
+        tier: r.tier,
         active: r.active,
         created: r.created.to_rfc3339(),
         expires_at: r.expires_at.map(|e| e.to_rfc3339()),
@@ -109,7 +109,7 @@ pub async fn rotate(state: &AppState, caller: &Caller) -> Result<Rendered, ApiEr
         &KeyRotated {
             key: &key,
             prefix: &new.prefix,
-            tier: new.tier.name(),
+            tier: new.tier,
             expires_at: new.expires_at.map(|e| e.to_rfc3339()),
             replaced: &old.prefix,
             note: "store this key now: it is shown only once; the previous key no longer works",

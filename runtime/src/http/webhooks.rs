@@ -8,7 +8,7 @@ use saferef_generator::api::Op;
 use saferef_generator::render::error::ApiError;
 use saferef_generator::render::paging::Paging;
 use saferef_generator::render::runtime_answers::webhooks::{
-    Deliveries, Followed, MAX_COMPOUNDS, SECRET_MAX, SECRET_MIN, WatchlistWord, WebhookBody,
+    Deliveries, Followed, MAX_COMPOUNDS, SECRET_MAX, SECRET_MIN, True, WatchlistWord, WebhookBody,
     WebhookCreated, WebhookDeleted, WebhookList, WebhookTestQueued, WebhookView, Webhooks,
 };
 use saferef_generator::render::{Cache, Rendered};
@@ -36,7 +36,7 @@ fn view(w: &Webhook) -> WebhookView<'_> {
             Compounds::All => Followed::Ids(vec!["*"]),
             Compounds::Ids(ids) => Followed::Ids(ids.iter().map(String::as_str).collect()),
         },
-        format: w.format.name(),
+        format: w.format,
         created: chrono::DateTime::from_timestamp(w.created, 0)
             .unwrap_or_default()
             .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
@@ -300,7 +300,7 @@ pub async fn delete(state: &AppState, caller: &Caller, id: &str) -> Result<Rende
     }
     Ok(Rendered::json(
         200,
-        &WebhookDeleted { id, deleted: true },
+        &WebhookDeleted { id, deleted: True },
         Cache::NoStore,
     ))
 }

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-pub use saferef_generator::render::runtime_answers::webhooks::Attempt;
+pub use saferef_generator::render::runtime_answers::webhooks::{Attempt, Outcome};
 
 use crate::store::keyspace;
 use crate::store::{Store, StoreError};

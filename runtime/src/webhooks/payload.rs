@@ -7,7 +7,7 @@ use serde_json::Value;
 
 /// The event kinds; release loading emits the first four (stated with the registration body,
 /// whose OpenAPI schema lists them).
-pub use saferef_generator::render::runtime_answers::webhooks::EVENTS;
+pub use saferef_generator::render::runtime_answers::webhooks::{EVENTS, Format};
 
 /// What a webhook receives when it names no events: every data change.
 pub const DEFAULT_EVENTS: [&str; 4] = [
@@ -35,30 +35,6 @@ impl Event {
             kind: kind.to_string(),
             created: chrono::Utc::now().timestamp(),
             data,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    Json,
-    Slack,
-}
-
-impl Format {
-    pub fn parse(s: &str) -> Option<Format> {
-        match s {
-            "json" => Some(Format::Json),
-            "slack" => Some(Format::Slack),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Json => "json",
-            Format::Slack => "slack",
         }
     }
 }

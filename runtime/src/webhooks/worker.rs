@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use rand::Rng;
 
+use super::log::{self, Outcome};
 use super::queue::{self, Delivery};
 use super::registry::{self, Webhook};
-use super::{crypto, log, signature, ssrf};
+use super::{crypto, signature, ssrf};
 use crate::Config;
 use crate::config::SecretKey;
 use crate::store::keyspace;
@@ -235,15 +236,15 @@ impl Worker {
     ) -> Result<(), StoreError> {
         let attempt = d.attempts + 1;
         let outcome = match (&result, retry_at) {
-            (Ok(_), _) => "delivered",
-            (Err(_), Some(_)) => "retrying",
-            (Err(_), None) => "failed",
+            (Ok(_), _) => Outcome::Delivered,
+            (Err(_), Some(_)) => Outcome::Retrying,
+            (Err(_), None) => Outcome::Failed,
         };
         tracing::info!(
             webhook = %d.webhook_id,
             delivery = %d.id,
             attempt,
-            outcome,
+            outcome = outcome.name(),
             "webhook attempt"
         );
         let (status_code, error) = match result {
@@ -259,7 +260,7 @@ impl Worker {
             status_code,
             error,
             duration_ms,
-            outcome: outcome.to_string(),
+            outcome,
             next_retry_at: retry_at.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
         };
         // Not for a webhook deleted (or an account erased) while the attempt ran.

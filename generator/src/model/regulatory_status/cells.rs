@@ -115,6 +115,7 @@ pub struct Source {
     pub publisher: String,
     pub url: String,
     /// Publication date, YYYY-MM-DD.
+    #[schemars(extend("format" = "date"))]
     pub date: String,
 }
 
@@ -156,9 +157,11 @@ pub struct Value {
     /// Lifecycle status as of curation.
     pub status: String,
     /// YYYY-MM-DD; none while the date is not fixed (pending proposals).
+    #[schemars(extend("format" = "date"))]
     pub effective_from: Option<String>,
     /// YYYY-MM-DD by which the regulated party must comply, where it differs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     pub compliance_deadline: Option<String>,
     pub confidence: String,
     /// The instrument's name.

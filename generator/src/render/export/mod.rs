@@ -43,7 +43,8 @@ pub struct ExportQuery<'a> {
     pub context: Option<&'a str>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Kind {
     Compounds,
     Materials,
@@ -68,6 +69,15 @@ pub enum Format {
     Csv,
 }
 
+/// Which records an export holds: the list items' fields (`index`) or the stored records
+/// (`full`, from `detail=full`).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Detail {
+    Index,
+    Full,
+}
+
 /// The JSON export's fields before its list of records (`Export::head`).
 #[derive(serde::Serialize, schemars::JsonSchema)]
 struct Envelope<'a> {
@@ -75,9 +85,9 @@ struct Envelope<'a> {
     _disclaimer_url: &'static str,
     /// compounds, materials or products: the name of the list that follows.
     #[serde(rename = "type")]
-    kind: &'static str,
+    kind: Kind,
     /// index or full.
-    detail: &'static str,
+    detail: Detail,
     release: &'a str,
     /// Records in the list.
     count: usize,
@@ -248,8 +258,12 @@ impl Export {
                 let envelope = Envelope {
                     _notice: &self.notice,
                     _disclaimer_url: DISCLAIMER_URL,
-                    kind: self.kind.as_str(),
-                    detail: if self.full { "full" } else { "index" },
+                    kind: self.kind,
+                    detail: if self.full {
+                        Detail::Full
+                    } else {
+                        Detail::Index
+                    },
                     release: &self.release,
                     count: self.ids.len(),
                 };

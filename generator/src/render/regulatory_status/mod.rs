@@ -16,9 +16,11 @@ use serde_json::value::RawValue;
 
 pub use query::RegulatoryStatusQuery;
 
+use super::openapi_schemas::nullable;
 use super::{Cache, Rendered};
 use crate::model::record::CompoundRecord;
 use crate::model::regulatory_status::governance::{self, Change, Coverage};
+use crate::model::regulatory_status::{CHANGE_TYPES, CONFIDENCES, LEGAL_STATUSES, STATUSES};
 use crate::model::regulatory_status::{Cell, LoadedFile, RegulatoryStatus, Value};
 
 impl RegulatoryStatusQuery<'_> {
@@ -35,13 +37,19 @@ impl RegulatoryStatusQuery<'_> {
 struct ValueOut<'a> {
     threshold_ppb: Option<f64>,
     stated: Option<&'a str>,
+    #[schemars(extend("enum" = LEGAL_STATUSES))]
     legal_status: &'a str,
+    #[schemars(extend("enum" = STATUSES))]
     status: &'a str,
+    #[schemars(extend("format" = "date"))]
     effective_from: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     compliance_deadline: Option<&'a str>,
+    #[schemars(extend("enum" = CONFIDENCES))]
     confidence: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = nullable(&CHANGE_TYPES)))]
     change_type: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     issuer: Option<&'a str>,
@@ -124,9 +132,11 @@ struct CellOut<'a> {
     /// Of the current value.
     threshold_ppb: Option<f64>,
     /// Of the current value; null when none governs the date.
+    #[schemars(extend("enum" = nullable(&LEGAL_STATUSES)))]
     legal_status: Option<&'a str>,
     coverage_gap: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = nullable(&CHANGE_TYPES)))]
     change_type: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     legal_status_note: Option<&'a str>,
@@ -139,6 +149,7 @@ struct CellOut<'a> {
 /// The cells as of a date.
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct CellsBody<'a> {
+    #[schemars(extend("format" = "date"))]
     as_of: String,
     dataset_version: &'a str,
     /// The analyte ids `analyte` resolved to (a CAS number or compound id may name several,
@@ -182,13 +193,18 @@ struct ChangeOut<'a> {
     analyte: &'a str,
     matrix: &'a str,
     jurisdiction: &'a str,
+    #[schemars(extend("enum" = STATUSES))]
     status: &'a str,
+    #[schemars(extend("enum" = CONFIDENCES))]
     confidence: &'a str,
+    #[schemars(extend("format" = "date"))]
     effective_from: Option<&'a str>,
+    #[schemars(extend("format" = "date"))]
     compliance_deadline: Option<&'a str>,
     months_until: Option<u32>,
     threshold_ppb: Option<f64>,
     stated: Option<&'a str>,
+    #[schemars(extend("enum" = LEGAL_STATUSES))]
     legal_status: &'a str,
     instrument: &'a str,
     source_ref: Option<&'a str>,
@@ -199,8 +215,10 @@ struct ChangeOut<'a> {
 /// `view=calendar`: the changes ahead and what the calendar covers.
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct CalendarBody<'a> {
+    #[schemars(extend("format" = "date"))]
     as_of: String,
     dataset_version: &'a str,
+    #[schemars(extend("format" = "date"))]
     before: Option<String>,
     changes: Vec<ChangeOut<'a>>,
     /// Compounds' classification changes effective after `as_of` (and on or before `before`):

@@ -17,6 +17,7 @@ pub(super) struct Scheduled<'a> {
     cas: &'a str,
     jurisdiction: &'static str,
     /// `eu_clp` or `prop65`.
+    #[schemars(extend("enum" = ["eu_clp", "prop65"]))]
     subject: &'static str,
     value: String,
     effective_from: &'a str,

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::tier::Tier;
+
 /// The longest e-mail address accepted (RFC 5321's path limit).
 pub const EMAIL_MAX: usize = 254;
 
@@ -45,8 +47,9 @@ pub struct TrialAccepted {
     pub status: AcceptedStatus,
     pub message: String,
     /// The tier a trial key opens.
-    pub tier: &'static str,
+    pub tier: Tier,
     /// When a key issued by this request expires (RFC 3339).
+    #[schemars(extend("format" = "date-time"))]
     pub expires_at: String,
 }
 
@@ -56,8 +59,9 @@ pub struct NewKey {
     /// Shown once.
     pub key: String,
     pub prefix: String,
-    pub tier: &'static str,
+    pub tier: Tier,
     /// RFC 3339; null for a key that does not expire.
+    #[schemars(extend("format" = "date-time"))]
     pub expires_at: Option<String>,
 }
 
@@ -83,7 +87,17 @@ pub struct Erased {
     pub watchlist_entries: usize,
     pub webhooks: usize,
     /// deleted, pending (retried hourly) or not_configured, per provider customer.
-    pub payment_customers: Vec<&'static str>,
+    pub payment_customers: Vec<Deletion>,
+}
+
+/// Whether the payment provider's record of a customer is gone: deleted now, kept pending, or
+/// not_configured (a service without paid plans has no provider API).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Deletion {
+    Deleted,
+    Pending,
+    NotConfigured,
 }
 
 /// `POST /api/keys/erasure`, second step: what was erased.

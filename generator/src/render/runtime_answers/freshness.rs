@@ -7,8 +7,10 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct Summary {
     /// When the served build was made, RFC 3339 (null without a built tree).
+    #[schemars(extend("format" = "date-time"))]
     pub snapshot_generated_at: Option<String>,
     /// When this summary was computed, RFC 3339.
+    #[schemars(extend("format" = "date-time"))]
     pub last_checked_at: Option<String>,
     pub deploy_age_days: Option<i64>,
     /// The deploy is 7 days old or more.
@@ -18,6 +20,7 @@ pub struct Summary {
     /// Compounds with classifications whose record was reviewed over 6 months ago, or never.
     pub regulatory_stale_count: usize,
     /// build (computed at start) or redis (the daily summary in the store).
+    #[schemars(extend("enum" = ["build", "redis"]))]
     pub source: String,
 }
 

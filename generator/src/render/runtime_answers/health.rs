@@ -6,9 +6,11 @@ use serde::Serialize;
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Health<'a> {
     /// ok, or degraded when the dataset loaded with problems.
+    #[schemars(extend("enum" = ["ok", "degraded"]))]
     pub status: &'a str,
     pub version: &'a str,
     /// RFC 3339, seconds.
+    #[schemars(extend("format" = "date-time"))]
     pub timestamp: String,
     pub platform: &'a str,
     pub commit: &'a str,
@@ -34,6 +36,7 @@ pub struct Integrity {
 pub struct Monitor {
     pub uptime_seconds: u64,
     /// The store's backend.
+    #[schemars(extend("enum" = ["embedded", "redis"]))]
     pub store: &'static str,
     pub store_reachable: bool,
     pub resident_memory_bytes: Option<u64>,

@@ -4,6 +4,8 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::tier::Tier;
+
 /// What the payment provider told us about the key's subscription, and whether the key is a
 /// trial: kept in the key record and shown, flattened, by its status.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -21,14 +23,14 @@ pub struct Billing {
     pub cancel_at_period_end: bool,
     /// RFC 3339.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<String>", extend("format" = "date-time"))]
     pub payment_failed_at: Option<DateTime<Utc>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_attempts: Option<u32>,
     /// When the provider's last applied event about this subscription was made (its
     /// `created`, RFC 3339): an older event arriving later does not overwrite the state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<String>", extend("format" = "date-time"))]
     pub provider_event_at: Option<DateTime<Utc>>,
 }
 
@@ -36,13 +38,16 @@ pub struct Billing {
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct KeyStatus<'a> {
     pub prefix: &'a str,
-    pub tier: &'static str,
+    pub tier: Tier,
     pub active: bool,
     /// RFC 3339.
+    #[schemars(extend("format" = "date-time"))]
     pub created: String,
     /// RFC 3339; null for a key that does not expire.
+    #[schemars(extend("format" = "date-time"))]
     pub expires_at: Option<String>,
     /// active, past_due or unpaid (absent state: null).
+    #[schemars(extend("enum" = ["active", "past_due", "unpaid", null]))]
     pub payment_status: Option<&'a str>,
     #[serde(flatten)]
     pub billing: &'a Billing,
@@ -68,6 +73,7 @@ pub struct KeyUsage {
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Day {
     /// YYYY-MM-DD.
+    #[schemars(extend("format" = "date"))]
     pub date: String,
     pub requests: u64,
 }
@@ -78,8 +84,9 @@ pub struct KeyRotated<'a> {
     /// Shown once.
     pub key: &'a str,
     pub prefix: &'a str,
-    pub tier: &'static str,
+    pub tier: Tier,
     /// RFC 3339; null for a key that does not expire.
+    #[schemars(extend("format" = "date-time"))]
     pub expires_at: Option<String>,
     /// The prefix of the key that stopped working.
     pub replaced: &'a str,

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::model::changelog::EventType;
 use crate::model::vocab::RiskLevel;
 use crate::render::paging;
 
@@ -26,6 +27,7 @@ pub struct Entry<'a> {
     pub name: &'a str,
     pub cas: &'a str,
     /// When the compound was added, RFC 3339.
+    #[schemars(extend("format" = "date-time"))]
     pub added: String,
     /// The tier in every available context (as in `GET /api/compounds`).
     pub risk_levels: BTreeMap<&'static str, RiskLevel>,
@@ -36,8 +38,10 @@ pub struct Entry<'a> {
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct LastChange<'a> {
     pub id: &'a str,
+    #[schemars(extend("format" = "date"))]
     pub date: &'a str,
     #[serde(rename = "type")]
+    #[schemars(with = "EventType")]
     pub kind: &'a str,
     pub summary: &'a str,
 }

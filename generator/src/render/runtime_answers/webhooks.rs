@@ -20,6 +20,31 @@ pub const MAX_COMPOUNDS: usize = 1000;
 pub const SECRET_MIN: usize = 16;
 pub const SECRET_MAX: usize = 200;
 
+/// What a delivery's body is: the event as JSON, or a Slack message about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Json,
+    Slack,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "json" => Some(Format::Json),
+            "slack" => Some(Format::Slack),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Slack => "slack",
+        }
+    }
+}
+
 /// `{url, events?, compounds?, format?, signing_secret?}`.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -36,8 +61,10 @@ pub struct WebhookBody {
     #[serde(default)]
     #[schemars(length(min = 1, max = MAX_COMPOUNDS))]
     pub compounds: Option<Vec<String>>,
-    /// json (the default) or slack.
+    /// json (the default) or slack; read as a string so a wrong value gets the runtime's own
+    /// 400, which names the values.
     #[serde(default)]
+    #[schemars(with = "Option<Format>")]
     pub format: Option<String>,
     /// Printable ASCII without spaces; one is made when absent.
     #[serde(default)]
@@ -75,11 +102,12 @@ pub struct WebhookView<'a> {
     pub id: &'a str,
     #[schemars(url)]
     pub url: &'a str,
+    #[schemars(extend("items" = {"type": "string", "enum": EVENTS}))]
     pub events: &'a [String],
     pub compounds: Followed<'a>,
-    /// json or slack.
-    pub format: &'static str,
+    pub format: Format,
     /// RFC 3339, seconds.
+    #[schemars(extend("format" = "date-time"))]
     pub created: String,
 }
 
@@ -127,10 +155,12 @@ pub struct Deliveries<'a> {
 pub struct Attempt {
     pub delivery_id: String,
     pub event_id: String,
+    #[schemars(extend("enum" = EVENTS))]
     pub event_type: String,
     /// 1 for the first attempt.
     pub attempt: u32,
     /// RFC 3339.
+    #[schemars(extend("format" = "date-time"))]
     pub at: String,
     /// The receiver's HTTP status, when it answered.
     pub status_code: Option<u16>,
@@ -138,16 +168,60 @@ pub struct Attempt {
     pub error: Option<String>,
     pub duration_ms: u64,
     /// delivered, retrying or failed (no attempts left).
-    pub outcome: String,
+    pub outcome: Outcome,
     /// RFC 3339, when the delivery is retrying.
+    #[schemars(extend("format" = "date-time"))]
     pub next_retry_at: Option<String>,
+}
+
+/// What became of a delivery attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Delivered,
+    Retrying,
+    Failed,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Delivered => "delivered",
+            Outcome::Retrying => "retrying",
+            Outcome::Failed => "failed",
+        }
+    }
 }
 
 /// `DELETE /api/webhooks/{id}`.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct WebhookDeleted<'a> {
     pub id: &'a str,
-    pub deleted: bool,
+    pub deleted: True,
+}
+
+/// `true`, and nothing else: an answer that states a done deed.
+#[derive(Debug, Clone, Copy)]
+pub struct True;
+
+impl Serialize for True {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bool(true)
+    }
+}
+
+impl schemars::JsonSchema for True {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "True".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "boolean", "const": true })
+    }
 }
 
 /// `POST /api/webhooks/test/{id}`: a `webhook.test` event queued.
