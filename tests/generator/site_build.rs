@@ -14,7 +14,7 @@ use saferef_generator::build::site::{
     header_lines, html_security_lines, state,
 };
 use saferef_generator::ingest::{IngestOptions, run};
-use saferef_generator::load::{load, load_with};
+use saferef_generator::load::{load, load_with, snapshot};
 use saferef_generator::model::{Dataset, Problem};
 
 fn repo() -> PathBuf {
@@ -154,6 +154,84 @@ fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
             .join("human_adult/flat.svg")
             .exists()
     );
+}
+
+/// The key of the routing files and the snapshot's frames, as the build state at `out` has them.
+fn routing_and_frames(out: &Path) -> (state::Hash, Vec<(state::Hash, u64)>) {
+    let bytes = std::fs::read(out.join(state::PATH)).unwrap();
+    let manifest = std::fs::read(out.join(MANIFEST)).unwrap();
+    let s = state::decode(&bytes, &manifest).unwrap();
+    (s.routing, s.records.frames)
+}
+
+/// Each frame's bytes in a snapshot file.
+fn frames_of<'a>(snapshot: &'a [u8], frames: &[(state::Hash, u64)]) -> Vec<&'a [u8]> {
+    let mut at = 0;
+    frames
+        .iter()
+        .map(|(_, len)| {
+            let frame = &snapshot[at..at + *len as usize];
+            at += *len as usize;
+            frame
+        })
+        .collect()
+}
+
+#[test]
+fn a_one_compound_change_compresses_its_snapshot_frame_alone_and_keeps_the_routing_files() {
+    let (_data, d) = dataset();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    // 30 compounds: the snapshot's head and two frames of records.
+    let mut d = saferef_generator::build::site::scale::scaled(d, 10).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let snapshot_file = out.path().join(snapshot::PATH);
+    let (routing, frames) = routing_and_frames(out.path());
+    assert_eq!(frames.len(), 3);
+    let before = std::fs::read(&snapshot_file).unwrap();
+    assert_eq!(
+        frames.iter().map(|(_, len)| *len as usize).sum::<usize>(),
+        before.len()
+    );
+
+    // A name is in no routing entry: `_redirects` and `_headers` keep their key, and of the
+    // snapshot only the frame holding benzene's record is compressed again; the others are the
+    // previous file's bytes. The tree is a build from scratch's.
+    d.compounds.get_mut(&benzene).unwrap().name = "Benzene (renamed)".into();
+    build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
+    let (routing_after, frames_after) = routing_and_frames(out.path());
+    assert_eq!(routing_after, routing);
+    let changed: Vec<usize> = (0..frames.len())
+        .filter(|&i| frames[i].0 != frames_after[i].0)
+        .collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    let after = std::fs::read(&snapshot_file).unwrap();
+    let (old, new) = (
+        frames_of(&before, &frames),
+        frames_of(&after, &frames_after),
+    );
+    for i in (0..frames.len()).filter(|i| !changed.contains(i)) {
+        assert_eq!(old[i], new[i], "frame {i}");
+    }
+    assert_ne!(old[changed[0]], new[changed[0]]);
+    let read = snapshot::read(&snapshot_file).unwrap();
+    assert_eq!(read.compounds.len(), 30);
+    assert_eq!(read.compounds[&benzene].name, "Benzene (renamed)");
+    assert_same_as_fresh(&d, out.path());
+
+    // A compound that leaves takes its routing entries with it: the routing files are made
+    // again, and every frame of records from its own on.
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    d.compounds.remove(&bpa);
+    build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
+    let (routing_gone, _) = routing_and_frames(out.path());
+    assert_ne!(routing_gone, routing);
+    assert!(
+        !std::fs::read_to_string(out.path().join("_headers"))
+            .unwrap()
+            .contains(&bpa)
+    );
+    assert_same_as_fresh(&d, out.path());
 }
 
 #[test]

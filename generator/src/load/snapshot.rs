@@ -24,7 +24,7 @@ pub const PATH: &str = "_data/dataset.json.zst";
 /// Bumped when the snapshot's shape changes; an older snapshot is rebuilt, not misread.
 const FORMAT: u32 = 5;
 
-/// The snapshot as read back (`encode_parts` writes the same fields, compounds last).
+/// The snapshot as read back (`encode_frames` writes the same fields, compounds last).
 #[derive(Deserialize)]
 struct Snapshot {
     format: u32,
@@ -83,7 +83,7 @@ struct Head<'a> {
 }
 
 /// The snapshot's JSON in pieces: the build hashes them to tell what changed since the
-/// previous build, then joins them (`encode_parts`).
+/// previous build, then joins them (`encode_frames`).
 #[derive(Debug)]
 pub struct Parts<'a> {
     /// Every field but the compounds and the fingerprint, as the inside of a JSON object.
@@ -142,7 +142,7 @@ pub fn parts_with<'a>(
 
 /// The compressed snapshot of `dataset`.
 pub fn encode(dataset: &Dataset) -> anyhow::Result<Vec<u8>> {
-    encode_parts(&parts(dataset)?)
+    Ok(encode_frames(&parts(dataset)?, |_| None)?.0)
 }
 
 /// The head fields as the start of a JSON object (no closing brace).
@@ -159,32 +159,73 @@ fn head(parts: &Parts<'_>) -> serde_json::Result<Vec<u8>> {
 /// What comes between the shared fields and the first compound.
 const COMPOUNDS: &[u8] = b",\"compounds\":[";
 
-/// The compressed snapshot made of `parts`: one JSON object, the compounds last.
-pub fn encode_parts(parts: &Parts<'_>) -> anyhow::Result<Vec<u8>> {
-    let head = head(parts)?;
-    let size = parts
-        .compounds
-        .iter()
-        .map(|(_, c)| c.len() + 1)
-        .sum::<usize>();
-    let mut json = Vec::with_capacity(head.len() + parts.shared.len() + size + 32);
-    json.extend_from_slice(&head);
-    json.push(b',');
-    json.extend_from_slice(&parts.shared);
-    json.extend_from_slice(COMPOUNDS);
-    for (i, (_, record)) in parts.compounds.iter().enumerate() {
-        if i > 0 {
-            json.push(b',');
-        }
-        json.extend_from_slice(record);
-    }
-    json.extend_from_slice(b"]}");
-    // Level 1: the snapshot is rewritten whenever the data changes, so speed matters more than
-    // the last tenth of its size (level 3 takes 2.5 times as long for 10% less).
-    Ok(zstd::encode_all(json.as_slice(), 1)?)
+/// How many compound records one zstd frame of the snapshot holds: a rebuild compresses again
+/// only the frames whose records changed and copies the others (`build::site`).
+const RECORDS_PER_FRAME: usize = 16;
+
+/// The snapshot's zstd frames, in order: `None` is the head and the shared fields up to the
+/// array of records, `Some(range)` the records at those indices of `parts.compounds` (each
+/// after a comma but the first). The last frame also ends the document.
+pub fn frames(parts: &Parts<'_>) -> Vec<Option<Range<usize>>> {
+    let n = parts.compounds.len();
+    let mut frames = vec![None];
+    frames.extend(
+        (0..n)
+            .step_by(RECORDS_PER_FRAME)
+            .map(|start| Some(start..(start + RECORDS_PER_FRAME).min(n))),
+    );
+    frames
 }
 
-/// Where each compound's JSON is in the document `encode_parts` compresses, in the parts'
+/// The compressed snapshot made of `parts`: one JSON object, the compounds last, compressed
+/// frame by frame (`frames`; a zstd reader reads concatenated frames as one stream), with
+/// frame `i`'s compressed bytes taken from `reuse(i)` where it has them. Also each frame's
+/// compressed length.
+pub fn encode_frames<'r>(
+    parts: &Parts<'_>,
+    reuse: impl Fn(usize) -> Option<&'r [u8]> + Sync,
+) -> anyhow::Result<(Vec<u8>, Vec<u64>)> {
+    let head = head(parts)?;
+    let frames = frames(parts);
+    let last = frames.len() - 1;
+    let compressed = frames
+        .par_iter()
+        .enumerate()
+        .map(|(i, frame)| {
+            if let Some(bytes) = reuse(i) {
+                return Ok(Cow::Borrowed(bytes));
+            }
+            let mut json = Vec::new();
+            match frame {
+                None => {
+                    json.extend_from_slice(&head);
+                    json.push(b',');
+                    json.extend_from_slice(&parts.shared);
+                    json.extend_from_slice(COMPOUNDS);
+                }
+                Some(range) => {
+                    for (i, (_, record)) in parts.compounds[range.clone()].iter().enumerate() {
+                        if i + range.start > 0 {
+                            json.push(b',');
+                        }
+                        json.extend_from_slice(record);
+                    }
+                }
+            }
+            if i == last {
+                json.extend_from_slice(b"]}");
+            }
+            // Level 1: the snapshot is rewritten whenever the data changes, so speed matters
+            // more than the last tenth of its size (level 3 takes 2.5 times as long for 10%
+            // less).
+            Ok(Cow::Owned(zstd::encode_all(json.as_slice(), 1)?))
+        })
+        .collect::<std::io::Result<Vec<Cow<'_, [u8]>>>>()?;
+    let lens = compressed.iter().map(|c| c.len() as u64).collect();
+    Ok((compressed.concat(), lens))
+}
+
+/// Where each compound's JSON is in the document `encode_frames` compresses, in the parts'
 /// order (the layout above: head, a comma, the shared fields, the array of records).
 pub fn record_ranges(parts: &Parts<'_>) -> serde_json::Result<Vec<Range<usize>>> {
     let mut at = head(parts)?.len() + 1 + parts.shared.len() + COMPOUNDS.len();

@@ -159,6 +159,9 @@ pub struct LastBuild {
     /// The state's records and the snapshot's JSON, when the snapshot is the one the state
     /// describes and this generator parsed the records.
     records: Option<(state::Records, Vec<u8>)>,
+    /// The snapshot file's frames (their keys and compressed lengths) and its bytes, when it
+    /// is the one the state describes.
+    snapshot: Option<(Vec<(Hash, u64)>, Vec<u8>)>,
 }
 
 impl LastBuild {
@@ -171,19 +174,34 @@ impl LastBuild {
             return LastBuild::default();
         };
         bytes.truncate(body);
-        let records = state::decode_verified(&bytes, &manifest)
-            .map(|s| s.records)
-            .filter(|r| r.identity == GENERATOR_IDENTITY)
-            .and_then(|r| {
-                let file = std::fs::read(out.join(crate::load::snapshot::PATH)).ok()?;
-                let sum: Hash = Sha256::digest(&file).into();
-                let json = crate::load::snapshot::decompress(&file).ok()?;
-                (sum == r.snapshot).then_some((r, json))
-            });
+        let Some(mut records) = state::decode_verified(&bytes, &manifest).map(|s| s.records) else {
+            return LastBuild {
+                state: Some((bytes, manifest)),
+                ..LastBuild::default()
+            };
+        };
+        let snapshot = std::fs::read(out.join(crate::load::snapshot::PATH))
+            .ok()
+            .filter(|file| Sha256::digest(file).as_slice() == records.snapshot)
+            .map(|file| (std::mem::take(&mut records.frames), file));
+        let records = match &snapshot {
+            Some((frames, file)) if records.identity == GENERATOR_IDENTITY => {
+                decompress_frames(frames, file).map(|json| (records, json))
+            }
+            _ => None,
+        };
         LastBuild {
             state: Some((bytes, manifest)),
             records,
+            snapshot,
         }
+    }
+
+    /// The compressed bytes of the previous snapshot's frame with this key.
+    fn frame(&self, key: &Hash) -> Option<&[u8]> {
+        let (frames, file) = self.snapshot.as_ref()?;
+        let at = frames.iter().position(|(k, _)| k == key)?;
+        frame_slices(frames, file)?.get(at).copied()
     }
 
     /// The compounds of `dataset` whose records a load with this cache took from it.
@@ -222,6 +240,29 @@ impl RecordCache for LastBuild {
         let start = usize::try_from(entry.start).ok()?;
         json.get(start..start.checked_add(usize::try_from(entry.len).ok()?)?)
     }
+}
+
+/// Each frame's bytes in a snapshot file, from the frames' lengths; none unless they add up to
+/// the file.
+fn frame_slices<'f>(frames: &[(Hash, u64)], file: &'f [u8]) -> Option<Vec<&'f [u8]>> {
+    let mut at = 0usize;
+    let mut slices = Vec::with_capacity(frames.len());
+    for (_, len) in frames {
+        let end = at.checked_add(usize::try_from(*len).ok()?)?;
+        slices.push(file.get(at..end)?);
+        at = end;
+    }
+    (at == file.len()).then_some(slices)
+}
+
+/// A snapshot's JSON, its frames decompressed in parallel.
+fn decompress_frames(frames: &[(Hash, u64)], file: &[u8]) -> Option<Vec<u8>> {
+    let parts = frame_slices(frames, file)?
+        .par_iter()
+        .map(|f| crate::load::snapshot::decompress(f))
+        .collect::<std::io::Result<Vec<_>>>()
+        .ok()?;
+    Some(parts.concat())
 }
 
 /// The file compound `id` was loaded from (relative to the data directory) and its digest.
@@ -279,23 +320,28 @@ fn build_staged(
     );
 
     let t = Instant::now();
-    let (rest, redirect_rules) = match (plan.rest_reused.take(), rest_parts?) {
+    let rest = match (plan.rest_reused.take(), rest_parts?) {
         (Some(rest), _) => rest,
-        (None, Some((routes, snapshot))) => {
-            let (rest, rules, w, paths) =
-                write_rest(dataset, opts, &plan, &staged, &groups, (routes, snapshot))?;
+        (None, Some(rendered)) => {
+            let (rest, w, paths) = write_rest(dataset, opts, &plan, &staged, &groups, rendered)?;
             written += w;
             fresh.extend(paths);
-            (rest, rules)
+            rest
         }
         (None, None) => unreachable!("the rest is rendered whenever it is not reused"),
     };
+    let Rest {
+        group: rest,
+        redirect_rules,
+        routing,
+        frames,
+    } = rest;
     let mut stale = stale(&plan.previous, &fresh)?;
     // Earlier builds wrote the manifest at the root, where the CDN published it; it goes.
     if opts.out.join(FORMER_MANIFEST).is_file() {
         stale.push(FORMER_MANIFEST.to_string());
     }
-    let records = records(dataset, &plan.parts, &rest)?;
+    let records = records(dataset, &plan.parts, &rest, frames)?;
     stage("routing files and snapshot", t);
 
     let t = Instant::now();
@@ -314,6 +360,7 @@ fn build_staged(
             .collect(),
         rest,
         redirect_rules,
+        routing,
         records,
     };
     write_manifest(dataset, opts, &staged, &state)?;
@@ -369,8 +416,11 @@ struct Plan<'a> {
     previous: Previous<'a>,
     /// By entity, its previous group when its key is unchanged: those are not rendered.
     reused: Vec<Option<Group<'a>>>,
-    /// The previous rest and its redirect rule count, when the rest key is unchanged.
-    rest_reused: Option<(Group<'a>, usize)>,
+    /// The previous rest, when the rest key is unchanged.
+    rest_reused: Option<Rest<'a>>,
+    /// The snapshot's frames (`load::snapshot::frames`): each one's key, and its compressed
+    /// bytes in the previous snapshot when a frame there has that key.
+    frames: Vec<(Hash, Option<&'a [u8]>)>,
     /// The entities to render, by index.
     todo: Vec<usize>,
     /// `--full`: trust nothing the build did not render.
@@ -458,11 +508,18 @@ impl<'a> Plan<'a> {
             })
             .collect();
         let rest_reused = match &mut previous {
-            Previous::State(s) if reuse && s.rest.key == rest_key => {
-                Some((std::mem::take(&mut s.rest), s.redirect_rules))
-            }
+            Previous::State(s) if reuse && s.rest.key == rest_key => Some(Rest {
+                group: std::mem::take(&mut s.rest),
+                redirect_rules: s.redirect_rules,
+                routing: s.routing,
+                frames: std::mem::take(&mut s.records.frames),
+            }),
             _ => None,
         };
+        let frames = frame_keys(&parts, &global, &keys)
+            .into_iter()
+            .map(|k| (k, last.frame(&k).filter(|_| reuse)))
+            .collect();
         let todo: Vec<usize> = (0..keys.len()).filter(|&i| reused[i].is_none()).collect();
         Ok(Plan {
             parts,
@@ -472,6 +529,7 @@ impl<'a> Plan<'a> {
             previous,
             reused,
             rest_reused,
+            frames,
             todo,
             full: opts.full,
         })
@@ -522,7 +580,7 @@ fn render_groups(
             let entries = netlify::routing_entries(&routes)?;
             let files = routes.into_iter().map(|r| (r.file, r.rendered.body));
             let (files, written) =
-                write_files(staged, files, &plan.known(plan.previous_group(id))?)?;
+                write_files(staged, 0, files, &plan.known(plan.previous_group(id))?)?;
             let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
             Ok((
                 i,
@@ -534,33 +592,169 @@ fn render_groups(
         .collect()
 }
 
-/// The rest's routes and the dataset snapshot, unless the previous build's rest is reused.
-fn render_rest(
-    dataset: &Dataset,
-    plan: &Plan<'_>,
-) -> anyhow::Result<Option<(Vec<routes::Route>, Vec<u8>)>> {
+/// The rest's routes and the dataset snapshot (with its frames' compressed lengths), unless
+/// the previous build's rest is reused. Of the snapshot, only the frames whose key is not the
+/// previous snapshot's are compressed.
+fn render_rest(dataset: &Dataset, plan: &Plan<'_>) -> anyhow::Result<Option<RenderedRest>> {
     if plan.rest_reused.is_some() {
         return Ok(None);
     }
     let (routes, snapshot) = rayon::join(
         || routes::rest_routes(dataset),
-        || crate::load::snapshot::encode_parts(&plan.parts),
+        || crate::load::snapshot::encode_frames(&plan.parts, |i| plan.frames[i].1),
     );
-    Ok(Some((routes, snapshot?)))
+    let (snapshot, lens) = snapshot?;
+    Ok(Some((routes, snapshot, lens)))
+}
+
+/// The rest's routes, the snapshot and its frames' compressed lengths.
+type RenderedRest = (Vec<routes::Route>, Vec<u8>, Vec<u64>);
+
+/// The rest as a build leaves it: its group, its `_redirects` rule count, the key of the
+/// routing files (`State::routing`) and the snapshot's frames.
+struct Rest<'a> {
+    group: Group<'a>,
+    redirect_rules: usize,
+    routing: Hash,
+    frames: Vec<(Hash, u64)>,
+}
+
+/// The key of each frame of the snapshot (`load::snapshot::frames`): the head's is the hash of
+/// `global` (which covers the shared fields and the generator) and the fingerprint; a frame
+/// of records' the hash of those records' keys. Either says where the frame is (first, last),
+/// since that changes its bytes.
+fn frame_keys(parts: &crate::load::snapshot::Parts<'_>, global: &Hash, keys: &[Hash]) -> Vec<Hash> {
+    let frames = crate::load::snapshot::frames(parts);
+    let last = frames.len() - 1;
+    frames
+        .iter()
+        .enumerate()
+        .map(|(i, frame)| {
+            let at = [u8::from(i == last)];
+            match frame {
+                None => key(&[b"head", &at, global, parts.fingerprint.as_bytes()]),
+                Some(range) => {
+                    let start = (range.start as u64).to_le_bytes();
+                    let mut inputs: Vec<&[u8]> = vec![b"records", &at, &start];
+                    inputs.extend(keys[range.clone()].iter().map(|k| k.as_slice()));
+                    key(&inputs)
+                }
+            }
+        })
+        .collect()
+}
+
+/// The key of `_redirects` and `_headers`: what they are rendered from (every group's routing
+/// entries, in order, the rest's, the runtime origin, and whether there are materials or
+/// products: `routes::every_id_has`), and the generator.
+fn routing_key(
+    dataset: &Dataset,
+    opts: &BuildOptions,
+    plan: &Plan<'_>,
+    groups: &[Group<'_>],
+    rest: &[RouteMeta],
+) -> Hash {
+    let rest = state::encode_routes(rest);
+    let flags = [
+        u8::from(opts.runtime_origin.is_some()),
+        u8::from(dataset.materials.is_empty()),
+        u8::from(dataset.products.is_empty()),
+    ];
+    let mut inputs: Vec<&[u8]> = vec![
+        GENERATOR_IDENTITY.as_bytes(),
+        opts.runtime_origin.as_deref().unwrap_or("").as_bytes(),
+        &flags,
+    ];
+    for ((id, kind), group) in plan.entities.iter().zip(groups) {
+        inputs.push(id.as_bytes());
+        inputs.push(match kind {
+            Kind::Compound => b"c",
+            Kind::Material => b"m",
+            Kind::Product => b"p",
+        });
+        inputs.push(&group.routes);
+    }
+    inputs.push(&rest);
+    key(&inputs)
 }
 
 /// Stages the rest: its routes, `_redirects` and `_headers` (from every route, in the route
-/// table's order: `routes::routes`), and the snapshot. Its group, its redirect rule count, how
-/// many files were written and their paths.
+/// table's order: `routes::routes`; the previous build's when their key is unchanged), and the
+/// snapshot. The rest, how many files were written and their paths.
 fn write_rest(
     dataset: &Dataset,
     opts: &BuildOptions,
     plan: &Plan<'_>,
     staged: &Staged,
     groups: &[Group<'_>],
-    (routes, snapshot): (Vec<routes::Route>, Vec<u8>),
-) -> anyhow::Result<(Group<'static>, usize, usize, Vec<String>)> {
+    (routes, snapshot, lens): RenderedRest,
+) -> anyhow::Result<(Rest<'static>, usize, Vec<String>)> {
     let entries = netlify::routing_entries(&routes)?;
+    let routing = routing_key(dataset, opts, plan, groups, &entries);
+    let known = match &plan.previous {
+        Previous::State(s) => plan.known(Some(&s.rest))?,
+        Previous::Manifest(_) => plan.known(None)?,
+    };
+    let (mut files, mut written) = write_files(
+        staged,
+        0,
+        routes.into_iter().map(|r| (r.file, r.rendered.body)),
+        &known,
+    )?;
+    let reused = match (&plan.previous, &known) {
+        (Previous::State(s), Known::Files(before)) if s.routing == routing => {
+            let find = |path: &str| before.iter().find(|f| f.path == path).cloned();
+            find(REDIRECTS)
+                .zip(find(HEADERS))
+                .map(|(r, h)| ([r, h], s.redirect_rules))
+        }
+        _ => None,
+    };
+    let redirect_rules = match reused {
+        // The same entries render the same files, which the tree holds.
+        Some((entries, rules)) => {
+            files.extend(entries);
+            rules
+        }
+        None => {
+            let (redirects, headers, rules) = routing_files(dataset, opts, plan, groups, entries)?;
+            let routing_files = [
+                (REDIRECTS.to_string(), redirects.into_bytes()),
+                (HEADERS.to_string(), headers.into_bytes()),
+            ];
+            let (entries, w) = write_files(staged, files.len(), routing_files.into_iter(), &known)?;
+            files.extend(entries);
+            written += w;
+            rules
+        }
+    };
+    let snapshot = [(crate::load::snapshot::PATH.to_string(), snapshot)];
+    let (entries, w) = write_files(staged, files.len(), snapshot.into_iter(), &known)?;
+    files.extend(entries);
+    written += w;
+    let paths = files.iter().map(|f| f.path.clone()).collect();
+    let rest = Rest {
+        group: Group::new(plan.rest_key, &files, &[]),
+        redirect_rules,
+        routing,
+        frames: plan.frames.iter().map(|(k, _)| *k).zip(lens).collect(),
+    };
+    Ok((rest, written, paths))
+}
+
+/// The routing files' places in the tree.
+const REDIRECTS: &str = "_redirects";
+const HEADERS: &str = "_headers";
+
+/// `_redirects`, `_headers` and the number of redirect rules, from every group's routing
+/// entries and the rest's (`entries`).
+fn routing_files(
+    dataset: &Dataset,
+    opts: &BuildOptions,
+    plan: &Plan<'_>,
+    groups: &[Group<'_>],
+    entries: Vec<RouteMeta>,
+) -> anyhow::Result<(String, String, usize)> {
     let decoded = groups
         .iter()
         .map(Group::route_entries)
@@ -586,27 +780,7 @@ fn write_rest(
     all.extend(routes::entity_order(entity_entries, |r| r.pattern));
     all.extend(entries);
     let (redirects, rules) = netlify::redirects(&all, dataset, opts.runtime_origin.as_deref());
-    let headers = netlify::headers(&all);
-    let files = routes
-        .into_iter()
-        .map(|r| (r.file, r.rendered.body))
-        .chain([
-            ("_redirects".to_string(), redirects.into_bytes()),
-            ("_headers".to_string(), headers.into_bytes()),
-            (crate::load::snapshot::PATH.to_string(), snapshot),
-        ]);
-    let known = match &plan.previous {
-        Previous::State(s) => plan.known(Some(&s.rest))?,
-        Previous::Manifest(_) => plan.known(None)?,
-    };
-    let (files, written) = write_files(staged, files, &known)?;
-    let paths = files.iter().map(|f| f.path.clone()).collect();
-    Ok((
-        Group::new(plan.rest_key, &files, &[]),
-        rules,
-        written,
-        paths,
-    ))
+    Ok((redirects, netlify::headers(&all), rules))
 }
 
 /// Stages the manifest (every file with its hash and size, compound by compound in id order,
@@ -636,6 +810,7 @@ fn records(
     dataset: &Dataset,
     parts: &crate::load::snapshot::Parts<'_>,
     rest: &Group<'_>,
+    frames: Vec<(Hash, u64)>,
 ) -> anyhow::Result<state::Records> {
     let ranges = crate::load::snapshot::record_ranges(parts)?;
     let files = parts
@@ -663,6 +838,7 @@ fn records(
             .map(|f| f.sha256)
             .unwrap_or_default(),
         files,
+        frames,
     })
 }
 
@@ -695,16 +871,17 @@ impl Known<'_> {
     }
 }
 
-/// Stages the files whose hash differs from the known one; returns every file's entry and how
-/// many were staged.
+/// Stages the files whose hash differs from the known one (`first` is the first one's index in
+/// its group); returns every file's entry and how many were staged.
 fn write_files(
     staged: &Staged,
+    first: usize,
     files: impl Iterator<Item = (String, Vec<u8>)>,
     known: &Known<'_>,
 ) -> Result<(Vec<FileEntry>, usize), crate::build::output::FsError> {
     let mut written = 0;
     let mut entries = Vec::new();
-    for (i, (path, bytes)) in files.enumerate() {
+    for (i, (path, bytes)) in (first..).zip(files) {
         let sha256: Hash = Sha256::digest(&bytes).into();
         // The previous build's hashes are trusted: site/ is the build's alone (`--full`
         // compares with every file on disk instead).
