@@ -97,6 +97,11 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "{}: use_classes[0].source: use class candy comes from tbl, a table that does not state what a substance is for (only tables with \"states_purpose\" in sources.json may give one)",
             compound("hq-c-org-000003")
         ),
+        // a cosmetics prohibition listed from an entry for a use only
+        format!(
+            "{}: regulatory.listings.eu_cosmetics_prohibited: Annex II entry 7 is listed as prohibiting the substance, but no unqualified classification of tbl gives that entry",
+            compound("hq-c-org-000003")
+        ),
         format!(
             "{}: safety.ghs[0].pictograms[0]: unknown pictogram \"GHS10\"",
             compound("hq-c-org-000003")
@@ -142,7 +147,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
         format!("{dir}/documents/privacy.md: missing: GET /api/privacy serves it"),
         format!("{dir}/release-notes/2026-11-21.md: version: front matter has no `version`"),
     ];
-    assert_problems(&stdout, &expected, 35);
+    assert_problems(&stdout, &expected, 36);
 }
 
 /// A one-word typo in a curated file and another in a compound file, on a copy of the

@@ -1,6 +1,7 @@
 //! Rules on where values come from, across records: every member of a group row carries the
-//! listing the row gives it (`curated/group-rows.tsv`), and use classes come only from
-//! sources that state what a substance is for.
+//! listing the row gives it (`curated/group-rows.tsv`), use classes come only from sources
+//! that state what a substance is for, and a cosmetics prohibition is listed only from an
+//! Annex II entry that prohibits the substance itself.
 
 use super::Sink;
 use crate::model::group_rows::{Disposition, FILE as GROUP_ROWS, Placement};
@@ -42,6 +43,7 @@ pub(super) fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
             problems,
         };
         check_use_classes(record, dataset, &mut out);
+        check_cosmetics_listing(record, &mut out);
     }
 }
 
@@ -131,6 +133,32 @@ fn check_use_classes(record: &CompoundRecord, dataset: &Dataset, out: &mut Sink<
                 ),
             );
         }
+    }
+}
+
+/// `eu_cosmetics_prohibited` says the substance is prohibited in cosmetic products: its Annex
+/// II entry must be one of the record's CosIng classifications without a qualifier. An entry
+/// that prohibits a nanomaterial form or a use only ("when used as a substance in hair dye
+/// products") is a qualified classification and lists nothing (data/README.md, "Compound
+/// record").
+fn check_cosmetics_listing(record: &CompoundRecord, out: &mut Sink<'_>) {
+    let Some(listing) = &record.regulatory.listings.eu_cosmetics_prohibited else {
+        return;
+    };
+    let entry = format!("(Annex II entry {})", listing.reference_number);
+    let whole = record.regulatory.classifications.iter().any(|c| {
+        c.source == listing.source && c.qualifier.is_none() && c.classification.ends_with(&entry)
+    });
+    if !whole {
+        out.push(
+            "regulatory.listings.eu_cosmetics_prohibited",
+            format!(
+                "Annex II entry {} is listed as prohibiting the substance, but no unqualified \
+                 classification of {} gives that entry (an entry for a form or a use only lists \
+                 nothing); rerun the ingest",
+                listing.reference_number, listing.source
+            ),
+        );
     }
 }
 

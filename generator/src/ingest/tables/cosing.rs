@@ -8,8 +8,10 @@
 //! CMR cell ("Carcinogenic Cat. 1B(),Mutagenic Cat. 2()") is tidied to "Carcinogenic Cat. 1B,
 //! Mutagenic Cat. 2": empty "()" dropped, conditions kept ("Carcinogenic Cat. 1B (C=>0.01%)").
 //! An entry naming a nanomaterial ("Colloidal silver (nano) [INCI]", Regulation (EU)
-//! 2024/858) prohibits that form only, under the substance's CAS: its classification carries
-//! the form as its qualifier, and it gives the substance no listing and no name.
+//! 2024/858) prohibits that form only, and an entry naming a use ("..., when used as a
+//! substance in hair dye products", "..., when used as a fragrance ingredient") prohibits that
+//! use only, under the substance's CAS: its classification carries the form or the use as its
+//! qualifier, and it gives the substance no listing and no name.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -119,19 +121,24 @@ struct Entry {
 }
 
 impl Entry {
-    /// The nanomaterial form an entry prohibits ("Copper (nano) [INCI]; Colloidal Copper
-    /// (nano) [INCI]"), when it names one: silver, copper, gold and platinum themselves are
-    /// not prohibited, only their nanomaterials are.
-    fn nanomaterial(&self) -> Option<String> {
-        self.name.contains("(nano)").then(|| {
+    /// What an entry prohibits when it is not the substance in every cosmetic product: a
+    /// nanomaterial form ("Copper (nano) [INCI]; Colloidal Copper (nano) [INCI]": silver,
+    /// copper, gold and platinum themselves are not prohibited, only their nanomaterials), or a
+    /// use ("when used as a substance in hair dye products": Basic Violet 14 is prohibited in
+    /// hair dyes, Regulation (EU) 2013/344, not in every cosmetic product).
+    fn restriction(&self) -> Option<String> {
+        if self.name.contains("(nano)") {
             let names: Vec<&str> = self
                 .name
                 .lines()
                 .map(str::trim)
                 .filter(|l| !l.is_empty())
                 .collect();
-            format!("as a nanomaterial only: {}", names.join("; "))
-        })
+            return Some(format!("as a nanomaterial only: {}", names.join("; ")));
+        }
+        let at = self.name.to_ascii_lowercase().find("when used as")?;
+        let scope = self.name[at..].trim().trim_end_matches('.').trim_end();
+        Some(format!("only {scope}"))
     }
 }
 
@@ -188,7 +195,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                     year: None,
                     date: None,
                     basis: e.regulation.clone(),
-                    qualifier: e.nanomaterial(),
+                    qualifier: e.restriction(),
                     source_url: src.url.clone(),
                     source: src.id.clone(),
                     applies_from: None,
@@ -198,7 +205,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             })
             .collect();
         let mut regulatory = json!({"classifications": classifications});
-        let whole = list.iter().find(|e| e.nanomaterial().is_none());
+        let whole = list.iter().find(|e| e.restriction().is_none());
         if let Some(first) = whole {
             let listing = CosingListing {
                 annex: "II".into(),
@@ -340,5 +347,41 @@ mod tests {
             got[1].fragment["regulatory"]["classifications"][0]["qualifier"],
             "as a nanomaterial only: Colloidal silver (nano) [INCI]"
         );
+    }
+
+    #[test]
+    fn an_entry_naming_a_use_prohibits_that_use_only() {
+        let text = "Reference Number,Chemical name / INN,CAS Number,EC Number,Regulation,CMR\n\
+            1329,\"4-[(4-Aminophenyl)(4-iminocyclohexa-2,5-dien-1-ylidene)methyl]-o-toluidine and its hydrochloride salt (Basic Violet 14; CI 42510) when used as a substance in hair dye products\",3248-93-9 -- 632-99-5,221-832-2 -- 211-189-6,(EC) 2013/344,\n\
+            424,\"Benzyl cyanide, when used as a fragrance ingredient\",140-29-4,205-410-5,(EC) 2009/1223,\n\
+            1500,Benzyl cyanide again,140-29-4,205-410-5,(EU) 2021/1902,\n";
+        let got = parse(text, &descriptor("cosing"))
+            .expect("table parses")
+            .contributions;
+        let magenta = got
+            .iter()
+            .find(|c| c.cas().map(Cas::as_str) == Some("632-99-5"))
+            .expect("Basic Violet 14's CAS");
+        let f = &magenta.fragment["regulatory"];
+        assert!(f.get("listings").is_none(), "{f}");
+        assert_eq!(
+            f["classifications"][0]["qualifier"],
+            "only when used as a substance in hair dye products"
+        );
+        assert_eq!(magenta.name, None);
+        let cyanide = got
+            .iter()
+            .find(|c| c.cas().map(Cas::as_str) == Some("140-29-4"))
+            .expect("benzyl cyanide");
+        let f = &cyanide.fragment["regulatory"];
+        assert_eq!(
+            f["classifications"][0]["qualifier"],
+            "only when used as a fragrance ingredient"
+        );
+        assert_eq!(
+            f["listings"]["eu_cosmetics_prohibited"]["reference_number"], "1500",
+            "an entry without a restriction still lists the substance"
+        );
+        assert_eq!(cyanide.name.as_deref(), Some("Benzyl cyanide again"));
     }
 }
