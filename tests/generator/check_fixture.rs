@@ -76,10 +76,14 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "{product}: brand_examples[0].source: source \"nowhere\" is not defined in sources[]"
         ),
         format!("{product}: exposure.routes[0]: unknown route \"skin\""),
+        format!("{product}: exposure.also[0].users[0]: \"pets\" is not in exposure.users"),
         // compositions, shares, citations, the material index and the gap list
         format!("{product}: composition: empty composition: list the cited components"),
         format!(
             "{material}: composition.additives[0].share_kind: a share needs its kind: one of typical, specification, legal_limit, advisory_limit"
+        ),
+        format!(
+            "{material}: composition.contaminants[0].role: repeating_unit belongs in a material's composition.base"
         ),
         format!("{material}: sources[u]: whole-work citation: cite one article by its DOI"),
         format!(
@@ -147,7 +151,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
         format!("{dir}/documents/privacy.md: missing: GET /api/privacy serves it"),
         format!("{dir}/release-notes/2026-11-21.md: version: front matter has no `version`"),
     ];
-    assert_problems(&stdout, &expected, 36);
+    assert_problems(&stdout, &expected, 38);
 }
 
 /// A one-word typo in a curated file and another in a compound file, on a copy of the

@@ -14,8 +14,8 @@ use crate::model::material::{Component, Product, ShareKind};
 use crate::model::vocab::RiskLevel;
 
 pub const METHOD: &str = "max_adjusted_compound_tier";
-pub const VERSION: &str = "1.2";
-pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score. The multipliers are calibrated heuristics, not regulatory consensus. A compound's typical or specified share is its exposure; a legal or advisory maximum is only an upper bound on it, never the content.";
+pub const VERSION: &str = "1.3";
+pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score; a compound of tier high or above scores at least moderate (1.8), since exposure heuristics are no evidence of low hazard. The multipliers are calibrated heuristics, not regulatory consensus. A compound's typical or specified share is its exposure; a legal or advisory maximum is only an upper bound on it, never the content.";
 
 /// What a compound's share tells about its exposure in the product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -86,6 +86,22 @@ impl ProductRisk {
             s if s >= 1.0 => ProductRisk::Low,
             _ => ProductRisk::Negligible,
         }
+    }
+}
+
+/// The least a compound of tier high or above scores, the lower bound of `moderate`: the
+/// duration and frequency heuristics can lower its weight, but "low" and "negligible" claim low
+/// concern, which only evidence of low hazard supports (METHODOLOGY.md, "Product synthesis").
+const SERIOUS_HAZARD_FLOOR: f64 = 1.8;
+
+/// A compound's adjusted score: its tier's score times the product's exposure factor, never
+/// below the floor for a tier of high or above.
+fn adjusted_score(tier: RiskLevel, factor: f64) -> f64 {
+    let score = round2(tier_score(tier) * factor);
+    if tier >= RiskLevel::High {
+        score.max(SERIOUS_HAZARD_FLOOR)
+    } else {
+        score
     }
 }
 
@@ -234,7 +250,7 @@ pub fn synthesize(dataset: &Dataset, product: &Product) -> Synthesized {
             Some(r) => (Some(r), false),
             None => (a.primary_context().and_then(|p| a.get(p)), true),
         };
-        let score = used.map_or(0.0, |r| round2(tier_score(r.risk_level) * factor));
+        let score = used.map_or(0.0, |r| adjusted_score(r.risk_level, factor));
         traces.push(Trace {
             compound_id: record.hq_id.clone(),
             name: record.name.clone(),
@@ -335,13 +351,37 @@ mod tests {
 
     #[test]
     fn a_very_high_compound_in_daily_prolonged_ingestion_is_severe() {
-        // 4 (very high) x 1.0 x 1.0 x 1.0 = 4.0 -> severe; occasional short skin contact drops
-        // the same compound to 4 x 0.8 x 0.8 x 0.7 = 1.79 -> low.
-        assert_eq!(ProductRisk::from_score(4.0), ProductRisk::Severe);
-        let casual = 4.0
-            * route_factor(&["dermal".into()])
+        // 4 (very high) x 1.0 x 1.0 x 1.0 = 4.0 -> severe; occasional short skin contact brings
+        // the same compound to 4 x 0.8 x 0.8 x 0.7 = 1.79, which the floor holds at moderate.
+        let daily = adjusted_score(RiskLevel::VeryHigh, 1.0);
+        assert_eq!(ProductRisk::from_score(daily), ProductRisk::Severe);
+        let factor = route_factor(&["dermal".into()])
             * duration_factor("short")
             * frequency_factor("occasional");
-        assert_eq!(ProductRisk::from_score(casual), ProductRisk::Low);
+        assert_eq!(round2(4.0 * factor), 1.79);
+        let casual = adjusted_score(RiskLevel::VeryHigh, factor);
+        assert_eq!(ProductRisk::from_score(casual), ProductRisk::Moderate);
+    }
+
+    /// Boric acid dusts (METHODOLOGY.md, "Product synthesis"): a reproductive toxicant of
+    /// category 1B is high; used short and occasionally (3 x 1.0 x 0.8 x 0.7 = 1.68) it stays
+    /// moderate, never low. A moderate compound is not held up: 2 x 0.56 = 1.12 is low.
+    #[test]
+    fn exposure_heuristics_never_make_a_serious_hazard_low() {
+        let factor = route_factor(&["inhalation".into()])
+            * duration_factor("short")
+            * frequency_factor("occasional");
+        assert_eq!(adjusted_score(RiskLevel::High, factor), 1.8);
+        assert_eq!(
+            ProductRisk::from_score(adjusted_score(RiskLevel::High, factor)),
+            ProductRisk::Moderate
+        );
+        let least = 0.6 * duration_factor("momentary") * frequency_factor("occasional");
+        assert_eq!(
+            ProductRisk::from_score(adjusted_score(RiskLevel::Critical, least)),
+            ProductRisk::Moderate
+        );
+        assert_eq!(adjusted_score(RiskLevel::Moderate, factor), 1.12);
+        assert_eq!(adjusted_score(RiskLevel::High, 1.0), 3.0);
     }
 }

@@ -2,7 +2,8 @@
 //! material whose composition lists it (category: the material's family), each product whose
 //! composition lists it, and each product made of such a material (categories: the product's
 //! own). Every entry names the entities it comes from with the component's role and share, and
-//! is marked derived beside the categories the source tables give.
+//! is marked derived beside the categories the source tables give. A monomer bound in the chain
+//! (`repeating_unit`) is no exposure and derives nothing.
 
 use std::collections::BTreeMap;
 
@@ -168,9 +169,15 @@ fn add<'a>(by: &mut Entries<'a>, compound: &'a str, category: String, v: ViaRef<
     }
 }
 
+/// The material's lines that can expose anyone: a monomer bound as repeating units is not
+/// free substance (METHODOLOGY.md, "Found in, derived from compositions").
 fn components(m: &Material) -> impl Iterator<Item = &Component> {
     let c = &m.composition;
-    c.base.iter().chain(&c.additives).chain(&c.contaminants)
+    c.base
+        .iter()
+        .chain(&c.additives)
+        .chain(&c.contaminants)
+        .filter(|c| !c.is_repeating_unit())
 }
 
 fn via<'a>(

@@ -54,8 +54,9 @@ impl ShareKind {
 pub struct Component {
     pub cas: String,
     pub name: String,
-    /// e.g. base_polymer, monomer_residue, plasticizer, flame_retardant, pigment, catalyst
-    /// residue, contaminant, active_ingredient, preservative, fragrance, solvent.
+    /// e.g. base_polymer, repeating_unit, monomer_residue, plasticizer, flame_retardant,
+    /// pigment, catalyst residue, contaminant, active_ingredient, preservative, fragrance,
+    /// solvent.
     pub role: String,
     /// As the source states it ("10-40 % w/w", "max 0.1 %"); absent when not stated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -66,6 +67,19 @@ pub struct Component {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     pub source: String,
+}
+
+/// The role of a monomer present only as polymerised units of the material's chain
+/// (data/README.md, "Materials").
+pub const REPEATING_UNIT: &str = "repeating_unit";
+
+impl Component {
+    /// The compound is bound in the polymer chain, not present as free substance, so no
+    /// exposure is derived from the line (METHODOLOGY.md, "Found in, derived from
+    /// compositions"); residual free monomer is a line of its own.
+    pub fn is_repeating_unit(&self) -> bool {
+        self.role == REPEATING_UNIT
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -185,6 +199,21 @@ pub struct Exposure {
     pub duration: String,
     /// occasional, weekly, daily, continuous.
     pub frequency: String,
+    pub source: String,
+    /// Users or routes of the lists above that another document states, each with its source
+    /// (data/README.md, "Products"): `source` stands for the rest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<ExposureStatement>,
+}
+
+/// Users and routes one document states for a product's exposure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExposureStatement {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub users: Vec<String>,
     pub source: String,
 }
 

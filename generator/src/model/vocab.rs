@@ -454,6 +454,7 @@ pub const COMPONENT_ROLES: &[&str] = &[
     "preservative",
     "processing_aid",
     "propellant",
+    "repeating_unit",
     "solvent",
     "stabilizer",
     "surfactant",

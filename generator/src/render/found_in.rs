@@ -326,6 +326,56 @@ mod tests {
         );
     }
 
+    /// A monomer bound in the chain is not free substance (METHODOLOGY.md, "Found in, derived
+    /// from compositions"): acrylic fibre lists acrylonitrile as its repeating units (at least
+    /// 85 %) and as residual monomer, and only the residue is where acrylonitrile is found.
+    #[test]
+    fn a_monomer_bound_as_repeating_units_derives_nothing() {
+        let d = dataset();
+        let units = d
+            .materials
+            .values()
+            .flat_map(|m| &m.composition.base)
+            .filter(|c| c.is_repeating_unit())
+            .count();
+        assert!(units > 50, "{units} repeating-unit lines");
+        let derived = exposure::derived(d);
+        assert!(
+            derived
+                .values()
+                .flatten()
+                .flat_map(|e| &e.via)
+                .all(|v| v.role != "repeating_unit")
+        );
+        let an = d.by_cas("107-13-1").unwrap();
+        let v = json(&compound(d, &an.hq_id));
+        let via: Vec<&Value> = v["found_in"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["derived"] == true)
+            .flat_map(|f| f["via"].as_array().unwrap())
+            .collect();
+        let acrylic: Vec<&&Value> = via
+            .iter()
+            .filter(|m| m["name"] == "Acrylic fibre (PAN)")
+            .collect();
+        assert!(!acrylic.is_empty(), "the residual monomer line");
+        assert!(
+            acrylic
+                .iter()
+                .all(|m| m["role"] == "monomer_residue" && m.get("share").is_none()),
+            "{acrylic:?}"
+        );
+        assert!(
+            via.iter().all(|m| m["name"] != "Modacrylic fibre (MAC)"),
+            "modacrylic names acrylonitrile only as repeating units"
+        );
+        // Tetrafluoroethylene is named only as the repeating units of PTFE and its copolymers.
+        let tfe = d.by_cas("116-14-3").unwrap();
+        assert!(!derived.contains_key(tfe.hq_id.as_str()));
+    }
+
     #[test]
     fn bad_ids_are_400_unknown_404() {
         for bad in ["", "80-05-7", "hq-c-org-0000001", "hq-c-org-00000\u{0}"] {

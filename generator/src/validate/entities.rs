@@ -285,6 +285,24 @@ fn exposure(e: &Exposure, out: &mut Sink<'_>) {
             ),
         );
     }
+    for (i, a) in e.also.iter().enumerate() {
+        if a.routes.is_empty() && a.users.is_empty() {
+            out.push(format!("exposure.also[{i}]"), "states no user or route");
+        }
+        for (field, stated, listed) in [
+            ("routes", &a.routes, &e.routes),
+            ("users", &a.users, &e.users),
+        ] {
+            for (j, v) in stated.iter().enumerate() {
+                if !listed.contains(v) {
+                    out.push(
+                        format!("exposure.also[{i}].{field}[{j}]"),
+                        format!("{v:?} is not in exposure.{field}"),
+                    );
+                }
+            }
+        }
+    }
 }
 
 fn components(path: &str, list: &[Component], dataset: &Dataset, out: &mut Sink<'_>) {
@@ -305,6 +323,12 @@ fn components(path: &str, list: &[Component], dataset: &Dataset, out: &mut Sink<
             out.push(
                 format!("{path}[{i}].role"),
                 format!("unknown role {:?}", c.role),
+            );
+        } else if c.is_repeating_unit() && path != "composition.base" {
+            out.push(
+                format!("{path}[{i}].role"),
+                "repeating_unit belongs in a material's composition.base: it describes the \
+                 polymer's chain; free monomer is a monomer_residue line",
             );
         }
         if c.source.trim().is_empty() {

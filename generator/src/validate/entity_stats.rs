@@ -18,6 +18,8 @@ pub struct EntityStats {
     /// Tier -> (products, with an empty composition).
     pub tiers: BTreeMap<String, (usize, usize)>,
     pub lines: usize,
+    /// Lines naming a monomer bound as the chain's repeating units (no exposure derived).
+    pub repeating_units: usize,
     /// Share kind (or `none`) -> composition lines.
     pub shares: BTreeMap<&'static str, usize>,
     /// Citation kind -> sources cited by materials and products.
@@ -26,8 +28,11 @@ pub struct EntityStats {
     pub found_in_tables: usize,
     pub found_in_derived: usize,
     pub found_in_either: usize,
+    /// Compounds a composition lists as substance (not only as repeating units).
     pub in_a_composition: usize,
     pub in_a_composition_with_found_in: usize,
+    /// Compounds a composition names only as a polymer's repeating units.
+    pub only_as_repeating_units: usize,
 }
 
 /// A cited source's kind, by what the citation names.
@@ -73,20 +78,27 @@ impl EntityStats {
         let mut count_lines = |lines: &mut dyn Iterator<Item = &Component>| {
             for c in lines {
                 s.lines += 1;
+                s.repeating_units += usize::from(c.is_repeating_unit());
                 *s.shares
                     .entry(c.share_kind.map_or("none", |k| k.as_str()))
                     .or_default() += 1;
             }
         };
         let mut in_composition: BTreeSet<&str> = BTreeSet::new();
+        let mut as_units: BTreeSet<&str> = BTreeSet::new();
         for m in dataset.materials.values() {
             let c = &m.composition;
             let mut all = c.base.iter().chain(&c.additives).chain(&c.contaminants);
-            in_composition.extend(
-                all.clone()
-                    .filter_map(|c| dataset.by_cas(&c.cas))
-                    .map(|r| r.hq_id.as_str()),
-            );
+            for line in all.clone() {
+                if let Some(r) = dataset.by_cas(&line.cas) {
+                    let set = if line.is_repeating_unit() {
+                        &mut as_units
+                    } else {
+                        &mut in_composition
+                    };
+                    set.insert(r.hq_id.as_str());
+                }
+            }
             count_lines(&mut all);
             let e = s.families.entry(m.family.clone()).or_default();
             e.0 += 1;
@@ -124,6 +136,7 @@ impl EntityStats {
             s.found_in_either += usize::from(table || graph);
         }
         s.in_a_composition = in_composition.len();
+        s.only_as_repeating_units = as_units.difference(&in_composition).count();
         s.in_a_composition_with_found_in = in_composition
             .iter()
             .filter(|id| {
@@ -157,7 +170,11 @@ impl fmt::Display for EntityStats {
         for (k, (n, empty)) in &self.tiers {
             writeln!(f, "  {k:<4} {n:>6} {empty:>6}")?;
         }
-        writeln!(f, "composition lines: {} (by share kind)", self.lines)?;
+        writeln!(
+            f,
+            "composition lines: {} (by share kind); {} name a monomer as repeating units",
+            self.lines, self.repeating_units
+        )?;
         for (k, n) in &self.shares {
             let pct = if self.lines == 0 {
                 0.0
@@ -172,13 +189,14 @@ impl fmt::Display for EntityStats {
         }
         writeln!(
             f,
-            "found_in: {} of {} compounds ({} from tables, {} derived from compositions); {} of {} compounds in a composition",
+            "found_in: {} of {} compounds ({} from tables, {} derived from compositions); {} of {} compounds in a composition ({} more only as repeating units)",
             self.found_in_either,
             self.compounds,
             self.found_in_tables,
             self.found_in_derived,
             self.in_a_composition_with_found_in,
-            self.in_a_composition
+            self.in_a_composition,
+            self.only_as_repeating_units
         )
     }
 }
