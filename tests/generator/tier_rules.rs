@@ -47,9 +47,12 @@ fn low_needs_positive_evidence() {
     assert_eq!(tier(&assessed("7440-43-9"), "exposure_dermal"), None);
     // Glycerol: an FDA food listing authorises a use; it is not a finding of low hazard.
     assert_eq!(tier(&assessed("56-81-5"), "human_adult"), None);
-    // Sodium chloride: the curator's everyday call is low for people and for ingestion only.
+    // Sodium chloride: the curator's everyday call is low for people and for ingestion only,
+    // and not for infants, whose intake it does not describe.
     let salt = assessed("7647-14-5");
     assert_eq!(tier(&salt, "human_adult"), Some(Low));
+    assert_eq!(tier(&salt, "human_child"), Some(Low));
+    assert_eq!(tier(&salt, "human_infant"), None);
     assert_eq!(tier(&salt, "exposure_ingestion"), Some(Low));
     assert_eq!(tier(&salt, "exposure_ocular"), None);
     assert_eq!(tier(&salt, "aquatic_life"), None);
@@ -92,9 +95,13 @@ fn life_stages_follow_what_each_class_concerns() {
     assert_eq!(tier(&nma, "human_child"), Some(High));
     assert_eq!(tier(&nma, "human_infant"), Some(High));
     assert_eq!(tier(&nma, "human_nursing"), Some(High), "no H362");
-    // Ethylene glycol: Proposition 65 developmental toxicity covers exposure after birth.
+    // Ethylene glycol (H302; Proposition 65 developmental): neither an acute class nor a
+    // developmental listing without H362 raises the child; the listing raises pregnancy.
     let eg = assessed("107-21-1");
-    assert_eq!(tier(&eg, "human_child"), Some(VeryHigh));
+    assert_eq!(tier(&eg, "human_adult"), Some(High));
+    assert_eq!(tier(&eg, "human_child"), Some(High));
+    assert_eq!(tier(&eg, "human_infant"), Some(High));
+    assert_eq!(tier(&eg, "human_pregnant"), Some(VeryHigh));
     // Tetrapropenyl phenol (H360F, fertility only): pregnancy is not raised.
     let tpp = assessed("74499-35-7");
     assert_eq!(tier(&tpp, "human_adult"), Some(High));
@@ -103,11 +110,108 @@ fn life_stages_follow_what_each_class_concerns() {
     let mccp = assessed("85535-85-9");
     assert_eq!(tier(&mccp, "human_adult"), Some(Moderate));
     assert_eq!(tier(&mccp, "human_nursing"), Some(High));
-    // Lead (H360, H362): shown to reach the breast-fed child, its developmental class is raised.
+    // Lead (H360, H362): shown to reach the child after birth, its developmental class is
+    // raised for breastfeeding, infants and children.
+    let lead = assessed("7439-92-1");
+    for context in ["human_nursing", "human_infant", "human_child"] {
+        assert_eq!(tier(&lead, context), Some(VeryHigh), "{context}");
+    }
+}
+
+#[test]
+fn life_stages_are_raised_by_what_concerns_them_not_mechanically() {
+    // Caffeine (H302): an acute class is per kg of body weight and raises no life stage.
+    let caffeine = assessed("58-08-2");
     assert_eq!(
-        tier(&assessed("7439-92-1"), "human_nursing"),
-        Some(VeryHigh)
+        tier(&caffeine, "human_infant"),
+        tier(&caffeine, "human_adult")
     );
+    assert!(!rules(&caffeine, "human_infant").contains(&Rule::LifeStage));
+    // Goserelin acetate (Proposition 65 developmental, no H362): pregnancy, not children.
+    let goserelin = assessed("65807-02-5");
+    assert_eq!(tier(&goserelin, "human_adult"), Some(High));
+    assert_eq!(tier(&goserelin, "human_pregnant"), Some(VeryHigh));
+    assert_eq!(tier(&goserelin, "human_child"), Some(High));
+    assert_eq!(tier(&goserelin, "human_infant"), Some(High));
+    // 4-Methylbenzylidene camphor (SVHC, endocrine disruptor for human health): pregnancy is
+    // raised with children, infants and teenagers.
+    let mbc = assessed("741687-98-9");
+    assert_eq!(tier(&mbc, "human_adult"), Some(Moderate));
+    for context in [
+        "human_pregnant",
+        "human_child",
+        "human_infant",
+        "human_teen",
+    ] {
+        assert_eq!(tier(&mbc, context), Some(High), "{context}");
+    }
+    // Benzoic acid: its inhalation-only H372 is moderate for people, older adults included.
+    let benzoic = assessed("65-85-0");
+    assert_eq!(tier(&benzoic, "human_elderly"), Some(Moderate));
+    assert!(!rules(&benzoic, "human_elderly").contains(&Rule::LifeStage));
+    // Mercury's H372 states no route and counts in full for people: older adults are raised.
+    let mercury = assessed("7439-97-6");
+    assert!(rules(&mercury, "human_elderly").contains(&Rule::LifeStage));
+}
+
+#[test]
+fn corrosion_follows_its_sub_category_and_reaches_the_airways() {
+    // Thionyl chloride: Skin Corr. 1A, Acute Tox. 4 * (H302, H332), boiling at 76 °C.
+    let socl2 = assessed("7719-09-7");
+    for context in [
+        "human_adult",
+        "human_pregnant",
+        "human_elderly",
+        "exposure_inhalation",
+        "exposure_dermal",
+        "occupational_exposure",
+    ] {
+        assert_eq!(tier(&socl2, context), Some(High), "{context}");
+    }
+    for context in ["dog", "cat"] {
+        let c = socl2.get(context).unwrap();
+        assert_eq!(c.risk_level, High, "{context}");
+        assert!(
+            c.evidence
+                .iter()
+                .any(|e| e.decisive && e.surrogate && e.finding.contains("H314")),
+            "{context}: {:?}",
+            c.evidence
+        );
+    }
+    // Its "Acute Tox. 4 *" is a minimum classification: moderate, said to be at least that.
+    let adult = socl2.get("human_adult").unwrap();
+    assert!(
+        adult.evidence.iter().any(|e| e.rule == Rule::AcuteToxicity
+            && e.tier == Moderate
+            && e.finding
+                .contains("at least (Annex VI minimum classification)")),
+        "{:?}",
+        adult.evidence
+    );
+}
+
+#[test]
+fn a_species_own_finding_decides_over_the_watch_list() {
+    // Difenacoum, a curated acute toxin: cat oral LD50 100 mg/kg (high band), dog 50 mg/kg
+    // (very high band), Gupta, Veterinary Toxicology, 3rd ed., Table 46.1.
+    let difenacoum = assessed("56073-07-5");
+    assert_eq!(tier(&difenacoum, "cat"), Some(High));
+    assert!(!rules(&difenacoum, "cat").contains(&Rule::WatchLists));
+    assert_eq!(tier(&difenacoum, "dog"), Some(VeryHigh));
+    // People still take the watch list.
+    assert!(rules(&difenacoum, "human_adult").contains(&Rule::WatchLists));
+}
+
+#[test]
+fn a_vpvb_listing_is_no_toxicity_finding() {
+    // A triarylmethane dye salt on the Candidate List as vPvB only.
+    let dye = assessed("1310480-27-3");
+    assert_eq!(tier(&dye, "environmental"), Some(VeryHigh));
+    assert_eq!(tier(&dye, "aquatic_life"), Some(Moderate));
+    assert_eq!(tier(&dye, "terrestrial_wildlife"), Some(Moderate));
+    // alpha-HBCDD, PBT: its T criterion may rest on a class rather than an aquatic value.
+    assert_eq!(tier(&assessed("134237-50-6"), "aquatic_life"), Some(High));
 }
 
 #[test]

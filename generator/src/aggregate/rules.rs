@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 
 use self::Rule as R;
 use super::routes::Route;
-use super::signals::{Hazard, Hazard as H, Signal};
+use super::signals::{Hazard, Hazard as H, Signal, VPVB};
 use crate::model::contexts::{Context, Context as C, ContextKind as Kind};
 use crate::model::vocab::RiskLevel::{self, Critical, High, Low, Moderate, VeryHigh};
 
@@ -105,7 +105,7 @@ impl Rule {
                 "Specific target organ toxicity of category 1 (H370, H372) is high and of category 2 (H371, H373) moderate. Where the classification states its route (EU CLP Annex VI \"(Inhalation)\" beside the code; Safe Work Australia's \"if inhaled\", \"if swallowed\", \"in contact with skin\"), it counts only for that route, for the workplace when the route is inhalation or the skin, and for people, at most moderate where inhalation is its only route unless the agent is inhaled in its ordinary form."
             }
             Rule::AcuteToxicity => {
-                "Acute toxicity by the context's routes: fatal (H300, H310, H330) is very high, toxic (H301, H311, H331) high, harmful (H302, H312, H332) moderate."
+                "Acute toxicity by the context's routes: fatal (H300, H310, H330) is very high, toxic (H301, H311, H331) high, harmful (H302, H312, H332) moderate. An EU CLP Annex VI category marked * is a minimum classification: it gives its category's tier as a floor, and its finding says \"at least\"."
             }
             Rule::EndocrineDisruption => {
                 "An endocrine disruptor for human health (ECHA SVHC Article 57(f)) is moderate for adults."
@@ -114,7 +114,7 @@ impl Rule {
                 "Respiratory sensitisers (H334) are high where the air is the route and moderate otherwise; skin sensitisers (H317) are moderate where the skin is exposed: skin contact, the workplace and every group of people, whose skin meets the substance in products."
             }
             Rule::LocalEffects => {
-                "Corrosion (H314) is high for skin, eye, ingestion and workplace exposure and moderate for the general population; serious eye damage (H318) is high for the eye; skin irritation (H315), eye irritation (H319), respiratory irritation (H335), drowsiness (H336) and aspiration (H304) are moderate where their route applies."
+                "Corrosion (H314) is high for skin, eye, ingestion and workplace exposure, and for inhalation where the substance reaches the air; for every group of people it is high for skin corrosion sub-category 1A and moderate for 1B, 1C or an unstated sub-category; serious eye damage (H318) is high for the eye; skin irritation (H315), eye irritation (H319), respiratory irritation (H335), drowsiness (H336) and aspiration (H304) are moderate where their route applies."
             }
             Rule::Potency => {
                 "Potency bands: a tolerable or acceptable daily intake below 0.0001 mg/kg bw/day is high, below 0.01 moderate, otherwise low; a chronic inhalation reference concentration below 1 µg/m3 is high, below 10 µg/m3 moderate, otherwise low; an occupational 8-hour limit below 0.01 mg/m3 is very high, below 0.1 high, below 1 moderate, otherwise low."
@@ -123,25 +123,25 @@ impl Rule {
                 "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit or reference value, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class)."
             }
             Rule::WatchLists => {
-                "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count."
+                "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
             }
             Rule::LowConcern => {
-                "Low needs positive evidence of low hazard: a reference value in the lowest potency band, or the curator's call of an everyday substance, which is low for people and for ingestion. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
+                "Low needs positive evidence of low hazard: a reference value in the lowest potency band, or the curator's call of an everyday substance, which is low for people other than infants and for ingestion. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
             }
             Rule::LifeStage => {
-                "Life stages raise the findings they are sensitive to by one tier, never above very high: infants and children for endocrine, acute oral and mutagenic hazards and Proposition 65 developmental toxicity (which covers exposure until sexual maturity); teenagers for endocrine hazards; pregnancy for developmental hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards; older adults for organ toxicity. A fertility class does not raise pregnancy, and the developmental classes H360D and H361d, which concern the unborn child, do not raise infants or children."
+                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards; infants and children for endocrine and mutagenic hazards, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards; older adults for organ toxicity that counts for people at its full tier. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children."
             }
             Rule::Species => {
-                "Dogs and cats take curated species findings at the curator's tier (high if none is given); without a finding of their own, the laboratory mammal's acute oral classification stands in at its tier (fatal very high, toxic high, harmful moderate), marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
+                "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal's acute oral classification stands in at its tier (fatal very high, toxic high, harmful moderate), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
             }
             Rule::Environment => {
                 "The environment: PBT or vPvB substances (ECHA SVHC) are very high and other persistent bioaccumulative toxicants high; environmental endocrine disruptors and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate."
             }
             Rule::Aquatic => {
-                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400) and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high."
+                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400) and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high, and a vPvB listing without a PBT one moderate."
             }
             Rule::Wildlife => {
-                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative substances high; insecticides moderate; without a curated wildlife finding, the laboratory mammal's acute oral classification stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust."
+                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative toxicants high and a vPvB listing without a PBT one moderate; insecticides moderate; without a curated wildlife finding, the laboratory mammal's acute oral classification stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust."
             }
             Rule::Pollinators => {
                 "Pollinators: neonicotinoids are very high and other insecticides high; curated pollinator findings count at the curator's tier."
@@ -228,12 +228,13 @@ pub fn findings<'s>(
         .iter()
         .filter(|s| !s.drunk_only || counts_as_drunk(context))
         .filter_map(|s| {
-            let (rule, tier, factor) = watch_list(context, s).or_else(|| match context.kind() {
-                Kind::Human => people(context, s, exposure),
-                Kind::Route => route(context, s, signals, exposure),
-                Kind::Animal => animal(context, s, signals),
-                Kind::Environmental => environment(context, s, signals),
-            })?;
+            let (rule, tier, factor) =
+                watch_list(context, s, signals).or_else(|| match context.kind() {
+                    Kind::Human => people(context, s, exposure),
+                    Kind::Route => route(context, s, signals, exposure),
+                    Kind::Animal => animal(context, s, signals),
+                    Kind::Environmental => environment(context, s, signals),
+                })?;
             Some(Finding {
                 rule,
                 tier,
@@ -253,14 +254,20 @@ fn counts_as_drunk(context: Context) -> bool {
 }
 
 /// The watch lists (rule "watch_lists"): people, animals and every route of exposure.
-fn watch_list(context: Context, s: &Signal) -> Option<Applied> {
+fn watch_list(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applied> {
     if context.kind() == Kind::Environmental {
         return None;
     }
     match s.hazard {
         H::WatchedCritical => Some((R::WatchLists, Critical, 1.0)),
-        // Only critical threats count for eye contact.
-        H::WatchedAcute if context != C::ExposureOcular => Some((R::WatchLists, VeryHigh, 1.0)),
+        // Only critical threats count for eye contact; the acute-toxin list names a class, so
+        // a curated dose of the species' own decides that species (rule "species").
+        H::WatchedAcute
+            if context != C::ExposureOcular
+                && !(context.kind() == Kind::Animal && has_own_dose(signals, context)) =>
+        {
+            Some((R::WatchLists, VeryHigh, 1.0))
+        }
         _ => None,
     }
 }
@@ -298,15 +305,18 @@ fn people(context: Context, s: &Signal, exposure: Exposure) -> Option<Applied> {
         }
         H::RespiratorySensitiser => (R::Sensitisation, Moderate, 1.0),
         H::SkinSensitiser => (R::Sensitisation, Moderate, 0.9),
-        H::Corrosive => (R::LocalEffects, Moderate, 1.0),
+        // Skin Corr. 1A destroys tissue within a contact as brief as a person's with a product;
+        // 1B and 1C need longer (METHODOLOGY.md, local_effects).
+        H::Corrosive => (R::LocalEffects, by_strength2(s.strength), 1.0),
         H::EyeDamage => (R::LocalEffects, Moderate, 0.9),
         H::Aspiration if matches!(context, C::HumanChild | C::HumanInfant) => {
             (R::LocalEffects, Moderate, 1.0)
         }
         H::OralReferenceDose => oral_potency(s),
         H::InhalationReference if context == C::HumanAdult => inhalation_potency(s),
-        // Low concern: only the curator's everyday call, for the intake it describes.
-        H::EverydaySubstance => (R::LowConcern, Low, 0.7),
+        // Low concern: only the curator's everyday call, for the intake it describes, which is
+        // not an infant's (rule "low_concern").
+        H::EverydaySubstance if context != C::HumanInfant => (R::LowConcern, Low, 0.7),
         _ => return None,
     };
     Some(applied)
@@ -381,6 +391,10 @@ fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -
             H::RespiratoryIrritation | H::Narcotic,
         )
         | (C::ExposureIngestion, H::Aspiration) => (R::LocalEffects, Moderate, 1.0),
+        // A skin corrosive in the air is corrosive to the airways (METHODOLOGY.md, local_effects).
+        (C::ExposureInhalation, H::Corrosive) if exposure.reaches_air => {
+            (R::LocalEffects, High, 0.9)
+        }
         (C::ExposureDermal, H::SkinNotation) => (R::RouteRelevance, Moderate, 0.9),
         (C::ExposureIngestion, H::OralReferenceDose) => oral_potency(s),
         (C::ExposureInhalation, H::InhalationReference) => inhalation_potency(s),
@@ -403,6 +417,8 @@ fn animal(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applied> {
         H::AcuteOral if !has_own_note(signals, context) => {
             Some((R::Species, by_strength3(s.strength), 0.7))
         }
+        // A corrosive burns a pet's mouth and gullet as it burns any tissue it meets.
+        H::Corrosive if !has_own_note(signals, context) => Some((R::Species, High, 0.7)),
         H::Rodenticide => Some((R::Species, High, 0.8)),
         _ => None,
     }
@@ -430,10 +446,17 @@ fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Appli
             let tier = if s.strength >= 3 { VeryHigh } else { High };
             (R::Aquatic, tier, 1.0)
         }
+        // A vPvB listing meets no toxicity criterion (METHODOLOGY.md, aquatic).
+        (C::AquaticLife, H::PersistentBioaccumulative) if s.strength == VPVB => {
+            (R::Aquatic, Moderate, 0.9)
+        }
         (C::AquaticLife, H::PersistentBioaccumulative | H::EndocrineEnvironment) => {
             (R::Aquatic, High, 0.9)
         }
         (C::TerrestrialWildlife, H::Rodenticide) => (R::Wildlife, VeryHigh, 0.8),
+        (C::TerrestrialWildlife, H::PersistentBioaccumulative) if s.strength == VPVB => {
+            (R::Wildlife, Moderate, 0.85)
+        }
         (C::TerrestrialWildlife, H::PersistentBioaccumulative) => (R::Wildlife, High, 0.85),
         (C::TerrestrialWildlife, H::Insecticide | H::Neonicotinoid) => (R::Wildlife, Moderate, 0.7),
         (C::TerrestrialWildlife, H::AcuteOral)
@@ -502,6 +525,14 @@ fn has_own_note(signals: &[Signal], context: Context) -> bool {
     signals.iter().any(|s| is_note_on(s, context))
 }
 
+/// Whether a curated finding of the context's own species states a dose: it decides the
+/// species over the acute-toxin watch list.
+fn has_own_dose(signals: &[Signal], context: Context) -> bool {
+    signals
+        .iter()
+        .any(|s| is_note_on(s, context) && s.magnitude.is_some())
+}
+
 /// Whether the signal is a curated note on this context. A species key that names no context
 /// (a curated note on a horse) is a note on no context.
 fn is_note_on(s: &Signal, context: Context) -> bool {
@@ -512,7 +543,8 @@ fn is_note_on(s: &Signal, context: Context) -> bool {
 impl Finding<'_> {
     /// A laboratory-mammal classification standing in for an animal without data of its own.
     pub fn is_surrogate(&self) -> bool {
-        matches!(self.rule, R::Species | R::Wildlife) && self.signal.hazard == Hazard::AcuteOral
+        matches!(self.rule, R::Species | R::Wildlife)
+            && matches!(self.signal.hazard, Hazard::AcuteOral | Hazard::Corrosive)
     }
 }
 
@@ -533,21 +565,25 @@ fn systemic(s: &Signal) -> RiskLevel {
     }
 }
 
-/// Signals each life stage is sensitive to.
-fn sensitive(context: Context, signal: &Signal, to_milk: bool) -> bool {
-    let hazard = signal.hazard;
+/// Findings each life stage is sensitive to (rule "life_stage").
+fn sensitive(context: Context, finding: &Finding<'_>, to_milk: bool) -> bool {
+    let hazard = finding.signal.hazard;
     match context {
-        // H360D/H361d concern the unborn child: they raise pregnancy, not the child once born;
-        // a fertility class raises neither.
+        // A developmental class or listing rests on exposure before birth unless H362 shows
+        // the substance harming the child after it; an acute class is per kg of body weight.
         C::HumanInfant | C::HumanChild => {
-            matches!(hazard, H::EndocrineHuman | H::AcuteOral | H::Mutagen)
-                || (hazard == H::Developmental && !signal.prenatal_only)
+            matches!(hazard, H::EndocrineHuman | H::Mutagen)
+                || (to_milk && hazard == H::Developmental)
         }
         C::HumanTeen => hazard == H::EndocrineHuman,
-        C::HumanPregnant => hazard == H::Developmental,
+        C::HumanPregnant => matches!(hazard, H::Developmental | H::EndocrineHuman),
         // H362 is the evidence that the substance reaches the breast-fed child.
         C::HumanNursing => hazard == H::Lactation || (to_milk && hazard == H::Developmental),
-        C::HumanElderly => matches!(hazard, H::OrganRepeated | H::OrganSingle),
+        // An organ class held down because people do not meet it by its route stays down.
+        C::HumanElderly => {
+            matches!(hazard, H::OrganRepeated | H::OrganSingle)
+                && finding.tier >= by_strength2(finding.signal.strength)
+        }
         _ => false,
     }
 }
@@ -556,7 +592,7 @@ fn life_stage<'s>(context: Context, out: &mut Vec<Finding<'s>>) {
     let to_milk = out.iter().any(|f| f.signal.hazard == Hazard::Lactation);
     let mut raised = Vec::new();
     for f in out.iter() {
-        if sensitive(context, f.signal, to_milk) && f.tier < VeryHigh {
+        if sensitive(context, f, to_milk) && f.tier < VeryHigh {
             raised.push(Finding {
                 rule: R::LifeStage,
                 tier: f.tier.raised(VeryHigh),

@@ -44,6 +44,8 @@ pub enum Hazard {
     Aspiration,
     AquaticAcute,
     AquaticChronic,
+    /// Strength 3 = PBT (ECHA SVHC), `VPVB` = vPvB (SVHC: persistence and bioaccumulation,
+    /// no toxicity criterion), 1 = a persistent bioaccumulative toxicant list (Minnesota).
     PersistentBioaccumulative,
     OzoneDepleting,
     ClimateForcing,
@@ -65,6 +67,9 @@ pub enum Hazard {
     /// A curated note about a species or environmental context (`species` key in `context`).
     SpeciesNote,
 }
+
+/// The strength of a vPvB listing (`Hazard::PersistentBioaccumulative`).
+pub const VPVB: u8 = 2;
 
 /// One signal: the hazard, its strength (hazard-specific scale, higher is worse), an optional
 /// magnitude (dose values), and the evidence.
@@ -90,11 +95,6 @@ pub struct Signal {
     /// fallback tables and table-derived classes lower.
     #[serde(skip)]
     pub weight: f64,
-    /// A developmental class about the unborn child only (H360D, H361d: "may damage the
-    /// unborn child"); Proposition 65 developmental toxicity also covers exposure after birth
-    /// until sexual maturity, so its listings are not.
-    #[serde(skip)]
-    pub prenatal_only: bool,
     /// A call limited to intake by mouth of a drink or food it names (ethanol "in alcoholic
     /// beverages"): it counts for people and ingestion only.
     #[serde(skip)]
@@ -124,7 +124,6 @@ impl Signal {
             year: None,
             source: source.to_string(),
             weight,
-            prenatal_only: false,
             drunk_only: false,
             routes: None,
         }
@@ -254,7 +253,7 @@ const H_CODES: &[(&str, Hazard, u8, &str)] = &[
     (
         "H314",
         Hazard::Corrosive,
-        2,
+        1,
         "causes severe skin burns and eye damage (H314)",
     ),
     (
@@ -395,13 +394,20 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
             else {
                 continue;
             };
-            // Carc. 1A is "known" (3), 1B "presumed" (2): the code is the same, the class says.
-            let mut strength = if *hazard == Hazard::Carcinogen && classes.contains("Carc. 1A") {
-                3
-            } else {
-                *strength
+            // Carc. 1A is "known" (3), 1B "presumed" (2); Skin Corr. 1A (2) acts within 3
+            // minutes, 1B and 1C (1) need longer: the code is the same, the class says.
+            let mut strength = match hazard {
+                Hazard::Carcinogen if classes.contains("Carc. 1A") => 3,
+                Hazard::Corrosive if g.hazard_classes.iter().any(|c| skin_corrosion_1a(c)) => 2,
+                _ => *strength,
             };
             let mut finding = format!("{who}: {words}");
+            if matches!(
+                hazard,
+                Hazard::AcuteOral | Hazard::AcuteDermal | Hazard::AcuteInhalation
+            ) {
+                finding.push_str(minimum(&g.hazard_classes, strength));
+            }
             // An M-factor of 10 or more on an acute category 1 entry puts its L(E)C50 at or
             // below 0.1 mg/l (CLP Annex I, Table 4.1.3); the rubric's very high band.
             if *hazard == Hazard::AquaticAcute
@@ -427,6 +433,29 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
             }
             out.push(s);
         }
+    }
+}
+
+/// Whether a hazard class is skin corrosion sub-category 1A (Annex VI "Skin Corr. 1A", HCIS
+/// "Skin corrosion – category 1A").
+fn skin_corrosion_1a(class: &str) -> bool {
+    let class = class.to_lowercase();
+    class.starts_with("skin corr") && class.ends_with("1a")
+}
+
+/// ", at least (Annex VI minimum classification)" where the entry marks the acute toxicity
+/// category of this strength with `*`: a more severe category is not excluded, so the tier it
+/// gives is a floor (METHODOLOGY.md, acute_toxicity).
+fn minimum(classes: &[String], strength: u8) -> &'static str {
+    let category = match strength {
+        3 => "Acute Tox. 2 *",
+        2 => "Acute Tox. 3 *",
+        _ => "Acute Tox. 4 *",
+    };
+    if classes.iter().any(|c| c == category) {
+        ", at least (Annex VI minimum classification)"
+    } else {
+        ""
     }
 }
 
@@ -458,16 +487,16 @@ fn reproductive(
     let dev = letters.contains('D') || letters.contains('d') || letters.is_empty();
     let fert = letters.contains('F') || letters.contains('f') || letters.is_empty();
     if dev {
-        let mut s = Signal::new(
-            Hazard::Developmental,
-            strength,
-            format!("{who}: {what} the unborn child ({code})"),
-            source,
-            weight,
-        )
-        .by(agency, None);
-        s.prenatal_only = true;
-        out.push(s);
+        out.push(
+            Signal::new(
+                Hazard::Developmental,
+                strength,
+                format!("{who}: {what} the unborn child ({code})"),
+                source,
+                weight,
+            )
+            .by(agency, None),
+        );
     }
     if fert {
         out.push(
@@ -677,22 +706,24 @@ fn svhc(l: &Listings, out: &mut Vec<Signal>) {
     if let Some(svhc) = &l.eu_svhc {
         let year = svhc.date_of_inclusion.get(..4).and_then(|y| y.parse().ok());
         for reason in &svhc.reasons {
-            let hazard = if reason.starts_with("PBT") || reason.starts_with("vPvB") {
-                Hazard::PersistentBioaccumulative
+            let (hazard, strength) = if reason.starts_with("PBT") {
+                (Hazard::PersistentBioaccumulative, 3)
+            } else if reason.starts_with("vPvB") {
+                (Hazard::PersistentBioaccumulative, VPVB)
             } else if reason.starts_with("Endocrine disrupting") && reason.contains("human health")
             {
-                Hazard::EndocrineHuman
+                (Hazard::EndocrineHuman, 2)
             } else if reason.starts_with("Endocrine disrupting") {
-                Hazard::EndocrineEnvironment
+                (Hazard::EndocrineEnvironment, 2)
             } else if reason.starts_with("Respiratory sensitising") {
-                Hazard::RespiratorySensitiser
+                (Hazard::RespiratorySensitiser, 2)
             } else {
                 continue;
             };
             out.push(
                 Signal::new(
                     hazard,
-                    2,
+                    strength,
                     format!("ECHA SVHC Candidate List: {reason}"),
                     &svhc.source,
                     0.85,
@@ -1049,10 +1080,20 @@ fn species(r: &CompoundRecord, out: &mut Vec<Signal>) {
             s.severity = n.severity;
             if let Some(dose) = &n.toxic_dose {
                 s.finding = format!("{} (toxic dose: {dose})", n.finding);
+                s.magnitude = stated_mg_per_kg(dose);
             }
             out.push(s);
         }
     }
+}
+
+/// The dose a curated toxic dose states for the species, in mg/kg ("oral LD50 in cats 100
+/// mg/kg"; the lower end of "10-20 mg/kg"), if it states one; an account without a value
+/// ("one-tenth of the lowest reported LD50") states none.
+fn stated_mg_per_kg(text: &str) -> Option<f64> {
+    let (before, _) = text.split_once("mg/kg")?;
+    let number = before.split_whitespace().last()?;
+    number.split(['-', '–']).next()?.parse().ok()
 }
 
 /// Numbers in findings: plain up to 4 significant digits, no float noise.

@@ -114,6 +114,44 @@ fn life_stages_raise_sensitive_hazards_only() {
 }
 
 #[test]
+fn corrosion_by_sub_category() {
+    let c1a = record(&[ghs(&["H314"], &["Skin Corr. 1A"])]);
+    let c1b = record(&[ghs(&["H314"], &["Skin Corr. 1B"])]);
+    assert_eq!(tier(&c1a, "human_adult"), Some(High));
+    assert_eq!(tier(&c1b, "human_adult"), Some(Moderate));
+    for r in [&c1a, &c1b] {
+        assert_eq!(tier(r, "exposure_dermal"), Some(High));
+        assert_eq!(tier(r, "dog"), Some(High));
+        assert_eq!(
+            tier(r, "exposure_inhalation"),
+            None,
+            "not shown to reach the air"
+        );
+    }
+    let volatile = json!({"properties": {"physical_properties": {"boiling_point": {"value": 76.0, "unit": "°C", "source": "crc"}}}});
+    let in_air = record(&[ghs(&["H314"], &["Skin Corr. 1B"]), volatile]);
+    assert_eq!(tier(&in_air, "exposure_inhalation"), Some(High));
+}
+
+#[test]
+fn life_stages_by_what_concerns_them() {
+    let acute = record(&[ghs(&["H301"], &["Acute Tox. 3"])]);
+    assert_eq!(tier(&acute, "human_child"), Some(High));
+    assert_eq!(tier(&acute, "human_infant"), Some(High));
+    let ed = record(&[
+        json!({"regulatory": {"listings": {"eu_svhc": {"reasons": ["Endocrine disrupting properties (Article 57(f) - human health)"], "date_of_inclusion": "2020-01-01", "source": "svhc"}}}}),
+    ]);
+    assert_eq!(tier(&ed, "human_adult"), Some(Moderate));
+    assert_eq!(tier(&ed, "human_pregnant"), Some(High));
+    assert_eq!(tier(&ed, "human_child"), Some(High));
+    let dev = record(&[ghs(&["H360D"], &["Repr. 1B"])]);
+    assert_eq!(tier(&dev, "human_child"), Some(High));
+    let dev_milk = record(&[ghs(&["H360D", "H362"], &["Repr. 1B", "Lact."])]);
+    assert_eq!(tier(&dev_milk, "human_child"), Some(VeryHigh));
+    assert_eq!(tier(&dev_milk, "human_infant"), Some(VeryHigh));
+}
+
+#[test]
 fn inhalation_needs_the_substance_in_the_air() {
     let carc = ghs(&["H350"], &["Carc. 1B"]);
     assert_eq!(
@@ -156,6 +194,15 @@ fn watch_lists_and_species_and_environment() {
     let r = record(&[xylitol]);
     assert_eq!(tier(&r, "dog"), Some(VeryHigh));
     assert_eq!(tier(&r, "cat"), None);
+    // A species' own dose decides over the acute-toxin watch list, for that species only; an
+    // account of the class without a value does not.
+    let watched = json!({"watch_class": "acute_toxin"});
+    let cat_ld50 = json!({"safety": {"species": {"cat": [{"finding": "lethal", "toxic_dose": "Oral LD50 in cats 100 mg/kg body weight.", "severity": "high", "source": "vt"}]}}});
+    let dog_class = json!({"safety": {"species": {"dog": [{"finding": "coagulopathy", "toxic_dose": "one-tenth of the lowest reported LD50", "severity": "moderate", "source": "vt"}]}}});
+    let r = record(&[watched, cat_ld50, dog_class]);
+    assert_eq!(tier(&r, "cat"), Some(High));
+    assert_eq!(tier(&r, "dog"), Some(VeryHigh));
+    assert_eq!(tier(&r, "human_adult"), Some(VeryHigh));
     let neonic = json!({"use_classes": [{"class": "neonicotinoid", "source": "sel"}]});
     assert_eq!(tier(&record(&[neonic]), "pollinator"), Some(VeryHigh));
     let aquatic = record(&[ghs(&["H400", "H410"], &[])]);
@@ -332,6 +379,17 @@ fn wildlife_and_environment() {
         json!({"regulatory": {"listings": {"eu_svhc": {"reasons": ["vPvB (Article 57e)"], "date_of_inclusion": "2020-01-01", "source": "svhc"}}}}),
     ]);
     assert_eq!(tier(&pbt, "environmental"), Some(VeryHigh));
+    assert_eq!(
+        tier(&pbt, "aquatic_life"),
+        Some(Moderate),
+        "vPvB meets no T criterion"
+    );
+    assert_eq!(tier(&pbt, "terrestrial_wildlife"), Some(Moderate));
+    let with_t = record(&[
+        json!({"regulatory": {"listings": {"eu_svhc": {"reasons": ["PBT (Article 57d)", "vPvB (Article 57e)"], "date_of_inclusion": "2020-01-01", "source": "svhc"}}}}),
+    ]);
+    assert_eq!(tier(&with_t, "aquatic_life"), Some(High));
+    assert_eq!(tier(&with_t, "terrestrial_wildlife"), Some(High));
     assert_eq!(
         tier(&pbt, "human_nursing"),
         None,
