@@ -2,6 +2,7 @@
 //! decided it and a confidence. `signals` reads the record, `rules` decides; this module
 //! assembles the result that responses render.
 
+pub mod bands;
 pub mod coverage;
 pub mod graph;
 pub mod routes;

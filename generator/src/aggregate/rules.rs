@@ -126,25 +126,25 @@ impl Rule {
                 "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
             }
             Rule::LowConcern => {
-                "Low needs positive evidence of low hazard: a reference value in the lowest potency band, or the curator's call of an everyday substance, which is low for people other than infants and for ingestion. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
+                "Low needs positive evidence of low hazard: a reference value in the lowest potency band, an acute LD50, LC50 or EC50 above the top band of the severity rubric (a bound such as \">2000 mg/kg bw\" only when every value it allows is above it), or the curator's call of an everyday substance, which is low for people other than infants and for ingestion. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
             }
             Rule::LifeStage => {
                 "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards; infants and children for endocrine and mutagenic hazards, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards; older adults for organ toxicity that counts for people at its full tier. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children."
             }
             Rule::Species => {
-                "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal's acute oral classification stands in at its tier (fatal very high, toxic high, harmful moderate), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
+                "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its acute oral classification at its tier (fatal very high, toxic high, harmful moderate) and its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
             }
             Rule::Environment => {
                 "The environment: PBT or vPvB substances (ECHA SVHC) are very high and other persistent bioaccumulative toxicants high; environmental endocrine disruptors and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate."
             }
             Rule::Aquatic => {
-                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400) and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high, and a vPvB listing without a PBT one moderate."
+                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400) and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high, and a vPvB listing without a PBT one moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
             }
             Rule::Wildlife => {
-                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative toxicants high and a vPvB listing without a PBT one moderate; insecticides moderate; without a curated wildlife finding, the laboratory mammal's acute oral classification stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust."
+                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative toxicants high and a vPvB listing without a PBT one moderate; the most sensitive bird acute oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low); insecticides without a bird or rodent LD50 moderate; without a curated wildlife finding, the laboratory mammal's acute oral classification and its rat or mouse oral LD50 stand in at their tier, marked surrogate in the evidence and at 0.6 of its source's trust."
             }
             Rule::Pollinators => {
-                "Pollinators: neonicotinoids are very high and other insecticides high; curated pollinator findings count at the curator's tier."
+                "Pollinators: neonicotinoids are very high; the most sensitive honey bee acute LD50, contact or oral, is high below 2 µg/bee, moderate below 11 and low from 11 (US EPA's categories); other insecticides are high whatever their LD50; curated pollinator findings count at the curator's tier."
             }
             Rule::Confidence => {
                 "Confidence is the trust in the deciding evidence (0.9 for harmonised classifications and agency evaluations, 0.85 for listings and reference values, 0.8 for fallback classifications and curated findings, 0.7 for use classes, 0.6 or less for stand-ins and low-concern findings), plus 0.03 for each further agency that agrees, at most 0.97, and 0.1 less where agencies disagree on carcinogenicity."
@@ -414,7 +414,7 @@ fn animal(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applied> {
             Some((R::Species, s.severity.unwrap_or(High), 1.0))
         }
         // The laboratory mammal stands in where the species has no finding of its own.
-        H::AcuteOral if !has_own_note(signals, context) => {
+        H::AcuteOral | H::RodentLd50 if !has_own_note(signals, context) => {
             Some((R::Species, by_strength3(s.strength), 0.7))
         }
         // A corrosive burns a pet's mouth and gullet as it burns any tissue it meets.
@@ -453,19 +453,29 @@ fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Appli
         (C::AquaticLife, H::PersistentBioaccumulative | H::EndocrineEnvironment) => {
             (R::Aquatic, High, 0.9)
         }
+        (C::AquaticLife, H::AquaticLc50) => (R::Aquatic, by_strength3(s.strength), 0.9),
         (C::TerrestrialWildlife, H::Rodenticide) => (R::Wildlife, VeryHigh, 0.8),
         (C::TerrestrialWildlife, H::PersistentBioaccumulative) if s.strength == VPVB => {
             (R::Wildlife, Moderate, 0.85)
         }
         (C::TerrestrialWildlife, H::PersistentBioaccumulative) => (R::Wildlife, High, 0.85),
-        (C::TerrestrialWildlife, H::Insecticide | H::Neonicotinoid) => (R::Wildlife, Moderate, 0.7),
-        (C::TerrestrialWildlife, H::AcuteOral)
+        // A use class stands in only where no measured bird or mammal value does.
+        (C::TerrestrialWildlife, H::Insecticide | H::Neonicotinoid)
+            if !has(signals, &[H::BirdLd50, H::RodentLd50]) =>
+        {
+            (R::Wildlife, Moderate, 0.7)
+        }
+        (C::TerrestrialWildlife, H::BirdLd50) => (R::Wildlife, by_strength3(s.strength), 0.9),
+        (C::TerrestrialWildlife, H::AcuteOral | H::RodentLd50)
             if !has_own_note(signals, C::TerrestrialWildlife) =>
         {
             (R::Wildlife, by_strength3(s.strength), 0.6)
         }
         (C::Pollinator, H::Neonicotinoid) => (R::Pollinators, VeryHigh, 0.9),
+        // Acute adult LD50s miss brood and sublethal effects, so a low one does not lower an
+        // insecticide (METHODOLOGY.md, "Acute values").
         (C::Pollinator, H::Insecticide) => (R::Pollinators, High, 0.8),
+        (C::Pollinator, H::BeeLd50) => (R::Pollinators, by_strength3(s.strength), 0.9),
         _ => return None,
     };
     Some(applied)
@@ -531,6 +541,9 @@ fn has_own_dose(signals: &[Signal], context: Context) -> bool {
     signals
         .iter()
         .any(|s| is_note_on(s, context) && s.magnitude.is_some())
+/// Whether any signal of these hazards is in the record.
+fn has(signals: &[Signal], hazards: &[Hazard]) -> bool {
+    signals.iter().any(|s| hazards.contains(&s.hazard))
 }
 
 /// Whether the signal is a curated note on this context. A species key that names no context
@@ -544,7 +557,7 @@ impl Finding<'_> {
     /// A laboratory-mammal classification standing in for an animal without data of its own.
     pub fn is_surrogate(&self) -> bool {
         matches!(self.rule, R::Species | R::Wildlife)
-            && matches!(self.signal.hazard, Hazard::AcuteOral | Hazard::Corrosive)
+            && matches!(self.signal.hazard, Hazard::AcuteOral | Hazard::Corrosive | Hazard::RodentLd50)
     }
 }
 

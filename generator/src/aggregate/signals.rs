@@ -4,9 +4,12 @@
 
 use serde::Serialize;
 
+use super::bands;
 use super::routes::Route;
 use crate::model::record::{CompoundRecord, DoseValue, Listings, MolecularWeight};
-use crate::model::vocab::{DoseKind, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, WatchClass};
+use crate::model::vocab::{
+    DoseKind, EcotoxGroup, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, WatchClass,
+};
 
 /// What a signal says. Route-specific variants carry the route in their name.
 #[derive(
@@ -66,6 +69,15 @@ pub enum Hazard {
     OtherPesticide,
     /// A curated note about a species or environmental context (`species` key in `context`).
     SpeciesNote,
+    /// The most sensitive honey bee acute LD50 (`bands.rs`); strength 2 high to 0 low.
+    BeeLd50,
+    /// The most sensitive aquatic acute LC50 or EC50; strength 3 very high to 0 low.
+    AquaticLc50,
+    /// The most sensitive bird acute oral LD50; strength 3 very high to 0 low.
+    BirdLd50,
+    /// The most sensitive rat or mouse acute oral LD50 (the laboratory mammal); strength 3
+    /// very high to 0 low.
+    RodentLd50,
 }
 
 /// The strength of a vPvB listing (`Hazard::PersistentBioaccumulative`).
@@ -345,6 +357,7 @@ pub fn signals(r: &CompoundRecord) -> Vec<Signal> {
     properties(r, &mut out);
     uses_and_watch(r, &mut out);
     species(r, &mut out);
+    acute_values(r, &mut out);
     by_inhalation(r, &mut out);
     out
 }
@@ -1094,6 +1107,55 @@ fn stated_mg_per_kg(text: &str) -> Option<f64> {
     let (before, _) = text.split_once("mg/kg")?;
     let number = before.split_whitespace().last()?;
     number.split(['-', '–']).next()?.parse().ok()
+}
+
+/// Acute median lethal and effect values (the EFSA reference points): per group, the most
+/// sensitive value a band can be given to (`bands.rs`; METHODOLOGY.md, "Acute values").
+fn acute_values(r: &CompoundRecord, out: &mut Vec<Signal>) {
+    for group in EcotoxGroup::ALL {
+        let Some((d, strength)) = bands::decisive(group, &r.dose_response) else {
+            continue;
+        };
+        let hazard = match group {
+            EcotoxGroup::Pollinators => Hazard::BeeLd50,
+            EcotoxGroup::AquaticLife => Hazard::AquaticLc50,
+            EcotoxGroup::Birds => Hazard::BirdLd50,
+            EcotoxGroup::LaboratoryMammals => Hazard::RodentLd50,
+        };
+        let kind = match d.kind {
+            DoseKind::Lc50 => "LC50",
+            DoseKind::Ec50 => "EC50",
+            _ => "LD50",
+        };
+        let what = [d.species.as_deref(), d.route.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let bound = d
+            .qualifier
+            .as_deref()
+            .filter(|q| *q != "ca.")
+            .map_or(String::new(), |q| format!("{q} "));
+        let mut s = Signal::new(
+            hazard,
+            strength,
+            format!(
+                "{what} acute {kind} {bound}{} {}{}",
+                fmt_num(d.value),
+                // OpenFoodTox's "piece" is one bee.
+                d.unit.replace("/piece", "/bee"),
+                d.reference
+                    .as_deref()
+                    .map_or(String::new(), |r| format!(" ({r})"))
+            ),
+            &d.source,
+            0.9,
+        )
+        .by(&d.agency, d.year);
+        s.magnitude = Some(d.value);
+        out.push(s);
+    }
 }
 
 /// Numbers in findings: plain up to 4 significant digits, no float noise.

@@ -242,8 +242,46 @@ pub enum DoseKind {
     /// Inhalation unit risk.
     InhalationUnitRisk,
     NoaelReference,
-    /// Median lethal dose (curated values only; no ingested table carries LD50s).
+    /// Median lethal dose: per kg of body weight, or per bee.
     Ld50,
+    /// Median lethal concentration (aquatic: in water).
+    Lc50,
+    /// Median effect concentration (aquatic: immobilisation, growth inhibition).
+    Ec50,
+}
+
+/// The group an acute median lethal or effect value informs (`dose_response[].population`
+/// of the EFSA reference points; data/README.md): honey bees for pollinators, aquatic
+/// organisms, birds, and the laboratory rodent that stands in for other mammals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EcotoxGroup {
+    Pollinators,
+    AquaticLife,
+    Birds,
+    LaboratoryMammals,
+}
+
+impl EcotoxGroup {
+    pub const ALL: [EcotoxGroup; 4] = [
+        EcotoxGroup::Pollinators,
+        EcotoxGroup::AquaticLife,
+        EcotoxGroup::Birds,
+        EcotoxGroup::LaboratoryMammals,
+    ];
+
+    /// As written in `population`.
+    pub fn label(self) -> &'static str {
+        match self {
+            EcotoxGroup::Pollinators => "pollinators",
+            EcotoxGroup::AquaticLife => "aquatic life",
+            EcotoxGroup::Birds => "birds",
+            EcotoxGroup::LaboratoryMammals => "laboratory mammals",
+        }
+    }
+
+    pub fn from_label(label: &str) -> Option<EcotoxGroup> {
+        EcotoxGroup::ALL.into_iter().find(|g| g.label() == label)
+    }
 }
 
 /// The compound use classes (the `type_filter` / `category_filter` examples and the

@@ -4,13 +4,15 @@
 //! CASNumber, ECRefNo, MolecularFormula, smiles), with each opinion's DOI from
 //! `oft_efsa_outputs.csv` (Substance, OutputID, LegalBasis, Panel, Published, Title,
 //! OutputType, DOI, URL). Only health-based guidance values are kept (ADI, TDI, TWI, ARfD,
-//! UL, AOEL and their "(group)" / "(provisional)" forms).
+//! UL, AOEL and their "(group)" / "(provisional)" forms). The acute LD50, LC50 and EC50 of
+//! `oft_reference_points.csv` are read by `efsa_points.rs` through the same joins.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::json;
 
+use super::efsa_points;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
 use super::{Parsed, TableError};
@@ -43,6 +45,11 @@ pub fn read(
     let (values_path, values) = load(VALUES)?;
     let mut parsed = parse(&values, &cas, &references, src, set_aside)
         .map_err(|e| csv_error(&values_path, e))?;
+    let (points_path, points) = load(efsa_points::FILE)?;
+    let (acute, ledger) = efsa_points::parse(&points, &cas, &references, src, agency_of)
+        .map_err(|e| csv_error(&points_path, e))?;
+    parsed.contributions.extend(acute);
+    parsed.ledger.extend(ledger);
     parsed
         .contributions
         .extend(identities(&substances, src).map_err(|e| csv_error(&substances_path, e))?);

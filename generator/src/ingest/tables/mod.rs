@@ -13,6 +13,7 @@ mod clp;
 mod cosing;
 mod cpdat;
 mod efsa;
+mod efsa_points;
 mod fda_food;
 mod hcis;
 mod iarc;

@@ -1,0 +1,353 @@
+//! EFSA OpenFoodTox's reference points (`oft_reference_points.csv`: Substance, Author, Year,
+//! OutputID, Study, TestType, Species, Route, DurationDays, Endpoint, qualifier, value, unit,
+//! Effect, Toxicity), the part of the EFSA table reader (`efsa.rs`) that keeps the acute
+//! median lethal and effect values the animal and environmental contexts read (data/README.md,
+//! "EFSA OpenFoodTox reference points"; METHODOLOGY.md, "Severity rubric for animals and the
+//! environment"):
+//! - honey bee acute LD50, oral or contact, in µg per bee;
+//! - aquatic acute LC50 and EC50 (fish, invertebrates, algae) of at most 4 days, in mg/l or
+//!   µg/l;
+//! - bird acute oral LD50, in mg/kg bw;
+//! - rat and mouse acute oral LD50, in mg/kg bw (the laboratory mammal that stands in for
+//!   dogs, cats and wild mammals).
+//!
+//! Each value keeps the row's qualifier (a ">" value is a bound), unit, route, species and
+//! opinion. `population` names which of the four groups the value belongs to, so the rules
+//! read the group and never guess it from a species name.
+
+use std::collections::HashMap;
+
+use serde_json::json;
+
+use super::ledger::Ledger;
+use super::text::{cell, reader};
+use crate::ingest::contribution::{Contribution, Subject, to_json};
+use crate::model::cas::Cas;
+use crate::model::catalog::SourceDescriptor;
+use crate::model::record::DoseValue;
+use crate::model::vocab::{DoseKind, EcotoxGroup};
+
+pub const FILE: &str = "oft_reference_points.csv";
+
+/// Birds OpenFoodTox names in its non-target animal health rows.
+const BIRDS: &[&str] = &[
+    "Bird",
+    "Bobwhite quail",
+    "Canary",
+    "Chicken",
+    "Common pheasant",
+    "Common quail",
+    "Duck",
+    "Japanese quail",
+    "Mallard duck",
+    "Partridge",
+    "Quail",
+    "Red-winged blackbird",
+    "Ringneck dove",
+    "Zebra finch",
+];
+
+/// The longest acute aquatic test (GHS chapter 4.1: fish 96 h, crustacea 48 h, algae 72 or
+/// 96 h).
+const ACUTE_AQUATIC_DAYS: f64 = 4.0;
+
+/// The qualifiers OpenFoodTox writes; anything else is not read.
+const QUALIFIERS: &[&str] = &["=", ">", ">=", "<", "<=", "ca."];
+
+/// What one row is, once read: the group it informs, its kind, and its route as served.
+struct Endpoint {
+    group: EcotoxGroup,
+    kind: DoseKind,
+    route: Option<&'static str>,
+}
+
+/// Which group a row informs, or why it informs none (the reason is the ledger's).
+fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, &'static str> {
+    let study = cell(row, 4).unwrap_or_default();
+    let test = cell(row, 5).unwrap_or_default();
+    let species = cell(row, 6).unwrap_or_default();
+    let route = cell(row, 7).unwrap_or_default();
+    let endpoint = cell(row, 9).unwrap_or_default();
+    let unit = cell(row, 12).unwrap_or_default();
+    let kind = match endpoint {
+        "LD50" => DoseKind::Ld50,
+        "LC50" => DoseKind::Lc50,
+        "EC50" => DoseKind::Ec50,
+        _ => {
+            return Err(
+                "endpoint is not a median lethal or effect value (a NOAEL, LOAEL, NOEC, BMDL, \
+                 ER50 or LR50...): the animal and environmental contexts read LD50, LC50 and \
+                 EC50 only",
+            );
+        }
+    };
+    if test != "acute toxicity" {
+        return Err(
+            "not an acute test (short-term dietary, chronic or reproduction): the bands are \
+             for acute values",
+        );
+    }
+    let oral = route.starts_with("oral");
+    if species == "Honey bee" {
+        if kind != DoseKind::Ld50 || unit != "µg/piece" {
+            return Err("honey bee value that is not an LD50 per bee");
+        }
+        let route = match route {
+            "dermal" => "contact",
+            _ if oral => "oral",
+            _ => return Err("honey bee LD50 by a route neither oral nor contact"),
+        };
+        return Ok(Endpoint {
+            group: EcotoxGroup::Pollinators,
+            kind,
+            route: Some(route),
+        });
+    }
+    if study == "Ecotox (water compartment)" {
+        if kind == DoseKind::Ld50 || !matches!(unit, "mg/L" | "µg/L") {
+            return Err("aquatic value that is not an L(E)C50 in mg/l or µg/l");
+        }
+        if species == "not reported" {
+            return Err("aquatic test species not reported");
+        }
+        let days = cell(row, 8).and_then(|d| d.parse::<f64>().ok());
+        if days.is_some_and(|d| d > ACUTE_AQUATIC_DAYS) {
+            return Err("aquatic test longer than 4 days (not an acute GHS test)");
+        }
+        return Ok(Endpoint {
+            group: EcotoxGroup::AquaticLife,
+            kind,
+            route: None,
+        });
+    }
+    let group = if BIRDS.contains(&species) {
+        EcotoxGroup::Birds
+    } else if matches!(species, "Rat" | "Mouse") {
+        EcotoxGroup::LaboratoryMammals
+    } else {
+        return Err(
+            "species outside the four groups read (honey bee, aquatic life, birds, rat and \
+             mouse): soil organisms, other arthropods, plants, farm and target animals",
+        );
+    };
+    if kind != DoseKind::Ld50 {
+        return Err("bird or laboratory mammal value that is not an LD50 (a dietary LC50)");
+    }
+    if !oral {
+        return Err(
+            "bird or laboratory mammal LD50 not by mouth (dermal, inhalation, injection or \
+             not reported)",
+        );
+    }
+    if !matches!(unit, "mg/kg bw" | "mg/kg bw/day") {
+        return Err("LD50 not per kg of body weight (mg/kg without bw may be a feed content)");
+    }
+    Ok(Endpoint {
+        group,
+        kind,
+        route: Some("oral"),
+    })
+}
+
+/// Reads the reference points into one contribution per substance with a CAS. `cas_of` and
+/// `references` are the joins `efsa.rs` builds (substance "as such" -> CAS, output -> DOI).
+pub fn parse(
+    text: &str,
+    cas_of: &HashMap<String, Cas>,
+    references: &HashMap<String, String>,
+    src: &SourceDescriptor,
+    agency_of: fn(&str) -> Option<&'static str>,
+) -> Result<(Vec<Contribution>, Ledger), csv::Error> {
+    let mut order: Vec<(String, Cas)> = Vec::new();
+    let mut values: HashMap<String, Vec<DoseValue>> = HashMap::new();
+    let mut ledger = Ledger::default();
+    for row in reader(text, b',', true).records() {
+        let row = row?;
+        let id = ledger.row(cell(&row, 0).unwrap_or_default());
+        let Some(substance) = cell(&row, 0) else {
+            ledger.skip(id, "no substance name");
+            continue;
+        };
+        let found = match endpoint(&row) {
+            Ok(found) => found,
+            Err(why) => {
+                ledger.skip(id, why);
+                continue;
+            }
+        };
+        let qualifier = cell(&row, 10).unwrap_or("=");
+        let (Some(value), true) = (
+            cell(&row, 11)
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|v| *v > 0.0),
+            QUALIFIERS.contains(&qualifier),
+        ) else {
+            ledger.skip(id, "no positive numeric value with a known qualifier");
+            continue;
+        };
+        let Some(agency) = cell(&row, 1).and_then(agency_of) else {
+            ledger.skip(id, "author is not EFSA, the SCF or a FAO/WHO committee");
+            continue;
+        };
+        let Some(cas) = cas_of.get(substance) else {
+            ledger.skip(
+                id,
+                "OpenFoodTox gives the substance no CAS number (a group, mixture, formulation, \
+                 isomer mixture or metabolite): a value for it is not one for any member",
+            );
+            continue;
+        };
+        ledger.about(id, [Subject::Cas(cas.clone())]);
+        let days = cell(&row, 8).and_then(|d| d.parse::<f64>().ok());
+        let author = cell(&row, 1).unwrap_or_default();
+        let basis = match days {
+            Some(d) => format!("{author}: acute toxicity, {} h", (d * 24.0).round()),
+            None => format!("{author}: acute toxicity"),
+        };
+        let dose = DoseValue {
+            date_precision: None,
+            effective_from: None,
+            effective_until: None,
+            kind: found.kind,
+            qualifier: (qualifier != "=").then(|| qualifier.to_string()),
+            value,
+            unit: cell(&row, 12).unwrap_or_default().to_string(),
+            agency: agency.to_string(),
+            year: cell(&row, 2).and_then(|y| y.parse().ok()),
+            population: Some(found.group.label().to_string()),
+            route: found.route.map(String::from),
+            species: cell(&row, 6).map(String::from),
+            basis: Some(basis),
+            reference: cell(&row, 3).and_then(|id| references.get(id)).cloned(),
+            source: src.id.clone(),
+            status: None,
+            superseded_by: None,
+        };
+        let list = values.entry(substance.to_string()).or_insert_with(|| {
+            order.push((substance.to_string(), cas.clone()));
+            Vec::new()
+        });
+        if !list.contains(&dose) {
+            list.push(dose);
+        }
+    }
+    let contributions = order
+        .into_iter()
+        .map(|(substance, cas)| {
+            let doses: Vec<_> = values[&substance].iter().map(to_json).collect();
+            Contribution::new(cas, json!({"dose_response": doses})).named(substance)
+        })
+        .collect();
+    Ok((contributions, ledger))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::tables::ledger::Fate;
+    use crate::ingest::tables::testing::descriptor;
+
+    const HEAD: &str = "Substance,Author,Year,OutputID,Study,TestType,Species,Route,DurationDays,Endpoint,qualifier,value,unit,Effect,Toxicity\n";
+
+    fn efsa(author: &str) -> Option<&'static str> {
+        author.starts_with("EFSA").then_some("EFSA")
+    }
+
+    fn run(rows: &str) -> (Vec<Contribution>, Ledger) {
+        let cas_of = HashMap::from([
+            (
+                "Acetamiprid".to_string(),
+                Cas::parse("135410-20-7").unwrap(),
+            ),
+            ("Zinc".to_string(), Cas::parse("7440-66-6").unwrap()),
+        ]);
+        let refs = HashMap::from([(
+            "100".to_string(),
+            "https://doi.org/10.2903/j.efsa.2016.4610".to_string(),
+        )]);
+        parse(
+            &format!("{HEAD}{rows}"),
+            &cas_of,
+            &refs,
+            &descriptor("efsa"),
+            efsa,
+        )
+        .expect("test data")
+    }
+
+    fn reasons(ledger: &Ledger) -> Vec<String> {
+        ledger
+            .rows()
+            .iter()
+            .map(|r| match &r.fate {
+                Fate::About(_) => "kept".to_string(),
+                Fate::Skipped(why) => why.clone(),
+                Fate::Unexplained => "unexplained".to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_four_groups_are_read_with_qualifier_route_unit_and_opinion() {
+        let (got, ledger) = run(
+            "Acetamiprid,EFSA,2016,100,Ecotox (soil compartment),acute toxicity,Honey bee,dermal,2.0,LD50,=,8.09,µg/piece,mortality,\n\
+             Acetamiprid,EFSA,2016,100,Ecotox (soil compartment),acute toxicity,Honey bee,oral: unspecified,,LD50,>,14.5,µg/piece,mortality,\n\
+             Acetamiprid,EFSA,2016,100,Ecotox (water compartment),acute toxicity,Daphnia magna,Not reported,2.0,EC50,=,49.8,mg/L,immobilisation,\n\
+             Acetamiprid,EFSA,2016,100,Ecotox (water compartment),acute toxicity,Chironomus riparius,Not reported,2.0,LC50,=,21,µg/L,mortality,\n\
+             Acetamiprid,EFSA,2016,100,Animal (non-target species) health,acute toxicity,Mallard duck,oral: unspecified,,LD50,=,98,mg/kg bw/day,mortality,\n\
+             Acetamiprid,EFSA,2016,100,Animal (non-target species) health,acute toxicity,Rat,oral: unspecified,,LD50,=,314,mg/kg bw,mortality,systemic\n\
+             Acetamiprid,EFSA,2016,100,Animal (non-target species) health,acute toxicity,Rat,oral: unspecified,,LD50,=,314,mg/kg bw,mortality,systemic\n",
+        );
+        assert!(reasons(&ledger).iter().all(|r| r == "kept"));
+        assert_eq!(got.len(), 1);
+        let doses = got[0].fragment["dose_response"].as_array().expect("doses");
+        assert_eq!(doses.len(), 6, "the repeated rat row is one value");
+        assert_eq!(
+            doses[0],
+            json!({"kind": "ld50", "value": 8.09, "unit": "µg/piece", "agency": "EFSA",
+                   "year": 2016, "population": "pollinators", "route": "contact",
+                   "species": "Honey bee", "basis": "EFSA: acute toxicity, 48 h",
+                   "reference": "https://doi.org/10.2903/j.efsa.2016.4610", "source": "efsa"})
+        );
+        assert_eq!(doses[1]["qualifier"], ">", "a bound keeps its qualifier");
+        assert_eq!(doses[1]["route"], "oral");
+        assert_eq!(doses[2]["kind"], "ec50");
+        assert_eq!(doses[2]["population"], "aquatic life");
+        assert!(doses[2].get("route").is_none());
+        assert_eq!(doses[3]["unit"], "µg/L", "units are served as written");
+        assert_eq!(doses[4]["population"], "birds");
+        assert_eq!(doses[5]["population"], "laboratory mammals");
+        assert_eq!(doses[5]["basis"], "EFSA: acute toxicity");
+    }
+
+    #[test]
+    fn rows_outside_the_four_groups_are_explained_by_kind() {
+        let (got, ledger) = run(
+            "Acetamiprid,EFSA,2016,100,Human health,subchronic,Rat,oral: feed,90,NOAEL,=,12,mg/kg bw/day,x,\n\
+             Acetamiprid,EFSA,2016,100,Animal (non-target species) health,short-term toxicity,Bobwhite quail,oral: feed,5,LC50,>,5000,mg/kg bw/day,mortality,\n\
+             Acetamiprid,EFSA,2016,100,Ecotox (soil compartment),acute toxicity,Tiger worm,Not reported,14,LC50,=,9,mg/kg,mortality,\n\
+             Acetamiprid,EFSA,2016,100,Animal (non-target species) health,acute toxicity,Rat,inhalation: unspecified,,LC50,>,1.15,mg/L,mortality,\n\
+             Acetamiprid,EFSA,2016,100,Animal (non-target species) health,acute toxicity,Rat,Not reported,,LD50,=,200,mg/kg bw,mortality,\n\
+             Acetamiprid,EFSA,2016,100,Animal (non-target species) health,acute toxicity,Rat,oral: unspecified,,LD50,=,200,mg/kg,mortality,\n\
+             Acetamiprid,EFSA,2016,100,Ecotox (water compartment),acute toxicity,Rainbow trout,Not reported,28,LC50,=,5,mg/L,mortality,\n\
+             Acetamiprid,EFSA,2016,100,Ecotox (water compartment),acute toxicity,not reported,Not reported,2,EC50,=,5,mg/L,x,\n\
+             Acetamiprid,EFSA,2016,100,Ecotox (soil compartment),acute toxicity,Honey bee,oral: unspecified,2,LD50,~,5,µg/piece,mortality,\n\
+             Acetamiprid,Someone,2016,100,Ecotox (soil compartment),acute toxicity,Honey bee,oral: unspecified,2,LD50,=,5,µg/piece,mortality,\n\
+             Cadmium group,EFSA,2016,100,Ecotox (soil compartment),acute toxicity,Honey bee,oral: unspecified,2,LD50,=,5,µg/piece,mortality,\n",
+        );
+        assert!(got.is_empty());
+        let why = reasons(&ledger);
+        assert!(why.iter().all(|r| r != "kept" && r != "unexplained"));
+        assert!(why[0].starts_with("endpoint is not a median"));
+        assert!(why[1].starts_with("not an acute test"));
+        assert!(why[2].starts_with("species outside the four groups"));
+        assert!(why[3].starts_with("bird or laboratory mammal value that is not an LD50"));
+        assert!(why[4].starts_with("bird or laboratory mammal LD50 not by mouth"));
+        assert!(why[5].starts_with("LD50 not per kg of body weight"));
+        assert!(why[6].starts_with("aquatic test longer than 4 days"));
+        assert!(why[7].starts_with("aquatic test species not reported"));
+        assert!(why[8].starts_with("no positive numeric value with a known qualifier"));
+        assert!(why[9].starts_with("author is not EFSA"));
+        assert!(why[10].starts_with("OpenFoodTox gives the substance no CAS number"));
+    }
+}
