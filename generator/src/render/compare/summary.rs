@@ -20,18 +20,14 @@ pub(super) struct Summary {
 
 /// "a, b and c".
 pub(super) fn listed<S: AsRef<str>>(items: &[S]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.as_ref().to_string(),
-        [rest @ .., last] => format!(
-            "{} and {}",
-            rest.iter()
-                .map(AsRef::as_ref)
-                .collect::<Vec<_>>()
-                .join(", "),
-            last.as_ref()
-        ),
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == items.len() { " and " } else { ", " });
+        }
+        out.push_str(item.as_ref());
     }
+    out
 }
 
 /// How the summary names every compared compound.
@@ -63,14 +59,16 @@ impl Notes<'_, '_> {
         match values.first() {
             Some(Some(v)) if all_equal(values) => self.shared.push(shared(v)),
             _ if !all_equal(values) => {
-                let each: Vec<String> = self
-                    .all
-                    .iter()
-                    .zip(values)
-                    .map(|(c, v)| format!("{} {}", c.name(), each(v.as_ref())))
-                    .collect();
-                self.differences
-                    .push(format!("{what}: {}", each.join("; ")));
+                let mut line = format!("{what}: ");
+                for (i, (c, v)) in self.all.iter().zip(values).enumerate() {
+                    if i > 0 {
+                        line.push_str("; ");
+                    }
+                    line.push_str(c.name());
+                    line.push(' ');
+                    line.push_str(&each(v.as_ref()));
+                }
+                self.differences.push(line);
             }
             _ => {}
         }

@@ -365,3 +365,12 @@ fn the_parts_the_index_keeps_answer_as_parts_written_afresh() {
         }
     }
 }
+
+#[test]
+fn listed_joins_with_commas_and_a_last_and() {
+    use super::summary::listed;
+    assert_eq!(listed::<&str>(&[]), "");
+    assert_eq!(listed(&["a"]), "a");
+    assert_eq!(listed(&["a", "b"]), "a and b");
+    assert_eq!(listed(&["a", "b", "c", "d"]), "a, b, c and d");
+}
