@@ -229,8 +229,9 @@ pub fn resolve<'d>(
     dataset: &'d Dataset,
     input: &str,
 ) -> Result<(&'d CompoundRecord, bool), String> {
-    let (id, via_cas) = if CompoundId::parse(input).is_some() {
-        (input.to_string(), false)
+    // An id input is looked up as given; only a CAS number's id is written out.
+    let (id, via_cas): (Cow<'_, str>, bool) = if CompoundId::parse(input).is_some() {
+        (Cow::Borrowed(input), false)
     } else {
         let cas = Cas::parse(input).map_err(|_| {
             format!(
@@ -242,11 +243,11 @@ pub fn resolve<'d>(
             .ids
             .get(&cas)
             .ok_or_else(|| format!("not found: no compound with CAS {input}"))?;
-        (id.to_string(), true)
+        (Cow::Owned(id.to_string()), true)
     };
     let record = dataset
         .compounds
-        .get(&id)
+        .get(id.as_ref())
         .ok_or_else(|| format!("not found: compound {id}"))?;
     if record.watch_class == WatchClass::CriticalThreat {
         return Err(format!(

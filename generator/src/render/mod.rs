@@ -32,6 +32,8 @@ pub mod search;
 mod test_data;
 pub mod timeline;
 
+use std::cell::Cell;
+
 use serde::Serialize;
 
 /// The body of a request no endpoint or entity answers (the runtime's 404 and the static
@@ -81,6 +83,15 @@ impl Cache {
     }
 }
 
+thread_local! {
+    /// The buffer `Rendered::json` writes each body into on this thread.
+    static JSON_BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// A buffer that grew past this for one body (an export, the OpenAPI document) is let go
+/// rather than kept by its thread.
+const KEPT_BUFFER: usize = 1 << 20;
+
 /// A rendered response.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rendered {
@@ -97,8 +108,18 @@ pub struct Rendered {
 impl Rendered {
     /// A JSON body; output is compact and deterministic (struct field order).
     pub fn json<T: Serialize>(status: u16, value: &T, cache: Cache) -> Rendered {
-        let mut body = serde_json::to_vec(value).expect("response types serialize");
-        body.push(b'\n');
+        // Written into the thread's buffer, then copied out at its exact size: one allocation
+        // per body rather than one per doubling of a growing `Vec`, and no spare capacity in
+        // a body the runtime's render cache keeps. A body written while another is finds the
+        // buffer taken and starts an empty one.
+        let mut buffer = JSON_BUFFER.take();
+        buffer.clear();
+        serde_json::to_writer(&mut buffer, value).expect("response types serialize");
+        buffer.push(b'\n');
+        let body = buffer.as_slice().to_vec();
+        if buffer.capacity() <= KEPT_BUFFER {
+            JSON_BUFFER.set(buffer);
+        }
         Rendered {
             status,
             body,
@@ -133,5 +154,31 @@ impl Rendered {
     pub fn keyed(mut self, key: impl Into<String>) -> Rendered {
         self.surrogate_key = Some(key.into());
         self
+    }
+}
+
+#[cfg(test)]
+mod json_tests {
+    use super::{Cache, KEPT_BUFFER, Rendered};
+
+    #[test]
+    fn a_json_body_is_the_value_written_with_a_newline_at_its_exact_size() {
+        // Long, short, then larger than the kept buffer, then short again: each body is
+        // whole, the thread's buffer never leaks one body's bytes into the next.
+        let long: Vec<String> = (0..2000).map(|i| format!("value {i}")).collect();
+        let huge = "x".repeat(KEPT_BUFFER + 1);
+        let values = [
+            serde_json::json!({"long": long}),
+            serde_json::json!({"short": 1}),
+            serde_json::json!({"huge": huge}),
+            serde_json::json!(["short", "again"]),
+        ];
+        for value in values {
+            let r = Rendered::json(200, &value, Cache::Private);
+            let mut expected = serde_json::to_vec(&value).unwrap();
+            expected.push(b'\n');
+            assert_eq!(r.body, expected);
+            assert_eq!(r.body.capacity(), r.body.len());
+        }
     }
 }

@@ -2,11 +2,12 @@
 //! ranks, the compounds' identities, context labels and the shared/unique split of sets.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
+use serde_json::value::RawValue;
 
+use super::profile::Profile;
 use crate::aggregate::{Assessment, ContextResult};
 use crate::model::Dataset;
 use crate::model::record::CompoundRecord;
@@ -40,12 +41,14 @@ impl<K: Serialize, V: Serialize> Serialize for InOrder<K, V> {
     }
 }
 
-/// One compared compound with its assessment: `record` is the stored record, or the record
-/// as it stood on the comparison's `as_of` day (`model::as_of`); its identity is the stored one.
+/// One compared compound with its assessment and its written parts: `record` is the stored
+/// record, or the record as it stood on the comparison's `as_of` day (`model::as_of`); its
+/// identity is the stored one.
 pub(super) struct Compared<'d> {
     pub(super) stored: &'d CompoundRecord,
     pub(super) record: Cow<'d, CompoundRecord>,
     pub(super) assessment: Cow<'d, Assessment>,
+    pub(super) profile: Cow<'d, Profile>,
 }
 
 impl<'d> Compared<'d> {
@@ -89,15 +92,20 @@ pub(super) struct Ident<'a> {
     cas: &'a str,
 }
 
-pub(super) fn idents<'a>(all: &[Compared<'a>]) -> Vec<Ident<'a>> {
-    all.iter()
-        .map(|c| Ident {
-            id: c.id(),
-            hq_id: c.id(),
-            name: c.name(),
-            cas: &c.stored.cas,
-        })
-        .collect()
+impl<'a> Ident<'a> {
+    pub(super) fn of(stored: &'a CompoundRecord) -> Self {
+        Ident {
+            id: &stored.hq_id,
+            hq_id: &stored.hq_id,
+            name: &stored.name,
+            cas: &stored.cas,
+        }
+    }
+}
+
+/// The compounds' identities, in request order.
+pub(super) fn idents<'a>(all: &'a [Compared<'_>]) -> Vec<&'a RawValue> {
+    all.iter().map(|c| &*c.profile.ident).collect()
 }
 
 pub(super) fn label<'d>(dataset: &'d Dataset, context: &'d str) -> &'d str {
@@ -125,15 +133,17 @@ pub(super) fn cell(r: &ContextResult, with_summary: bool) -> TierCell<'_> {
     }
 }
 
-/// What every set holds, and what only one of them does.
-pub(super) fn split<'a>(sets: &[BTreeSet<&'a str>]) -> (Vec<&'a str>, Vec<Vec<&'a str>>) {
+/// What every set (distinct and ascending) holds, and what only one of them does, each
+/// ascending.
+pub(super) fn split<'a>(sets: &[&'a [String]]) -> (Vec<&'a str>, Vec<Vec<&'a str>>) {
+    let holds = |set: &[String], x: &str| set.binary_search_by(|s| s.as_str().cmp(x)).is_ok();
     let shared = sets
         .first()
         .map(|first| {
             first
                 .iter()
-                .filter(|x| sets.iter().all(|s| s.contains(*x)))
-                .copied()
+                .map(String::as_str)
+                .filter(|x| sets.iter().all(|s| holds(s, x)))
                 .collect()
         })
         .unwrap_or_default();
@@ -142,12 +152,8 @@ pub(super) fn split<'a>(sets: &[BTreeSet<&'a str>]) -> (Vec<&'a str>, Vec<Vec<&'
         .enumerate()
         .map(|(i, set)| {
             set.iter()
-                .filter(|x| {
-                    sets.iter()
-                        .enumerate()
-                        .all(|(j, s)| j == i || !s.contains(*x))
-                })
-                .copied()
+                .map(String::as_str)
+                .filter(|x| sets.iter().enumerate().all(|(j, s)| j == i || !holds(s, x)))
                 .collect()
         })
         .collect();

@@ -4,9 +4,11 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 use super::compared::{Compared, InOrder};
-use crate::model::record::DoseValue;
+use super::profile::written;
+use crate::model::record::{CompoundRecord, DoseValue};
 use crate::model::vocab::DoseKind;
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -57,16 +59,33 @@ pub(super) struct Ratio<'a> {
     pub(super) ratio: f64,
 }
 
-type DoseTable<'a> = InOrder<&'a str, Option<Vec<Dose<'a>>>>;
+/// Per compound its values of one kind, or null where it has none.
+type DoseTable<'a> = InOrder<&'a str, Option<&'a RawValue>>;
+/// What a `DoseTable` holds, as its schema says: the values were written from these.
+type DoseTableSchema<'a> = InOrder<&'a str, Option<Vec<Dose<'a>>>>;
+
+/// One compound's values of each table, written once (`profile`), each `None` where it has
+/// none.
+#[derive(Debug, Clone)]
+pub(super) struct Tables {
+    ld50_oral: Option<Box<RawValue>>,
+    noael: Option<Box<RawValue>>,
+    rfd: Option<Box<RawValue>>,
+    guidance_values: Option<Box<RawValue>>,
+}
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct DoseComparison<'a> {
+    #[schemars(with = "DoseTableSchema<'a>")]
     ld50_oral: DoseTable<'a>,
     pub(super) ld50_ratios: Option<Vec<Ratio<'a>>>,
+    #[schemars(with = "DoseTableSchema<'a>")]
     noael: DoseTable<'a>,
     noael_ratios: Option<Vec<Ratio<'a>>>,
+    #[schemars(with = "DoseTableSchema<'a>")]
     rfd: DoseTable<'a>,
     /// Oral health-based guidance values (ADI, TDI, TWI, ARfD): each agency's latest of each.
+    #[schemars(with = "DoseTableSchema<'a>")]
     pub(super) guidance_values: DoseTable<'a>,
 }
 
@@ -76,17 +95,54 @@ fn is_oral(d: &DoseValue) -> bool {
         .is_some_and(|r| r.to_ascii_lowercase().contains("oral"))
 }
 
-fn doses<'a>(all: &'a [Compared<'a>], keep: impl Fn(&DoseValue) -> bool) -> DoseTable<'a> {
-    Compared::each(all, |c| {
-        let found: Vec<Dose<'_>> = c
-            .record
-            .dose_response
-            .iter()
-            .filter(|d| keep(d))
-            .map(Dose::of)
-            .collect();
-        (!found.is_empty()).then_some(found)
-    })
+fn ld50(d: &DoseValue) -> bool {
+    d.kind == DoseKind::Ld50 && is_oral(d) && d.species.is_some()
+}
+
+fn noael(d: &DoseValue) -> bool {
+    d.kind == DoseKind::NoaelReference
+}
+
+fn rfd(d: &DoseValue) -> bool {
+    d.kind == DoseKind::Rfd
+}
+
+fn guidance(k: DoseKind) -> bool {
+    matches!(
+        k,
+        DoseKind::Adi | DoseKind::Tdi | DoseKind::Twi | DoseKind::Arfd
+    )
+}
+
+/// The record's values that `keep` takes, written, or `None` when there are none.
+fn table(record: &CompoundRecord, keep: fn(&DoseValue) -> bool) -> Option<Box<RawValue>> {
+    let found: Vec<Dose<'_>> = record
+        .dose_response
+        .iter()
+        .filter(|d| keep(d))
+        .map(Dose::of)
+        .collect();
+    (!found.is_empty()).then(|| written(&found))
+}
+
+impl Tables {
+    pub(super) fn of(record: &CompoundRecord) -> Tables {
+        // Each agency's latest evaluation of each kind: later ones supersede earlier.
+        let mut latest: BTreeMap<(&str, DoseKind), &DoseValue> = BTreeMap::new();
+        for d in record.dose_response.iter().filter(|d| guidance(d.kind)) {
+            let slot = latest.entry((d.agency.as_str(), d.kind)).or_insert(d);
+            if d.year > slot.year {
+                *slot = d;
+            }
+        }
+        Tables {
+            ld50_oral: table(record, ld50),
+            noael: table(record, noael),
+            rfd: table(record, rfd),
+            guidance_values: (!latest.is_empty())
+                .then(|| written(&latest.into_values().map(Dose::of).collect::<Vec<_>>())),
+        }
+    }
 }
 
 /// Ratios of the lowest values of each pair, per species and unit both have; null when no
@@ -140,30 +196,12 @@ fn significant(v: f64) -> f64 {
 }
 
 pub(super) fn dose_response<'a>(all: &'a [Compared<'a>]) -> DoseComparison<'a> {
-    let ld50 = |d: &DoseValue| d.kind == DoseKind::Ld50 && is_oral(d) && d.species.is_some();
-    let noael = |d: &DoseValue| d.kind == DoseKind::NoaelReference;
-    let guidance = |k: DoseKind| {
-        matches!(
-            k,
-            DoseKind::Adi | DoseKind::Tdi | DoseKind::Twi | DoseKind::Arfd
-        )
-    };
     DoseComparison {
-        ld50_oral: doses(all, ld50),
+        ld50_oral: Compared::each(all, |c| c.profile.doses.ld50_oral.as_deref()),
         ld50_ratios: ratios(all, ld50),
-        noael: doses(all, noael),
+        noael: Compared::each(all, |c| c.profile.doses.noael.as_deref()),
         noael_ratios: ratios(all, noael),
-        rfd: doses(all, |d| d.kind == DoseKind::Rfd),
-        guidance_values: Compared::each(all, |c| {
-            // Each agency's latest evaluation of each kind: later ones supersede earlier.
-            let mut latest: BTreeMap<(&str, DoseKind), &DoseValue> = BTreeMap::new();
-            for d in c.record.dose_response.iter().filter(|d| guidance(d.kind)) {
-                let slot = latest.entry((d.agency.as_str(), d.kind)).or_insert(d);
-                if d.year > slot.year {
-                    *slot = d;
-                }
-            }
-            (!latest.is_empty()).then(|| latest.into_values().map(Dose::of).collect())
-        }),
+        rfd: Compared::each(all, |c| c.profile.doses.rfd.as_deref()),
+        guidance_values: Compared::each(all, |c| c.profile.doses.guidance_values.as_deref()),
     }
 }

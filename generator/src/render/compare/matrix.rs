@@ -2,6 +2,7 @@
 //! baseline context, each compound's most vulnerable contexts and the insights across them.
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 use super::DEFAULT_CONTEXT;
 use super::compared::{Compared, Ident, InOrder, TierCell, cell, idents, label, rank};
@@ -18,7 +19,8 @@ struct Ranked<'a> {
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct AcrossContexts<'a> {
-    compounds: Vec<Ident<'a>>,
+    #[schemars(with = "Vec<Ident<'a>>")]
+    compounds: Vec<&'a RawValue>,
     contexts: Vec<&'a str>,
     /// The context escalation is measured from: `human_adult` when compared, else the first.
     baseline: &'a str,

@@ -2,7 +2,8 @@
 //! regulatory matrix, dose-response values, hazard profiles, environmental fate, exposure
 //! sources and a summary), or across 2 to 5 contexts as a risk matrix. Everything is read from
 //! the records and their assessment (`aggregate::assess`, made once per dataset in the
-//! runtime's `RiskIndex`); a value no record holds is null, never estimated.
+//! runtime's `RiskIndex`, which also keeps each compound's written parts: `profile.rs`); a
+//! value no record holds is null, never estimated.
 
 mod compared;
 mod dose;
@@ -10,6 +11,7 @@ mod fate;
 mod hazards;
 mod matrix;
 mod params;
+mod profile;
 mod regulatory;
 mod single;
 mod summary;
@@ -28,6 +30,8 @@ use crate::render::{Cache, Rendered};
 use matrix::{AcrossContexts, across_contexts};
 use params::{compounds, contexts, inputs};
 use single::{InContext, in_context};
+
+pub(crate) use profile::Profile;
 
 /// Compounds per comparison, and contexts per multi-context comparison.
 const MIN: usize = 2;

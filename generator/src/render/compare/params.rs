@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use chrono::NaiveDate;
 
 use super::compared::Compared;
+use super::profile::Profile;
 use super::{MAX, MIN};
 use crate::aggregate;
 use crate::model::Dataset;
@@ -88,8 +89,8 @@ pub(super) fn inputs(raw: &str) -> Result<Vec<&str>, ApiError> {
     Ok(inputs)
 }
 
-/// The compounds `inputs` name, each once, with their assessments: today's from `index`, or
-/// as they stood on `as_of`.
+/// The compounds `inputs` name, each once, with their assessments and written parts: today's
+/// from `index`, or as they stood on `as_of`.
 pub(super) fn compounds<'d>(
     dataset: &'d Dataset,
     index: &'d RiskIndex,
@@ -110,16 +111,22 @@ pub(super) fn compounds<'d>(
     Ok(records
         .into_iter()
         .map(|stored| match as_of {
-            None => Compared {
-                stored,
-                record: Cow::Borrowed(stored),
-                assessment: index.assessment(stored),
-            },
-            Some(day) => {
-                let dated = dated(stored, day);
+            None => {
+                let assessment = index.assessment(stored);
                 Compared {
                     stored,
-                    assessment: Cow::Owned(aggregate::assess(&dated)),
+                    record: Cow::Borrowed(stored),
+                    profile: index.compare_profile(stored, &assessment),
+                    assessment,
+                }
+            }
+            Some(day) => {
+                let dated = dated(stored, day);
+                let assessment = aggregate::assess(&dated);
+                Compared {
+                    stored,
+                    profile: Cow::Owned(Profile::of(stored, &dated, &assessment)),
+                    assessment: Cow::Owned(assessment),
                     record: Cow::Owned(dated),
                 }
             }

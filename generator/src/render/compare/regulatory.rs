@@ -4,8 +4,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 use super::compared::{Compared, InOrder};
+use super::profile::written;
+use crate::model::record::CompoundRecord;
 
 #[derive(Serialize, schemars::JsonSchema)]
 struct Classified<'a> {
@@ -32,32 +35,20 @@ pub(super) struct Agreement<'a> {
 #[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct RegulatoryComparison<'a> {
     /// Agency -> compound -> its classifications, or null where the agency has none.
-    matrix: BTreeMap<&'a str, InOrder<&'a str, Option<Vec<Classified<'a>>>>>,
+    #[schemars(with = "BTreeMap<&'a str, InOrder<&'a str, Option<Vec<Classified<'a>>>>>")]
+    matrix: InOrder<&'a str, InOrder<&'a str, Option<&'a RawValue>>>,
     pub(super) agreement: Agreement<'a>,
 }
 
-pub(super) fn regulatory<'a>(all: &'a [Compared<'a>]) -> RegulatoryComparison<'a> {
-    let mut agencies: BTreeSet<&str> = BTreeSet::new();
-    for c in all {
-        agencies.extend(
-            c.record
-                .regulatory
-                .classifications
-                .iter()
-                .map(|x| x.agency.as_str()),
-        );
-    }
-    let mut matrix = BTreeMap::new();
-    let mut agreement = Agreement {
-        classify_all: Vec::new(),
-        classify_some: Vec::new(),
-    };
-    for agency in agencies {
-        let row = Compared::each(all, |c| {
-            let cells: Vec<Classified<'_>> = c
-                .record
-                .regulatory
-                .classifications
+/// Each agency classifying the record (ascending) with its classifications by that agency,
+/// written once (`profile`).
+pub(super) fn by_agency(record: &CompoundRecord) -> Vec<(String, Box<RawValue>)> {
+    let classifications = &record.regulatory.classifications;
+    let agencies: BTreeSet<&str> = classifications.iter().map(|x| x.agency.as_str()).collect();
+    agencies
+        .into_iter()
+        .map(|agency| {
+            let cells: Vec<Classified<'_>> = classifications
                 .iter()
                 .filter(|x| x.agency == agency)
                 .map(|x| Classified {
@@ -66,8 +57,20 @@ pub(super) fn regulatory<'a>(all: &'a [Compared<'a>]) -> RegulatoryComparison<'a
                     year: x.year,
                 })
                 .collect();
-            (!cells.is_empty()).then_some(cells)
-        });
+            (agency.to_owned(), written(&cells))
+        })
+        .collect()
+}
+
+pub(super) fn regulatory<'a>(all: &'a [Compared<'a>]) -> RegulatoryComparison<'a> {
+    let agencies: BTreeSet<&str> = all.iter().flat_map(|c| c.profile.agencies()).collect();
+    let mut matrix = Vec::with_capacity(agencies.len());
+    let mut agreement = Agreement {
+        classify_all: Vec::new(),
+        classify_some: Vec::new(),
+    };
+    for agency in agencies {
+        let row = Compared::each(all, |c| c.profile.classified_by(agency));
         let classified: Vec<&str> = row
             .0
             .iter()
@@ -82,7 +85,10 @@ pub(super) fn regulatory<'a>(all: &'a [Compared<'a>]) -> RegulatoryComparison<'a
                 compounds: classified,
             });
         }
-        matrix.insert(agency, row);
+        matrix.push((agency, row));
     }
-    RegulatoryComparison { matrix, agreement }
+    RegulatoryComparison {
+        matrix: InOrder(matrix),
+        agreement,
+    }
 }

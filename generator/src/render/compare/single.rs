@@ -1,13 +1,12 @@
 //! One-context comparison: the compounds' tiers and their differences, with the regulatory,
 //! dose-response, hazard, fate, exposure and summary sections side by side.
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
+use serde_json::value::RawValue;
 
-use super::compared::{Compared, Ident, InOrder, TierCell, cell, idents, rank, split};
+use super::compared::{Compared, Ident, InOrder, TierCell, idents, rank, split};
 use super::dose::{DoseComparison, dose_response};
-use super::fate::{self, Fate};
+use super::fate::Fate;
 use super::hazards::{HazardComparison, hazards};
 use super::regulatory::{RegulatoryComparison, regulatory};
 use super::summary::{Summary, summarise};
@@ -25,26 +24,30 @@ struct Delta<'a> {
 #[derive(Serialize, schemars::JsonSchema)]
 struct RiskProfiles<'a> {
     /// Per compound: its tier in the context, or null when the context has no evidence.
-    profiles: InOrder<&'a str, Option<TierCell<'a>>>,
+    #[schemars(with = "InOrder<&'a str, Option<TierCell<'a>>>")]
+    profiles: InOrder<&'a str, Option<&'a RawValue>>,
     deltas: Vec<Delta<'a>>,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct ExposureSources<'a> {
-    categories: InOrder<&'a str, Vec<&'a str>>,
+    #[schemars(with = "InOrder<&'a str, Vec<&'a str>>")]
+    categories: InOrder<&'a str, &'a [String]>,
     pub(super) shared: Vec<&'a str>,
     pub(super) unique: InOrder<&'a str, Vec<&'a str>>,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct InContext<'a> {
-    compounds: Vec<Ident<'a>>,
+    #[schemars(with = "Vec<Ident<'a>>")]
+    compounds: Vec<&'a RawValue>,
     context: &'a str,
     risk_profiles: RiskProfiles<'a>,
     regulatory: RegulatoryComparison<'a>,
     dose_response: DoseComparison<'a>,
     hazard_profiles: HazardComparison<'a>,
-    environmental_fate: InOrder<&'a str, Fate<'a>>,
+    #[schemars(with = "InOrder<&'a str, Fate<'a>>")]
+    environmental_fate: InOrder<&'a str, &'a RawValue>,
     exposure_sources: ExposureSources<'a>,
     summary: Summary,
 }
@@ -63,7 +66,7 @@ pub(super) fn in_context<'a>(
     context: &'a str,
 ) -> InContext<'a> {
     let risk_profiles = RiskProfiles {
-        profiles: Compared::each(all, |c| c.result(context).map(|r| cell(r, true))),
+        profiles: Compared::each(all, |c| c.cell(context)),
         deltas: pairs(all)
             .map(|(a, b)| Delta {
                 first: a.id(),
@@ -78,25 +81,11 @@ pub(super) fn in_context<'a>(
     let regulatory = regulatory(all);
     let dose_response = dose_response(all);
     let hazard_profiles = hazards(all, context);
-    let environmental_fate = Compared::each(all, |c| fate::of(&c.record));
-    let found: Vec<BTreeSet<&str>> = all
-        .iter()
-        .map(|c| {
-            c.record
-                .found_in
-                .iter()
-                .map(|f| f.category.as_str())
-                .collect()
-        })
-        .collect();
+    let environmental_fate = Compared::each(all, |c| &*c.profile.fate);
+    let found: Vec<&[String]> = all.iter().map(|c| c.profile.found_in.as_slice()).collect();
     let (shared, unique) = split(&found);
     let exposure_sources = ExposureSources {
-        categories: InOrder(
-            all.iter()
-                .zip(&found)
-                .map(|(c, f)| (c.id(), f.iter().copied().collect()))
-                .collect(),
-        ),
+        categories: Compared::each(all, |c| c.profile.found_in.as_slice()),
         shared,
         unique: InOrder(all.iter().map(Compared::id).zip(unique).collect()),
     };

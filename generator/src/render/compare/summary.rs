@@ -1,13 +1,11 @@
 //! The summary of a one-context comparison (key differences and shared traits), and the
 //! sentence helpers both modes write with.
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use super::compared::{Compared, label, split};
 use super::dose::DoseComparison;
-use super::hazards::HazardComparison;
+use super::hazards::{HazardComparison, iarc_label};
 use super::regulatory::RegulatoryComparison;
 use super::single::ExposureSources;
 use crate::aggregate::signals::fmt_num;
@@ -22,18 +20,14 @@ pub(super) struct Summary {
 
 /// "a, b and c".
 pub(super) fn listed<S: AsRef<str>>(items: &[S]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.as_ref().to_string(),
-        [rest @ .., last] => format!(
-            "{} and {}",
-            rest.iter()
-                .map(AsRef::as_ref)
-                .collect::<Vec<_>>()
-                .join(", "),
-            last.as_ref()
-        ),
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if i + 1 == items.len() { " and " } else { ", " });
+        }
+        out.push_str(item.as_ref());
     }
+    out
 }
 
 /// How the summary names every compared compound.
@@ -65,14 +59,16 @@ impl Notes<'_, '_> {
         match values.first() {
             Some(Some(v)) if all_equal(values) => self.shared.push(shared(v)),
             _ if !all_equal(values) => {
-                let each: Vec<String> = self
-                    .all
-                    .iter()
-                    .zip(values)
-                    .map(|(c, v)| format!("{} {}", c.name(), each(v.as_ref())))
-                    .collect();
-                self.differences
-                    .push(format!("{what}: {}", each.join("; ")));
+                let mut line = format!("{what}: ");
+                for (i, (c, v)) in self.all.iter().zip(values).enumerate() {
+                    if i > 0 {
+                        line.push_str("; ");
+                    }
+                    line.push_str(c.name());
+                    line.push(' ');
+                    line.push_str(&each(v.as_ref()));
+                }
+                self.differences.push(line);
             }
             _ => {}
         }
@@ -104,16 +100,17 @@ pub(super) fn summarise(
         differences: Vec::new(),
         shared: Vec::new(),
     };
-    let profiles = &hazards.profiles.0;
-
-    let tiers: Vec<Option<RiskLevel>> = profiles.iter().map(|(_, p)| p.risk_level).collect();
+    let tiers: Vec<Option<RiskLevel>> = all
+        .iter()
+        .map(|c| c.result(context).map(|r| r.risk_level))
+        .collect();
     notes.property(
         &format!("Risk for {label}"),
         &tiers,
         |t| format!("{every} are {} risk for {label}", t.words()),
         |t| t.map_or("not assessable", |t| t.words()).to_string(),
     );
-    let classes: Vec<Option<&str>> = profiles.iter().map(|(_, p)| p.hazard_label).collect();
+    let classes: Vec<Option<&str>> = all.iter().map(|c| c.hazard_label(context)).collect();
     notes.property(
         "Deciding hazard",
         &classes,
@@ -126,10 +123,7 @@ pub(super) fn summarise(
         },
         |c| c.map_or("none".into(), |c| c.to_lowercase()),
     );
-    let iarc: Vec<Option<&str>> = profiles
-        .iter()
-        .map(|(_, p)| p.carcinogenicity.as_ref().and_then(|c| c.iarc_group))
-        .collect();
+    let iarc: Vec<Option<&str>> = all.iter().map(|c| iarc_label(&c.record)).collect();
     notes.property(
         "IARC",
         &iarc,
@@ -171,17 +165,7 @@ pub(super) fn summarise(
         notes.differences.push(line);
     }
 
-    let endocrine: Vec<BTreeSet<&str>> = all
-        .iter()
-        .map(|c| {
-            c.record
-                .safety
-                .endocrine_disruption
-                .iter()
-                .map(|e| e.agency.as_str())
-                .collect()
-        })
-        .collect();
+    let endocrine: Vec<&[String]> = all.iter().map(|c| c.profile.endocrine.as_slice()).collect();
     let (agencies, _) = split(&endocrine);
     if !agencies.is_empty() {
         notes.shared.push(format!(

@@ -6,12 +6,12 @@ use serde_json::Value;
 
 use super::compared::rank;
 use super::hazards::hazard_label;
-use super::{CompareQuery, compare};
+use super::{CompareQuery, compare, compare_indexed};
 use crate::aggregate;
 use crate::model::contexts::Context;
 use crate::model::vocab::{RiskLevel, WatchClass};
 use crate::render::compound::{CompoundQuery, View, compound_as_of};
-use crate::render::test_data::fixture as dataset;
+use crate::render::test_data::{fixture as dataset, fixture_risk_index as risk_index};
 use crate::render::{Cache, Rendered};
 
 const BPA: &str = "hq-c-org-000218";
@@ -332,4 +332,45 @@ fn as_of_compares_the_compounds_as_they_stood() {
         run_as_of(&ids, "human_adult", "2022-12-31", View::Public).0,
         401
     );
+}
+
+#[test]
+fn the_parts_the_index_keeps_answer_as_parts_written_afresh() {
+    // The index keeps each compound's written parts from its first comparison: the first
+    // answer writes them, the second reads them, and both are the bytes of a comparison that
+    // writes its own (the default index keeps none).
+    let queries = [
+        vec![("ids", format!("{BPA},{BPS}"))],
+        vec![
+            ("ids", format!("{BPA},{BPS},hq-c-org-000145")),
+            ("context", "dog".into()),
+        ],
+        vec![
+            ("ids", format!("hq-c-org-000145,{BPS}")),
+            ("context", "aquatic".into()),
+        ],
+        vec![
+            ("ids", format!("{BPA},hq-c-org-000145")),
+            ("contexts", "human_adult,cat".into()),
+        ],
+    ];
+    for pairs in queries {
+        let q: Vec<(String, String)> = pairs.into_iter().map(|(n, v)| (n.to_string(), v)).collect();
+        let parsed = CompareQuery::parse(dataset(), &q, View::Full).unwrap();
+        let afresh = compare(dataset(), &parsed).unwrap();
+        assert_eq!(afresh.status, 200, "{q:?}");
+        for _ in 0..2 {
+            let kept = compare_indexed(dataset(), risk_index(), &parsed).unwrap();
+            assert_eq!(kept.body, afresh.body, "{q:?}");
+        }
+    }
+}
+
+#[test]
+fn listed_joins_with_commas_and_a_last_and() {
+    use super::summary::listed;
+    assert_eq!(listed::<&str>(&[]), "");
+    assert_eq!(listed(&["a"]), "a");
+    assert_eq!(listed(&["a", "b"]), "a and b");
+    assert_eq!(listed(&["a", "b", "c", "d"]), "a, b, c and d");
 }

@@ -1,9 +1,10 @@
 //! `RiskIndex`: every compound's assessment, tiers, hazards and search terms and every
 //! product's synthesised risk, computed once per dataset and read by every list, batch and
-//! compare.
+//! compare, and each compound's written parts of a comparison, kept from its first.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -14,6 +15,7 @@ use crate::model::Dataset;
 use crate::model::material::Product;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
+use crate::render::compare::Profile;
 
 /// What the index knows of one compound.
 #[derive(Debug, Clone)]
@@ -25,6 +27,8 @@ pub(super) struct Entry {
     pub(super) hazards: Vec<Hazard>,
     /// Lowercased name, CAS and synonyms, for `search`.
     pub(super) terms: Vec<String>,
+    /// Its parts of a comparison, written at its first comparison.
+    compare: OnceLock<Profile>,
 }
 
 impl Entry {
@@ -52,6 +56,7 @@ impl Entry {
             tiers,
             hazards,
             terms,
+            compare: OnceLock::new(),
         }
     }
 }
@@ -98,6 +103,22 @@ impl RiskIndex {
         match self.compounds.get(&record.hq_id) {
             Some(e) => Cow::Borrowed(&e.assessment),
             None => Cow::Owned(aggregate::assess(record)),
+        }
+    }
+
+    /// The compound's parts of a comparison (`compare::Profile`), made at its first
+    /// comparison and kept with the index; `assessment` is what `assessment` gave for it.
+    pub(crate) fn compare_profile<'a>(
+        &'a self,
+        record: &CompoundRecord,
+        assessment: &Assessment,
+    ) -> Cow<'a, Profile> {
+        match self.compounds.get(&record.hq_id) {
+            Some(e) => Cow::Borrowed(
+                e.compare
+                    .get_or_init(|| Profile::of(record, record, &e.assessment)),
+            ),
+            None => Cow::Owned(Profile::of(record, record, assessment)),
         }
     }
 

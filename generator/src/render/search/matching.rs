@@ -22,7 +22,10 @@ impl SearchIndex {
     /// they come in, so word and typo matches go first: a whole-string match is then looked
     /// for in a field's text only when it could still beat them.
     pub(super) fn matches(&self, query: &str, only: Option<EntityType>) -> Vec<Scored> {
-        let mut best = Best(vec![None; self.entries.len()]);
+        let mut best = Best {
+            by_entry: vec![None; self.entries.len()],
+            offered: Vec::new(),
+        };
         let wanted =
             |f: &IndexedField| only.is_none_or(|k| k == self.entries[f.entry as usize].kind);
         let (matched, tokens) = self.word_matches(query);
@@ -67,16 +70,19 @@ impl SearchIndex {
                 best.offer(f, at, s);
             }
         }
-        best.0
+        // In the order the entries were first offered: the caller orders them (by score, then
+        // rank, which no two entries share).
+        best.offered
             .iter()
-            .enumerate()
-            .filter_map(|(entry, b)| {
-                b.map(|(score, at)| Scored {
+            .map(|&entry| {
+                let entry = entry as usize;
+                let (score, at) = best.by_entry[entry].expect("an offered entry has its best");
+                Scored {
                     entry,
                     score,
                     field: self.fields[at as usize].field,
                     boosted: false,
-                })
+                }
             })
             .collect()
     }
@@ -167,19 +173,27 @@ impl SearchIndex {
     }
 }
 
-/// Each entry's best score so far and the field that earned it.
-struct Best(Vec<Option<(u8, u32)>>);
+/// Each entry's best score so far and the field that earned it, and the entries that have
+/// one: a query's answer reads those, not every entry of the index.
+struct Best {
+    by_entry: Vec<Option<(u8, u32)>>,
+    offered: Vec<u32>,
+}
 
 impl Best {
     /// Whether `s` from field `at` would take the entry's place: a higher score, or the same
     /// from an earlier (more important) field.
     fn improves(&self, f: &IndexedField, at: u32, s: u8) -> bool {
-        self.0[f.entry as usize].is_none_or(|(b, bf)| s > b || (s == b && at < bf))
+        self.by_entry[f.entry as usize].is_none_or(|(b, bf)| s > b || (s == b && at < bf))
     }
 
     fn offer(&mut self, f: &IndexedField, at: u32, s: u8) {
         if self.improves(f, at, s) {
-            self.0[f.entry as usize] = Some((s, at));
+            let slot = &mut self.by_entry[f.entry as usize];
+            if slot.is_none() {
+                self.offered.push(f.entry);
+            }
+            *slot = Some((s, at));
         }
     }
 }
