@@ -541,6 +541,8 @@ fn has_own_dose(signals: &[Signal], context: Context) -> bool {
     signals
         .iter()
         .any(|s| is_note_on(s, context) && s.magnitude.is_some())
+}
+
 /// Whether any signal of these hazards is in the record.
 fn has(signals: &[Signal], hazards: &[Hazard]) -> bool {
     signals.iter().any(|s| hazards.contains(&s.hazard))
@@ -557,7 +559,10 @@ impl Finding<'_> {
     /// A laboratory-mammal classification standing in for an animal without data of its own.
     pub fn is_surrogate(&self) -> bool {
         matches!(self.rule, R::Species | R::Wildlife)
-            && matches!(self.signal.hazard, Hazard::AcuteOral | Hazard::Corrosive | Hazard::RodentLd50)
+            && matches!(
+                self.signal.hazard,
+                Hazard::AcuteOral | Hazard::Corrosive | Hazard::RodentLd50
+            )
     }
 }
 
