@@ -161,8 +161,11 @@ pub struct LastBuild {
     records: Option<(state::Records, Vec<u8>)>,
     /// The snapshot file's frames (their keys and compressed lengths) and its bytes, when it
     /// is the one the state describes.
-    snapshot: Option<(Vec<(Hash, u64)>, Vec<u8>)>,
+    snapshot: Option<(Vec<Frame>, Vec<u8>)>,
 }
+
+/// A snapshot frame: the key of the records it holds and its compressed length.
+type Frame = (Hash, u64);
 
 impl LastBuild {
     /// The build at `out`; nothing when there is none or its state is unreadable.
@@ -616,7 +619,7 @@ struct Rest<'a> {
     group: Group<'a>,
     redirect_rules: usize,
     routing: Hash,
-    frames: Vec<(Hash, u64)>,
+    frames: Vec<Frame>,
 }
 
 /// The key of each frame of the snapshot (`load::snapshot::frames`): the head's is the hash of
@@ -810,7 +813,7 @@ fn records(
     dataset: &Dataset,
     parts: &crate::load::snapshot::Parts<'_>,
     rest: &Group<'_>,
-    frames: Vec<(Hash, u64)>,
+    frames: Vec<Frame>,
 ) -> anyhow::Result<state::Records> {
     let ranges = crate::load::snapshot::record_ranges(parts)?;
     let files = parts
