@@ -8,10 +8,12 @@ use super::DEFAULT_CONTEXT;
 use super::compared::{Compared, Ident, InOrder, TierCell, cell, idents, label, rank};
 use super::summary::{all_equal, every, listed};
 use crate::model::Dataset;
+use crate::model::contexts::Context;
 use crate::model::vocab::RiskLevel;
 
 #[derive(Serialize, schemars::JsonSchema)]
 struct Ranked<'a> {
+    #[schemars(with = "Context")]
     context: &'a str,
     risk_level: RiskLevel,
     confidence: f64,
@@ -21,8 +23,10 @@ struct Ranked<'a> {
 pub(crate) struct AcrossContexts<'a> {
     #[schemars(with = "Vec<Ident<'a>>")]
     compounds: Vec<&'a RawValue>,
+    #[schemars(with = "Vec<Context>")]
     contexts: Vec<&'a str>,
     /// The context escalation is measured from: `human_adult` when compared, else the first.
+    #[schemars(with = "Context")]
     baseline: &'a str,
     /// Compound -> context -> tier, or null where the context has no evidence.
     risk_matrix: InOrder<&'a str, InOrder<&'a str, Option<TierCell<'a>>>>,

@@ -23,6 +23,7 @@ use serde::Serialize;
 
 use crate::api::Query;
 use crate::model::Dataset;
+use crate::model::contexts::Context;
 use crate::render::compound::{View, parse_as_of};
 use crate::render::error::ApiError;
 use crate::render::lists::RiskIndex;
@@ -43,12 +44,15 @@ const DEFAULT_CONTEXT: &str = "human_adult";
 struct Meta<'a> {
     compared: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Context>")]
     context: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Vec<Context>>")]
     contexts: Option<Vec<&'a str>>,
     generated_from: &'static str,
     /// The day the comparison stands on (`as_of`), when not today.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date"))]
     as_of: Option<String>,
 }
 
