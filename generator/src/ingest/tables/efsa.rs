@@ -240,6 +240,37 @@ fn agency_of(author: &str) -> Option<&'static str> {
     }
 }
 
+/// One contribution per substance, in the order a table first names it, each
+/// dose once. Both EFSA tables (reference values and reference points) build it.
+#[derive(Default)]
+pub(super) struct SubstanceDoses {
+    order: Vec<(String, Subject)>,
+    values: HashMap<String, Vec<DoseValue>>,
+}
+
+impl SubstanceDoses {
+    pub(super) fn add(&mut self, substance: &str, subject: Subject, dose: DoseValue) {
+        let list = self.values.entry(substance.to_string()).or_insert_with(|| {
+            self.order.push((substance.to_string(), subject));
+            Vec::new()
+        });
+        if !list.contains(&dose) {
+            list.push(dose);
+        }
+    }
+
+    pub(super) fn into_contributions(self) -> Vec<Contribution> {
+        let SubstanceDoses { order, values } = self;
+        order
+            .into_iter()
+            .map(|(substance, subject)| {
+                let doses: Vec<_> = values[&substance].iter().map(to_json).collect();
+                Contribution::about(subject, json!({"dose_response": doses})).named(substance)
+            })
+            .collect()
+    }
+}
+
 fn parse(
     text: &str,
     cas_of: &HashMap<String, Cas>,
@@ -247,9 +278,7 @@ fn parse(
     src: &SourceDescriptor,
     set_aside: &SetAside,
 ) -> Result<Parsed, csv::Error> {
-    // One contribution per substance, in the order the table first names it.
-    let mut order: Vec<(String, Subject)> = Vec::new();
-    let mut values: HashMap<String, Vec<DoseValue>> = HashMap::new();
+    let mut doses = SubstanceDoses::default();
     let mut ledger = Ledger::default();
     for row in reader(text, b',', true).records() {
         let row = row?;
@@ -338,21 +367,9 @@ fn parse(
             status: None,
             superseded_by: None,
         };
-        let list = values.entry(substance.to_string()).or_insert_with(|| {
-            order.push((substance.to_string(), subject));
-            Vec::new()
-        });
-        if !list.contains(&dose) {
-            list.push(dose);
-        }
+        doses.add(substance, subject, dose);
     }
-    let contributions = order
-        .into_iter()
-        .map(|(substance, subject)| {
-            let doses: Vec<_> = values[&substance].iter().map(to_json).collect();
-            Contribution::about(subject, json!({"dose_response": doses})).named(substance)
-        })
-        .collect();
+    let contributions = doses.into_contributions();
     Ok(Parsed {
         contributions,
         ledger,

@@ -17,11 +17,10 @@
 
 use std::collections::HashMap;
 
-use serde_json::json;
-
+use super::efsa::SubstanceDoses;
 use super::ledger::Ledger;
 use super::text::{cell, reader};
-use crate::ingest::contribution::{Contribution, Subject, to_json};
+use crate::ingest::contribution::{Contribution, Subject};
 use crate::model::cas::Cas;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::DoseValue;
@@ -158,8 +157,7 @@ pub fn parse(
     src: &SourceDescriptor,
     agency_of: fn(&str) -> Option<&'static str>,
 ) -> Result<(Vec<Contribution>, Ledger), csv::Error> {
-    let mut order: Vec<(String, Cas)> = Vec::new();
-    let mut values: HashMap<String, Vec<DoseValue>> = HashMap::new();
+    let mut doses = SubstanceDoses::default();
     let mut ledger = Ledger::default();
     for row in reader(text, b',', true).records() {
         let row = row?;
@@ -223,21 +221,9 @@ pub fn parse(
             status: None,
             superseded_by: None,
         };
-        let list = values.entry(substance.to_string()).or_insert_with(|| {
-            order.push((substance.to_string(), cas.clone()));
-            Vec::new()
-        });
-        if !list.contains(&dose) {
-            list.push(dose);
-        }
+        doses.add(substance, Subject::Cas(cas.clone()), dose);
     }
-    let contributions = order
-        .into_iter()
-        .map(|(substance, cas)| {
-            let doses: Vec<_> = values[&substance].iter().map(to_json).collect();
-            Contribution::new(cas, json!({"dose_response": doses})).named(substance)
-        })
-        .collect();
+    let contributions = doses.into_contributions();
     Ok((contributions, ledger))
 }
 
@@ -246,6 +232,7 @@ mod tests {
     use super::*;
     use crate::ingest::tables::ledger::Fate;
     use crate::ingest::tables::testing::descriptor;
+    use serde_json::json;
 
     const HEAD: &str = "Substance,Author,Year,OutputID,Study,TestType,Species,Route,DurationDays,Endpoint,qualifier,value,unit,Effect,Toxicity\n";
 
