@@ -36,6 +36,33 @@ fn one_product_per_tier() {
     }
 }
 
+/// Pets meet a product once (METHODOLOGY.md, "Pets meet a product once"): xylitol, very high
+/// for dogs, in sugar-free gum eaten momentarily and occasionally scores 4 x 1.0 (route alone)
+/// = 4.0, severe, where the people's factors (0.6 x 0.7) held it at the 1.8 floor. Without
+/// pets among the users the same gum reads no dog tier and keeps all three factors.
+#[test]
+fn a_pet_tier_takes_the_route_factor_alone() {
+    use saferef_generator::aggregate::synthesis::{ProductRisk, synthesize};
+    let gum = &dataset().products["hq-p-pet-000020"];
+    assert_eq!(gum.exposure.users, ["pets"]);
+    let (s, traces) = synthesize(dataset(), gum);
+    assert_eq!(
+        (s.multipliers.duration, s.multipliers.frequency),
+        (0.6, 0.7)
+    );
+    let xylitol = traces.iter().find(|t| t.cas == "87-99-0").unwrap();
+    assert_eq!(xylitol.context_used, Some("dog"));
+    assert!(!xylitol.fallback);
+    assert_eq!(xylitol.adjusted_score, 4.0);
+    assert_eq!(s.risk_level, Some(ProductRisk::Severe));
+    let mut for_people = gum.clone();
+    for_people.exposure.users = vec!["adults".into()];
+    let (people, traces) = synthesize(dataset(), &for_people);
+    assert!(!people.contexts.contains(&"dog"), "{:?}", people.contexts);
+    assert!(people.score < 1.9, "{people:?}");
+    assert!(traces.iter().all(|t| t.adjusted_score < 1.9), "{traces:?}");
+}
+
 #[test]
 fn five_materials() {
     for id in [

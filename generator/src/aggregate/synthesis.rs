@@ -1,6 +1,7 @@
 //! Product risk synthesis: a product's tier from the tiers of its compounds in the contexts
-//! its exposure names, adjusted by route, duration and frequency multipliers. The multipliers
-//! are calibrated heuristics, not regulatory consensus, and the response says so. Each
+//! its exposure names, adjusted by route, duration and frequency multipliers; the multipliers
+//! are calibrated heuristics, not regulatory consensus, and the response says so. The
+//! dog and cat contexts, where one exposure poisons, take the route factor alone. Each
 //! compound's share is reported with its basis: a typical or specified content is the
 //! exposure, a legal or advisory limit only its upper bound (METHODOLOGY.md, "Product
 //! synthesis").
@@ -14,8 +15,8 @@ use crate::model::material::{Component, Product, ShareKind};
 use crate::model::vocab::RiskLevel;
 
 pub const METHOD: &str = "max_adjusted_compound_tier";
-pub const VERSION: &str = "1.3";
-pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score; a compound of tier high or above scores at least moderate (1.8), since exposure heuristics are no evidence of low hazard. The multipliers are calibrated heuristics, not regulatory consensus. A compound's typical or specified share is its exposure; a legal or advisory maximum is only an upper bound on it, never the content.";
+pub const VERSION: &str = "1.4";
+pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score; a compound of tier high or above scores at least moderate (1.8), since exposure heuristics are no evidence of low hazard. A dog or cat tier is scored with the route factor alone: a pet is poisoned by one exposure, which how often or how long people use the product does not lessen. The multipliers are calibrated heuristics, not regulatory consensus. A compound's typical or specified share is its exposure; a legal or advisory maximum is only an upper bound on it, never the content.";
 
 /// What a compound's share tells about its exposure in the product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -103,6 +104,16 @@ fn adjusted_score(tier: RiskLevel, factor: f64) -> f64 {
     } else {
         score
     }
+}
+
+/// Whether a context is a pet's. A dog or cat tier says what a single dose a pet meets does
+/// (METHODOLOGY.md, "Severity rubric for animals and the environment": an LD50 or a lowest
+/// lethal dose), and a pet is poisoned by one exposure (getting into the product, or one
+/// application of a product meant for it), so the duration and frequency of people's use,
+/// which the product's exposure states, do not lower it (METHODOLOGY.md, "Pets meet a product
+/// once").
+fn is_pet(context: &str) -> bool {
+    matches!(context, "dog" | "cat")
 }
 
 fn tier_score(t: RiskLevel) -> f64 {
@@ -235,22 +246,33 @@ pub fn synthesize(dataset: &Dataset, product: &Product) -> Synthesized {
         frequency: frequency_factor(&product.exposure.frequency),
     };
     let factor = m.route * m.duration * m.frequency;
+    let factor_in = |ctx: &str| if is_pet(ctx) { m.route } else { factor };
     let mut traces = Vec::new();
     for c in &product.composition {
         let Some(record) = dataset.by_cas(&c.cas) else {
             continue;
         };
         let a = assess(record);
+        let scored = |r: &super::ContextResult| adjusted_score(r.risk_level, factor_in(r.context));
         let best = contexts.iter().filter_map(|ctx| a.get(ctx)).max_by(|x, y| {
-            x.risk_level
-                .cmp(&y.risk_level)
+            scored(x)
+                .total_cmp(&scored(y))
+                .then(x.risk_level.cmp(&y.risk_level))
                 .then(x.confidence.total_cmp(&y.confidence))
         });
         let (used, fallback) = match best {
             Some(r) => (Some(r), false),
             None => (a.primary_context().and_then(|p| a.get(p)), true),
         };
-        let score = used.map_or(0.0, |r| adjusted_score(r.risk_level, factor));
+        // A fallback answers for a context the product does not name: the product's own
+        // exposure, all three factors, applies to it.
+        let score = used.map_or(0.0, |r| {
+            if fallback {
+                adjusted_score(r.risk_level, factor)
+            } else {
+                scored(r)
+            }
+        });
         traces.push(Trace {
             compound_id: record.hq_id.clone(),
             name: record.name.clone(),
