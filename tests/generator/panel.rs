@@ -187,6 +187,20 @@ fn holds(r: &Value, e: &Expectation) -> bool {
                 .flatten()
                 .any(|p| p["toxicity"] == toxicity && p["date_listed"] == date)
         }
+        // "toxicity@date=level": the listing with the NSRL or MADL OEHHA states for the CAS.
+        "prop65_level" => {
+            let (listing, level) = expected.split_once('=').unwrap();
+            let (toxicity, date) = listing.split_once('@').unwrap();
+            listings["prop65"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|p| {
+                    p["toxicity"] == toxicity
+                        && p["date_listed"] == date
+                        && p["safe_harbor_level"] == level
+                })
+        }
         "clp_h" => eu_h_codes(r).iter().any(|h| h == expected),
         "clp_not" => !eu_h_codes(r).iter().any(|h| h == expected),
         "clp_via" => {
@@ -257,6 +271,20 @@ fn holds(r: &Value, e: &Expectation) -> bool {
             .into_iter()
             .flatten()
             .any(|u| u["class"] == expected),
+        "use" => r["use_classes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|u| u["class"] == expected),
+        // A string that names another substance (another CAS number) is no synonym.
+        "synonym_not" => !r["identity"]["synonyms"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|s| s == expected),
+        "ec_number" => r["crossrefs"]["ec_number"]["value"] == expected,
+        // A structure field the record leaves absent: its source describes another substance.
+        "identity_absent" => r["identity"][expected].is_null(),
         "parent" => r["hierarchy"]["parent"] == expected,
         "name" => r["name"]
             .as_str()

@@ -30,6 +30,21 @@ pub struct Contribution {
     pub selects: bool,
     /// A partial record in the stored shape; every value object names its `source`.
     pub fragment: Value,
+    /// A Proposition 65 continuation row's level for the members it names (see `MemberLevel`).
+    pub member_level: Option<MemberLevel>,
+}
+
+/// The NSRL or MADL OEHHA states, on a row of its own with no toxicity, for the substance that
+/// row names under the group row just above it ("Lead", 15 µg/day (oral), under "Lead and lead
+/// compounds"). The ingest writes it on the member's listing through that group row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberLevel {
+    /// The group row the level belongs to, as the table names it.
+    pub row: String,
+    pub level: String,
+    /// How many compounds the continuation row names: the fewest decide ("Sodium cyanide" over
+    /// "Cyanide salts that readily dissociate in solution").
+    pub members: usize,
 }
 
 impl Contribution {
@@ -49,6 +64,7 @@ impl Contribution {
             kind: None,
             selects: false,
             fragment,
+            member_level: None,
         }
     }
 

@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::contribution::{Contribution, Subject};
+use super::contribution::{Contribution, MemberLevel, Subject};
 use crate::model::cas::Cas;
-use crate::model::group_rows::{Disposition, GroupRows, Placement};
+use crate::model::group_rows::{Disposition, GroupRows, Placement, row_key};
 
 /// Tables whose group rows the ingest applies to members.
 const APPLIED: [&str; 4] = ["prop65", "ntp_roc", "efsa_openfoodtox", "clp"];
@@ -47,6 +47,10 @@ pub fn place(table: &str, c: Contribution, rows: &GroupRows) -> Vec<(Cas, Contri
             let mut inherited =
                 Contribution::about(Subject::Cas(member.clone()), c.fragment.clone());
             inherited.name = None;
+            inherited.member_level = c.member_level.clone().map(|l| MemberLevel {
+                members: p.members.len(),
+                ..l
+            });
             // The row's identifiers (a group entry's Annex VI index number) are not the
             // member's.
             if let Some(fragment) = inherited.fragment.as_object_mut() {
@@ -72,6 +76,7 @@ pub fn place(table: &str, c: Contribution, rows: &GroupRows) -> Vec<(Cas, Contri
 /// (Proposition 65's) keep every row, own and inherited, except an inherited one the
 /// compound's own listing already gives (`redundant_prop65`).
 pub fn own_rows_first<S>(list: &mut Vec<(S, Contribution)>) {
+    member_levels(list);
     let own: Vec<Prop65Key> = list
         .iter()
         .flat_map(|(_, c)| prop65_keys(c))
@@ -119,6 +124,30 @@ pub fn own_rows_first<S>(list: &mut Vec<(S, Contribution)>) {
         i += 1;
         keep
     });
+}
+
+/// Writes each continuation row's level (`MemberLevel`) on the compound's listings through its
+/// group row, in place of the group's own level (alpha-HCH's 0.3 µg/day, not technical HCH's
+/// 0.2), and drops the continuation row itself, which lists nothing.
+fn member_levels<S>(list: &mut Vec<(S, Contribution)>) {
+    let mut levels: Vec<MemberLevel> = Vec::new();
+    list.retain(|(_, c)| {
+        levels.extend(c.member_level.clone());
+        c.member_level.is_none()
+    });
+    levels.sort_by_key(|l| l.members);
+    for listing in list
+        .iter_mut()
+        .filter_map(|(_, c)| c.fragment.pointer_mut("/regulatory/listings/prop65"))
+        .filter_map(Value::as_array_mut)
+        .flatten()
+        .filter_map(Value::as_object_mut)
+    {
+        let via = listing.get("via").and_then(Value::as_str).map(row_key);
+        if let Some(l) = levels.iter().find(|l| Some(row_key(&l.row)) == via) {
+            listing.insert("safe_harbor_level".into(), Value::String(l.level.clone()));
+        }
+    }
 }
 
 /// A Proposition 65 listing as the redundancy rule compares it.
@@ -418,6 +447,55 @@ mod tests {
                 .get("via")
                 .is_none()
         );
+    }
+
+    #[test]
+    fn a_continuation_row_s_level_is_written_on_its_member_s_listing_through_the_group_row() {
+        let rows = GroupRows::parse(&format!(
+            "{TSV}prop65\tSodium cyanidef\t|\tgroup\tlist\t143-33-9\t-\tsub-row\n\
+             prop65\tCyanide salts (expressed as cyanide)f\t|\tgroup\tlist\t143-33-9,592-01-8\t-\tsub-row\n\
+             prop65\tHydrogen cyanide (HCN) and cyanide salts\tmale|5-Jul-13\tgroup\tlist\t143-33-9,592-01-8\t-\tsalts\n"
+        ))
+        .unwrap();
+        let group = "Hydrogen cyanide (HCN) and cyanide salts";
+        let listing = json!({"regulatory": {"listings": {"prop65": [
+            {"toxicity": "male", "date_listed": "2013-07-05", "source": "p65"}
+        ]}}});
+        let continuation = |name: &str, level: &str| {
+            let mut c = Contribution::about(Subject::Named(name.into()), json!({})).named(name);
+            c.member_level = Some(MemberLevel {
+                row: group.into(),
+                level: level.into(),
+                members: 0,
+            });
+            c
+        };
+        let mut by_cas: BTreeMap<Cas, Vec<(&str, Contribution)>> = BTreeMap::new();
+        for c in [
+            Contribution::about(Subject::Named(group.into()), listing).named(group),
+            continuation("Cyanide salts (expressed as cyanide)f", "9.8 µg/day"),
+            continuation("Sodium cyanidef", "19 µg/day (oral)"),
+        ] {
+            for (cas, c) in place("prop65", c, &rows) {
+                by_cas.entry(cas).or_default().push(("p65", c));
+            }
+        }
+        by_cas.values_mut().for_each(own_rows_first);
+        let level = |cas_no: &str| {
+            let list = &by_cas[&cas(cas_no)];
+            assert_eq!(
+                list.len(),
+                1,
+                "the continuation rows list nothing themselves"
+            );
+            list[0].1.fragment["regulatory"]["listings"]["prop65"][0]["safe_harbor_level"].clone()
+        };
+        assert_eq!(
+            level("143-33-9"),
+            "19 µg/day (oral)",
+            "the row naming it alone"
+        );
+        assert_eq!(level("592-01-8"), "9.8 µg/day");
     }
 
     #[test]

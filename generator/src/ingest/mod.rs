@@ -220,9 +220,9 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
             }
         }
         for (cas, c) in groups::place(&src.table, c, &group_rows) {
-            if mismatches.excludes(&cas, &src.id) {
+            let Some(c) = mismatches.keep(&cas, &src.id, c) else {
                 continue;
-            }
+            };
             if c.selects {
                 selected.insert(cas.clone());
             }

@@ -146,12 +146,20 @@ fn ingredients(f: &Fragrance, dataset: &Dataset, out: &mut Sink<'_>) {
     if f.ingredients.entries.is_empty() {
         return;
     }
+    // An entry's other CAS numbers are the regulation's own (Annex III entry 157, "Rose
+    // ketones", names eight): each is the entry's compound as much as its first CAS.
+    let other_cas: BTreeSet<&str> = f
+        .ingredients
+        .entries
+        .iter()
+        .flat_map(|e| e.other_cas.iter().map(String::as_str))
+        .collect();
     for record in dataset.compounds.values() {
         let typed = record
             .kind
             .as_deref()
             .is_some_and(|t| FRAGRANCE_TYPES.contains(&t));
-        if typed && !by_cas.contains_key(&record.cas) {
+        if typed && !by_cas.contains_key(&record.cas) && !other_cas.contains(record.cas.as_str()) {
             out.push(
                 "entries",
                 format!(

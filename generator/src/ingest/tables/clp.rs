@@ -86,22 +86,45 @@ pub fn pictograms_and_signal(parts: &[String]) -> (Vec<String>, Option<SignalWor
     (pictograms, signal)
 }
 
+/// A cell's parts with their substance numbers: "a [1] | b [2]" is (1, a), (2, b).
+fn numbered(cell: &str) -> Vec<(Option<String>, String)> {
+    cell.split('|')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|part| match (part.rfind('['), part.ends_with(']')) {
+            (Some(open), true) => (
+                Some(part[open + 1..part.len() - 1].trim().to_string()),
+                part[..open].trim().to_string(),
+            ),
+            _ => (None, part.to_string()),
+        })
+        .collect()
+}
+
+/// The EC number of one substance of an entry: the part of the EC cell numbered as its CAS is
+/// in the CAS cell ("202-759-5 [1] | 218-827-2 [2]" gives carvone 99-49-0 [1] the first), or
+/// the one EC number the cell gives.
+fn ec_of(ec_cell: &str, cas_cell: &str, cas: &Cas) -> Option<String> {
+    let number = numbered(cas_cell)
+        .into_iter()
+        .find(|(_, c)| parse_cell(c).contains(cas))
+        .and_then(|(n, _)| n);
+    let parts = numbered(ec_cell);
+    let single = parts.len() == 1;
+    let fits = |m: &Option<String>| match (m, &number) {
+        (Some(m), Some(n)) => m == n,
+        _ => single,
+    };
+    parts
+        .into_iter()
+        .find(|(m, _)| fits(m))
+        .map(|(_, ec)| ec)
+        .filter(|ec| ec != "-")
+}
+
 /// The substances of an entry: (CAS, its own name). "a [1] | b [2]" pairs with the CAS
 /// cell's "x [1] | y [2]"; an entry with one substance keeps its whole name.
 fn substances(name: &str, cas_cell: &str) -> Vec<(Cas, String)> {
-    fn numbered(cell: &str) -> Vec<(Option<String>, String)> {
-        cell.split('|')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .map(|part| match (part.rfind('['), part.ends_with(']')) {
-                (Some(open), true) => (
-                    Some(part[open + 1..part.len() - 1].trim().to_string()),
-                    part[..open].trim().to_string(),
-                ),
-                _ => (None, part.to_string()),
-            })
-            .collect()
-    }
     let names = numbered(name);
     let cas: Vec<_> = numbered(cas_cell)
         .into_iter()
@@ -197,9 +220,13 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         ledger.about(id, members.iter().map(|(s, _)| s.clone()));
         for (subject, own_name) in members {
             let mut crossrefs = json!({});
-            if let Some(ec) = cell(&row, 2) {
+            let ec = match (&subject, cell(&row, 2)) {
+                (Subject::Cas(cas), Some(ec)) => ec_of(ec, cell(&row, 3).unwrap_or_default(), cas),
+                (_, ec) => ec.map(String::from),
+            };
+            if let Some(ec) = ec {
                 crossrefs["ec_number"] = to_json(&Sourced {
-                    value: ec.to_string(),
+                    value: ec,
                     source: src.id.clone(),
                 });
             }
@@ -264,6 +291,36 @@ mod tests {
                 ("12035-72-2", "nickel subsulfide"),
                 ("12035-71-1", "heazlewoodite")
             ]
+        );
+        let cas = |c: &str| Cas::parse(c).unwrap();
+        let (ec, carvone) = (
+            "202-759-5 [1] | 218-827-2 [2] | 229-352-5 [3]",
+            "99-49-0 [1] | 2244-16-8 [2] | 6485-40-1 [3]",
+        );
+        assert_eq!(
+            ec_of(ec, carvone, &cas("99-49-0")).as_deref(),
+            Some("202-759-5")
+        );
+        assert_eq!(
+            ec_of(ec, carvone, &cas("6485-40-1")).as_deref(),
+            Some("229-352-5")
+        );
+        assert_eq!(
+            ec_of("310-154-3 [1]", "74499-35-7 [1]", &cas("74499-35-7")).as_deref(),
+            Some("310-154-3")
+        );
+        assert_eq!(
+            ec_of(
+                "215-215-7 [1]",
+                "1313-99-1 [1] | 12035-36-8 [2]",
+                &cas("12035-36-8")
+            ),
+            None,
+            "a substance the EC cell does not number has no EC number"
+        );
+        assert_eq!(
+            ec_of("200-753-7", "71-43-2", &cas("71-43-2")).as_deref(),
+            Some("200-753-7")
         );
         let one = substances("benzene", "71-43-2");
         assert_eq!(one[0].1, "benzene");

@@ -49,8 +49,13 @@ fn parse(text: &str, source: &str, inorganic: bool) -> Parsed {
         let inchi = get(5).map(|i| format!("InChI=1S/{i}"));
         let name = get(8).or(get(7));
         let mut synonyms: Vec<String> = Vec::new();
-        for s in (8..row.len()).filter_map(get) {
-            if s != cas.as_str() && !synonyms.iter().any(|k| k.eq_ignore_ascii_case(s)) {
+        // A CAS number among the synonyms names a registry entry (an isomer, a deprecated
+        // or a related number), not the substance: it is no name to search by.
+        for s in (8..row.len())
+            .filter_map(get)
+            .filter(|s| Cas::parse(s).is_err())
+        {
+            if !synonyms.iter().any(|k| k.eq_ignore_ascii_case(s)) {
                 synonyms.push(s.to_string());
             }
             if synonyms.len() == MAX_SYNONYMS {
@@ -159,7 +164,7 @@ fn elements(formula: &str) -> Vec<(String, u32)> {
 mod tests {
     use super::*;
 
-    const ROWS: &str = "702\t64-17-5\tC2H6O\t46.06844\tCCO\tC2H6O/c1-2-3/h3H,2H2,1H3\tLFQSCWFLJHTTHZ-UHFFFAOYSA-N\tethanol\tethanol\tethyl alcohol\t64-17-5\talcohol\tEthanol\n\
+    const ROWS: &str = "702\t64-17-5\tC2H6O\t46.06844\tCCO\tC2H6O/c1-2-3/h3H,2H2,1H3\tLFQSCWFLJHTTHZ-UHFFFAOYSA-N\tethanol\tethanol\tethyl alcohol\t64-17-5\talcohol\t36536-46-6\tEthanol\n\
 -1\t10022-68-1\tCdH3NO4\t193.43912\tO.O=[N+]([O-])O.[Cd]\tx\tVDBBJZWXWBERRR-UHFFFAOYSA-N\tcadmium nitrate tetrahydrate\tcadmium nitrate tetrahydrate\n\
 9\tnot-a-cas\tC\t1\n";
 
@@ -175,7 +180,8 @@ mod tests {
         assert_eq!(f["identity"]["inchi"], "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3");
         assert_eq!(
             f["identity"]["synonyms"],
-            json!(["ethanol", "ethyl alcohol", "alcohol"])
+            json!(["ethanol", "ethyl alcohol", "alcohol"]),
+            "the row's own CAS and another CAS number (36536-46-6) are no synonyms"
         );
         assert_eq!(f["crossrefs"]["pubchem_cid"], 702);
         assert_eq!(

@@ -14,7 +14,7 @@ use serde_json::json;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, day_month_year, read_cp1252, reader};
 use super::{Parsed, TableError};
-use crate::ingest::contribution::{Contribution, Subject, clean_name, to_json};
+use crate::ingest::contribution::{Contribution, MemberLevel, Subject, clean_name, to_json};
 use crate::model::cas::parse_cell;
 use crate::model::catalog::SourceDescriptor;
 use crate::model::record::{Classification, Prop65Listing};
@@ -80,11 +80,24 @@ fn safe_harbor(raw: &str) -> String {
 fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
     let mut out = Vec::new();
     let mut ledger = Ledger::default();
+    let mut group_row: Option<String> = None;
     for row in reader(text, b',', true).records() {
         let row = row?;
         let name = cell(&row, 0).unwrap_or_default();
         let id = ledger.row(name);
         let mut tox = toxicities(cell(&row, 1).unwrap_or_default());
+        if let (true, Some(group), Some(level)) = (tox.is_empty(), &group_row, cell(&row, 5)) {
+            let subject = Subject::Named(clean_name(name));
+            ledger.about(id, [subject.clone()]);
+            let mut c = Contribution::about(subject, json!({})).named(name);
+            c.member_level = Some(MemberLevel {
+                row: group.clone(),
+                level: safe_harbor(level),
+                members: 0,
+            });
+            out.push(c);
+            continue;
+        }
         if tox.is_empty() {
             ledger.skip(
                 id,
@@ -107,6 +120,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             list if list.is_empty() => vec![Subject::Named(clean_name(name))],
             list => list.into_iter().map(Subject::Cas).collect(),
         };
+        group_row = matches!(subjects[..], [Subject::Named(_)]).then(|| name.to_string());
         let mechanism = cell(&row, 2)
             .unwrap_or_default()
             .split_whitespace()
@@ -205,7 +219,7 @@ mod tests {
             Acetaldehyde,cancer,SQE,75-07-0,1-Apr-88,90 (inhalation)\n\
             Abiraterone acetate,\"developmental, female, male \",FR,154229-18-2,8-Apr-16,\n\
             Aflatoxins,cancer,SQE,---,1-Jan-88,\n\
-            Cadmium,,,,,0.05 (inhalation)\n";
+            Aflatoxin B1,,,,,\n";
         let parsed = parse(text, &descriptor("p65")).unwrap();
         let got = &parsed.contributions;
         assert_eq!(got.len(), 3);
@@ -224,6 +238,36 @@ mod tests {
             got[1].fragment["regulatory"]["classifications"][1]["classification"],
             "Known to the State of California to cause female reproductive toxicity"
         );
+    }
+
+    #[test]
+    fn a_continuation_row_gives_its_level_to_the_member_it_names_under_the_group_row_above() {
+        let text = "Chemical,Type of Toxicity,Listing Mechanism,CAS No.,Date Listed,NSRL or MADL (µg/day)a\n\
+            Lead and lead compounds,cancer,AB,---,1-Oct-92,\n\
+            Lead,,,,,15 (oral)\n\
+            Lead acetate,cancer,SQE,301-04-2,1-Jan-88,23 (oral)\n\
+            Lead phosphate,,,,,58 (oral)\n";
+        let parsed = parse(text, &descriptor("p65")).unwrap();
+        let got = &parsed.contributions;
+        assert_eq!(
+            got.len(),
+            3,
+            "a level after a row keyed by CAS continues nothing"
+        );
+        assert_eq!(got[1].subject, Subject::Named("Lead".into()));
+        assert_eq!(got[1].name.as_deref(), Some("Lead"));
+        assert_eq!(
+            got[1].member_level,
+            Some(MemberLevel {
+                row: "Lead and lead compounds".into(),
+                level: "15 µg/day (oral)".into(),
+                members: 0,
+            })
+        );
+        assert_eq!(got[1].fragment, json!({}), "it lists nothing of its own");
+        let fates: Vec<_> = parsed.ledger.rows().iter().map(|r| &r.fate).collect();
+        assert!(matches!(fates[1], Fate::About(_)));
+        assert!(matches!(fates[3], Fate::Skipped(_)));
     }
 
     #[test]

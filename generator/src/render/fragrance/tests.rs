@@ -223,6 +223,31 @@ fn check_reports_broken_fragrance_data() {
 }
 
 #[test]
+fn a_compound_typed_fragrance_may_be_one_of_an_entry_s_other_cas() {
+    // beta-Damascenone is one of the eight CAS numbers of Annex III entry 157, "Rose ketones"
+    // (Regulation (EU) 2023/1545), whose entry is filed under alpha-damascone's.
+    let damascenone = dataset()
+        .compounds
+        .values()
+        .find(|r| r.cas == "23696-85-7")
+        .expect("beta-damascenone is a corpus compound");
+    assert_eq!(damascenone.kind.as_deref(), Some("fragrance_allergen"));
+    let problems = problems_of(fragrance());
+    assert!(problems.is_empty(), "{problems:#?}");
+    let mut f = fragrance().clone();
+    for e in &mut f.ingredients.entries {
+        e.other_cas.retain(|c| c != "23696-85-7");
+    }
+    let problems = problems_of(&f);
+    assert!(
+        problems.iter().any(|p| p
+            .message
+            .contains("CAS 23696-85-7) has type fragrance_allergen")),
+        "{problems:#?}"
+    );
+}
+
+#[test]
 fn list_pages_ingredients_with_their_status_and_tiers() {
     let r = list(None, None, None);
     assert_eq!((r.status, r.cache), (200, Cache::Private));
