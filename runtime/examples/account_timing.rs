@@ -104,40 +104,11 @@ async fn main() -> anyhow::Result<()> {
             .map(|d| d.join("saferef-serve"))
             .ok_or_else(|| anyhow::anyhow!("no target directory"))?,
     };
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
-    let (dataset, _) = saferef_generator::load::load(&data)?;
     let dir = tempfile::tempdir()?;
-    let tree = dir.path().join("tree");
-    let site = tree.join("site");
-    let snapshot = site.join(saferef_generator::load::snapshot::PATH);
-    std::fs::create_dir_all(snapshot.parent().expect("a folder"))?;
-    std::fs::write(
-        &snapshot,
-        saferef_generator::load::snapshot::encode(&dataset)?,
-    )?;
-    std::fs::write(site.join("_redirects"), "")?;
-    std::fs::write(site.join("_headers"), "")?;
-    std::fs::write(
-        site.join(saferef_generator::build::site::MANIFEST),
-        format!(r#"{{"built_at":"{}"}}"#, chrono::Utc::now().to_rfc3339()),
-    )?;
-    std::fs::create_dir_all(tree.join("data"))?;
+    let tree = write_tree(dir.path())?;
     let state = dir.path().join("state");
     std::fs::create_dir_all(&state)?;
-    for i in 0..samples {
-        let made = Command::new(&binary)
-            .args(["keys", "create", "--tier", "developer", "--email"])
-            .arg(format!("k{i}@example.org"))
-            .arg("--state")
-            .arg(&state)
-            .env_remove("SAFEREF_REDIS_URL")
-            .output()?;
-        anyhow::ensure!(
-            made.status.success(),
-            "keys create: {}",
-            String::from_utf8_lossy(&made.stderr)
-        );
-    }
+    create_keys(&binary, &state, samples)?;
 
     let (server, base) = start(&binary, &tree, &state, None)?;
     let client = reqwest::Client::new();
@@ -147,25 +118,7 @@ async fn main() -> anyhow::Result<()> {
     for _ in 0..20 {
         client.get(format!("{base}/api/health")).send().await?;
     }
-    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); KINDS.len()];
-    let mut statuses: Vec<BTreeMap<u16, usize>> = vec![BTreeMap::new(); KINDS.len()];
-    let mut order: Vec<usize> = (0..KINDS.len()).collect();
-    for i in 0..samples {
-        order.shuffle(&mut rand::rng());
-        for &k in &order {
-            // A client of its own per request: no per-client allowance is reached.
-            let from = format!("10.{}.{}.{}", 10 + k, i / 250, i % 250);
-            let (path, email) = match k {
-                0 => ("recover", format!("k{i}@example.org")),
-                1 => ("recover", format!("n{i}@example.org")),
-                2 => ("trial", format!("t{i}@example.org")),
-                _ => ("trial", "used@example.org".to_string()),
-            };
-            let (took, status) = post(&client, &base, path, &from, &email).await?;
-            times[k].push(took);
-            *statuses[k].entry(status).or_default() += 1;
-        }
-    }
+    let (times, statuses) = measure(&client, &base, samples).await?;
     drop(server);
     println!(
         "{} ({samples} samples per kind, loopback, embedded store, mail to the outbox)",
@@ -188,6 +141,84 @@ async fn main() -> anyhow::Result<()> {
     // Nothing listens on loopback's port 9: every delivery fails at connect.
     let (server, base) = start(&binary, &tree, &state, Some("smtp://127.0.0.1:9"))?;
     println!("with a mail server that refuses every connection:");
+    refused_mail(&client, &base).await?;
+    drop(server);
+    Ok(())
+}
+
+/// A tree the server starts on under `dir`: the committed dataset's snapshot, empty routing
+/// files and a manifest with its build time.
+fn write_tree(dir: &Path) -> anyhow::Result<PathBuf> {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
+    let (dataset, _) = saferef_generator::load::load(&data)?;
+    let tree = dir.join("tree");
+    let site = tree.join("site");
+    let snapshot = site.join(saferef_generator::load::snapshot::PATH);
+    std::fs::create_dir_all(snapshot.parent().expect("a folder"))?;
+    std::fs::write(
+        &snapshot,
+        saferef_generator::load::snapshot::encode(&dataset)?,
+    )?;
+    std::fs::write(site.join("_redirects"), "")?;
+    std::fs::write(site.join("_headers"), "")?;
+    std::fs::write(
+        site.join(saferef_generator::build::site::MANIFEST),
+        format!(r#"{{"built_at":"{}"}}"#, chrono::Utc::now().to_rfc3339()),
+    )?;
+    std::fs::create_dir_all(tree.join("data"))?;
+    Ok(tree)
+}
+
+/// The accounts `k{i}@example.org`, one developer key each.
+fn create_keys(binary: &Path, state: &Path, samples: usize) -> anyhow::Result<()> {
+    for i in 0..samples {
+        let made = Command::new(binary)
+            .args(["keys", "create", "--tier", "developer", "--email"])
+            .arg(format!("k{i}@example.org"))
+            .arg("--state")
+            .arg(state)
+            .env_remove("SAFEREF_REDIS_URL")
+            .output()?;
+        anyhow::ensure!(
+            made.status.success(),
+            "keys create: {}",
+            String::from_utf8_lossy(&made.stderr)
+        );
+    }
+    Ok(())
+}
+
+/// `samples` requests of each kind of `KINDS`, interleaved in random order: the answer times
+/// and the count of each status, per kind.
+async fn measure(
+    client: &reqwest::Client,
+    base: &str,
+    samples: usize,
+) -> anyhow::Result<(Vec<Vec<Duration>>, Vec<BTreeMap<u16, usize>>)> {
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(); KINDS.len()];
+    let mut statuses: Vec<BTreeMap<u16, usize>> = vec![BTreeMap::new(); KINDS.len()];
+    let mut order: Vec<usize> = (0..KINDS.len()).collect();
+    for i in 0..samples {
+        order.shuffle(&mut rand::rng());
+        for &k in &order {
+            // A client of its own per request: no per-client allowance is reached.
+            let from = format!("10.{}.{}.{}", 10 + k, i / 250, i % 250);
+            let (path, email) = match k {
+                0 => ("recover", format!("k{i}@example.org")),
+                1 => ("recover", format!("n{i}@example.org")),
+                2 => ("trial", format!("t{i}@example.org")),
+                _ => ("trial", "used@example.org".to_string()),
+            };
+            let (took, status) = post(client, base, path, &from, &email).await?;
+            times[k].push(took);
+            *statuses[k].entry(status).or_default() += 1;
+        }
+    }
+    Ok((times, statuses))
+}
+
+/// Prints the status each account request gets while mail cannot be delivered.
+async fn refused_mail(client: &reqwest::Client, base: &str) -> anyhow::Result<()> {
     for (path, label, email) in [
         (
             "recover",
@@ -208,9 +239,8 @@ async fn main() -> anyhow::Result<()> {
             "used@example.org",
         ),
     ] {
-        let (_, status) = post(&client, &base, path, "10.99.0.1", email).await?;
+        let (_, status) = post(client, base, path, "10.99.0.1", email).await?;
         println!("{label:<42} {status}");
     }
-    drop(server);
     Ok(())
 }

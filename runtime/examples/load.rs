@@ -40,14 +40,7 @@ async fn main() -> anyhow::Result<()> {
         Arc::new(Service::new(store, Config::default())),
         Release::new(dataset, 0, None),
     ));
-    let memory = std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .map(str::to_string)
-        })
-        .unwrap_or_default();
+    let memory = rss();
 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let runtime = format!("http://{}", listener.local_addr()?);
@@ -57,8 +50,59 @@ async fn main() -> anyhow::Result<()> {
     let hello = warp::path!("hello").map(|| "{\"status\":\"ok\"}");
     tokio::spawn(warp::serve(hello).incoming(bare_listener).run());
 
+    let scenarios = scenarios(&bare, &runtime);
+    let rounds: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
+    println!(
+        "{seconds} s per scenario, {connections} connections, {rounds} round(s); client and server share this machine's cores"
+    );
+    println!("{memory} after loading the dataset and building the indexes");
+    // The first two are the baselines.
+    let chosen: Vec<&Scenario> = scenarios
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| *i < 2 || s.name.contains(filter.as_str()))
+        .map(|(_, s)| s)
+        .collect();
+    // Per scenario, one (req/s, p50, p99, vs bare, vs health) per round.
+    let mut figures: Vec<Vec<[f64; 5]>> = vec![Vec::new(); chosen.len()];
+    for round in 1..=rounds {
+        if rounds > 1 {
+            println!("round {round}");
+        }
+        print_header();
+        let (mut bare_rps, mut health_rps) = (0.0, 0.0);
+        for (i, s) in chosen.iter().enumerate() {
+            let (rps, p50, p99) = run(s, &key, seconds, connections).await?;
+            match i {
+                0 => bare_rps = rps,
+                1 => health_rps = rps,
+                _ => {}
+            }
+            let row = [rps, p50, p99, rps / bare_rps, rps / health_rps];
+            print_row(s.name, &row, i);
+            figures[i].push(row);
+        }
+    }
+    if rounds > 1 {
+        println!("median of {rounds} rounds");
+        print_header();
+        for (i, s) in chosen.iter().enumerate() {
+            let median = std::array::from_fn(|k| {
+                let mut v: Vec<f64> = figures[i].iter().map(|r| r[k]).collect();
+                v.sort_by(f64::total_cmp);
+                v[v.len() / 2]
+            });
+            print_row(s.name, &median, i);
+        }
+    }
+    Ok(())
+}
+
+/// The scenarios, the two baselines first: the bare handler at `bare`, then the runtime at
+/// `runtime`.
+fn scenarios(bare: &str, runtime: &str) -> [Scenario; 6] {
     let ids = "hq-c-org-000218,hq-c-org-000221,hq-c-org-000145,hq-c-org-000001,hq-c-org-000002,hq-c-org-000003,hq-c-org-000004,hq-c-org-000005,hq-c-org-000006,hq-c-org-000007";
-    let scenarios = [
+    [
         Scenario {
             name: "bare warp handler",
             url: format!("{bare}/hello"),
@@ -91,58 +135,26 @@ async fn main() -> anyhow::Result<()> {
             ),
             key: true,
         },
-    ];
-    let rounds: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
+    ]
+}
+
+/// This process's resident memory, as /proc/self/status states it (empty where there is none).
+fn rss() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .map(str::to_string)
+        })
+        .unwrap_or_default()
+}
+
+fn print_header() {
     println!(
-        "{seconds} s per scenario, {connections} connections, {rounds} round(s); client and server share this machine's cores"
+        "{:<42} {:>9} {:>9} {:>9} {:>8} {:>10}",
+        "scenario", "req/s", "p50 ms", "p99 ms", "vs bare", "vs health"
     );
-    println!("{memory} after loading the dataset and building the indexes");
-    let header = || {
-        println!(
-            "{:<42} {:>9} {:>9} {:>9} {:>8} {:>10}",
-            "scenario", "req/s", "p50 ms", "p99 ms", "vs bare", "vs health"
-        )
-    };
-    // The first two are the baselines.
-    let chosen: Vec<&Scenario> = scenarios
-        .iter()
-        .enumerate()
-        .filter(|(i, s)| *i < 2 || s.name.contains(filter.as_str()))
-        .map(|(_, s)| s)
-        .collect();
-    // Per scenario, one (req/s, p50, p99, vs bare, vs health) per round.
-    let mut figures: Vec<Vec<[f64; 5]>> = vec![Vec::new(); chosen.len()];
-    for round in 1..=rounds {
-        if rounds > 1 {
-            println!("round {round}");
-        }
-        header();
-        let (mut bare_rps, mut health_rps) = (0.0, 0.0);
-        for (i, s) in chosen.iter().enumerate() {
-            let (rps, p50, p99) = run(s, &key, seconds, connections).await?;
-            match i {
-                0 => bare_rps = rps,
-                1 => health_rps = rps,
-                _ => {}
-            }
-            let row = [rps, p50, p99, rps / bare_rps, rps / health_rps];
-            print_row(s.name, &row, i);
-            figures[i].push(row);
-        }
-    }
-    if rounds > 1 {
-        println!("median of {rounds} rounds");
-        header();
-        for (i, s) in chosen.iter().enumerate() {
-            let median = std::array::from_fn(|k| {
-                let mut v: Vec<f64> = figures[i].iter().map(|r| r[k]).collect();
-                v.sort_by(f64::total_cmp);
-                v[v.len() / 2]
-            });
-            print_row(s.name, &median, i);
-        }
-    }
-    Ok(())
 }
 
 /// One line of the table; the bare handler has no ratio to health.

@@ -435,19 +435,7 @@ async fn soak(
     let mut next_memory = Duration::ZERO;
     let mut max_lag = Duration::ZERO;
     let in_flight = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    println!(
-        "{:>7} {:>9} {:>7} {:>7} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8}",
-        "elapsed",
-        "requests",
-        "req/s",
-        "errors",
-        "p50 ms",
-        "p99 ms",
-        "p999 ms",
-        "RSS MB",
-        "lag ms",
-        "flight"
-    );
+    print_header();
     loop {
         let now = start.elapsed();
         if next_memory <= now {
@@ -457,31 +445,14 @@ async fn soak(
             next_memory += Duration::from_secs(1);
         }
         if next_report <= now {
-            let (interval, errors, done) = {
-                let mut r = record.lock().expect("no panic while held");
-                let interval = std::mem::take(&mut r.interval);
-                let errors = interval.iter().filter(|s| !s.ok).count();
-                (interval, errors, r.all.len())
-            };
-            let (p50, p99, p999) = percentiles(&interval);
-            println!(
-                "{:>6}s {:>9} {:>7.0} {:>7} {:>8.2} {:>8.2} {:>8.2} {:>9.1} {:>8.1} {:>8}",
-                next_report.as_secs(),
-                done,
-                interval.len() as f64 / args.every as f64,
-                errors,
-                p50,
-                p99,
-                p999,
+            report(
+                &record,
+                next_report,
+                args.every,
                 memory.last().map_or(0.0, |m| m.1),
-                max_lag.as_secs_f64() * 1000.0,
+                max_lag,
                 in_flight.load(std::sync::atomic::Ordering::Relaxed),
             );
-            record
-                .lock()
-                .expect("no panic while held")
-                .all
-                .extend(interval);
             max_lag = Duration::ZERO;
             next_report += Duration::from_secs(args.every);
         }
@@ -498,40 +469,8 @@ async fn soak(
             in_flight.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             tokio::spawn(async move {
                 let t = Instant::now();
-                let req = match &call.body {
-                    Some(body) => client
-                        .post(&url)
-                        .header("content-type", "application/json")
-                        .body(body.clone()),
-                    None => client.get(&url),
-                };
-                let outcome = match req.header("x-api-key", key).send().await {
-                    Ok(res) => {
-                        let status = res.status();
-                        match res.bytes().await {
-                            Ok(_) if status.is_success() || expected(status, &url) => Ok(()),
-                            Ok(body) => Err(format!(
-                                "{status} {url}: {}",
-                                String::from_utf8_lossy(&body[..body.len().min(200)])
-                            )),
-                            Err(e) => Err(format!("{url}: reading the body: {e}")),
-                        }
-                    }
-                    Err(e) => Err(format!("{url}: {e}")),
-                };
-                let sample = Sample {
-                    kind: call.kind,
-                    latency: t.elapsed(),
-                    ok: outcome.is_ok(),
-                };
-                let mut r = record.lock().expect("no panic while held");
-                r.interval.push(sample);
-                if let Err(e) = outcome
-                    && r.failures.len() < 10
-                {
-                    r.failures.push(e);
-                }
-                drop(r);
+                let outcome = send(&client, &url, key, call.body.as_deref()).await;
+                recorded(&record, call.kind, t.elapsed(), outcome);
                 in_flight.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
             });
         }
@@ -547,6 +486,106 @@ async fn soak(
     let interval = std::mem::take(&mut r.interval);
     r.all.extend(interval);
     summary(&r, start.elapsed(), &memory, args)
+}
+
+/// The column heads of the interval lines `report` prints.
+fn print_header() {
+    println!(
+        "{:>7} {:>9} {:>7} {:>7} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8}",
+        "elapsed",
+        "requests",
+        "req/s",
+        "errors",
+        "p50 ms",
+        "p99 ms",
+        "p999 ms",
+        "RSS MB",
+        "lag ms",
+        "flight"
+    );
+}
+
+/// Prints the interval that ends at `at` and moves its samples to the totals.
+fn report(
+    record: &Mutex<Record>,
+    at: Duration,
+    every: u64,
+    rss_mb: f64,
+    max_lag: Duration,
+    in_flight: usize,
+) {
+    let (interval, errors, done) = {
+        let mut r = record.lock().expect("no panic while held");
+        let interval = std::mem::take(&mut r.interval);
+        let errors = interval.iter().filter(|s| !s.ok).count();
+        (interval, errors, r.all.len())
+    };
+    let (p50, p99, p999) = percentiles(&interval);
+    println!(
+        "{:>6}s {:>9} {:>7.0} {:>7} {:>8.2} {:>8.2} {:>8.2} {:>9.1} {:>8.1} {:>8}",
+        at.as_secs(),
+        done,
+        interval.len() as f64 / every as f64,
+        errors,
+        p50,
+        p99,
+        p999,
+        rss_mb,
+        max_lag.as_secs_f64() * 1000.0,
+        in_flight,
+    );
+    record
+        .lock()
+        .expect("no panic while held")
+        .all
+        .extend(interval);
+}
+
+/// Adds a finished request to the interval; keeps the first errors in full.
+fn recorded(record: &Mutex<Record>, kind: Kind, latency: Duration, outcome: Result<(), String>) {
+    let sample = Sample {
+        kind,
+        latency,
+        ok: outcome.is_ok(),
+    };
+    let mut r = record.lock().expect("no panic while held");
+    r.interval.push(sample);
+    if let Err(e) = outcome
+        && r.failures.len() < 10
+    {
+        r.failures.push(e);
+    }
+}
+
+/// One request, its whole body read: `Err` says what failed (no answer, or a status the
+/// request should not get).
+async fn send(
+    client: &reqwest::Client,
+    url: &str,
+    key: String,
+    body: Option<&str>,
+) -> Result<(), String> {
+    let req = match body {
+        Some(body) => client
+            .post(url)
+            .header("content-type", "application/json")
+            .body(body.to_string()),
+        None => client.get(url),
+    };
+    match req.header("x-api-key", key).send().await {
+        Ok(res) => {
+            let status = res.status();
+            match res.bytes().await {
+                Ok(_) if status.is_success() || expected(status, url) => Ok(()),
+                Ok(body) => Err(format!(
+                    "{status} {url}: {}",
+                    String::from_utf8_lossy(&body[..body.len().min(200)])
+                )),
+                Err(e) => Err(format!("{url}: reading the body: {e}")),
+            }
+        }
+        Err(e) => Err(format!("{url}: {e}")),
+    }
 }
 
 /// Prints the totals, one line per kind and the memory verdict; returns the error count and

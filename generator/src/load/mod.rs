@@ -234,42 +234,8 @@ fn load_documents(
 ) {
     // The release notes describe the data, as the changelog does, and `diff` writes them:
     // like the changelog they stay out of the fingerprint a release is named after.
-    let mut read_markdown = |dir: &str, fingerprinted: bool| -> Vec<MarkdownFile> {
-        let folder = data_dir.join(dir);
-        // A missing folder is `check`'s to report (validate_documents), once per document.
-        if !folder.is_dir() {
-            return Vec::new();
-        }
-        let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&folder)
-            .min_depth(1)
-            .max_depth(1)
-            .into_iter()
-            .filter_map(Result::ok)
-            .map(walkdir::DirEntry::into_path)
-            .filter(|p| p.extension().is_some_and(|e| e == "md"))
-            .collect();
-        files.sort();
-        let mut out = Vec::new();
-        for path in files {
-            let shown = path.display().to_string();
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or_default();
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
-            if fingerprinted {
-                hasher.update(relative(&shown, data_dir));
-                hasher.update(text.as_bytes());
-            }
-            match MarkdownFile::parse(&format!("data/{dir}/{name}"), &text) {
-                Ok(f) => out.push(f),
-                Err(m) => problems.push(Problem::new(shown, "", m)),
-            }
-        }
-        out
-    };
-    let documents = read_markdown("documents", true);
-    let mut notes = read_markdown("release-notes", false);
+    let documents = read_markdown(data_dir, "documents", Some(&mut *hasher), problems);
+    let mut notes = read_markdown(data_dir, "release-notes", None, problems);
     for doc in documents {
         let name = doc
             .source_file
@@ -285,26 +251,78 @@ fn load_documents(
     if let Some(dir) = data_dir.parent().map(|p| p.join("templates"))
         && dir.is_dir()
     {
-        for entry in walkdir::WalkDir::new(&dir)
-            .min_depth(1)
-            .max_depth(1)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|e| e.path().extension().is_some_and(|x| x == "j2"))
-        {
-            let name = entry.file_name().to_string_lossy().to_string();
-            match std::fs::read_to_string(entry.path()) {
-                Ok(text) => {
-                    hasher.update(name.as_bytes());
-                    hasher.update(text.as_bytes());
-                    dataset.templates.insert(name, text);
-                }
-                Err(e) => problems.push(Problem::new(
-                    entry.path().display().to_string(),
-                    "",
-                    e.to_string(),
-                )),
+        load_templates(&dir, dataset, hasher, problems);
+    }
+}
+
+/// The Markdown files of `data/<dir>`, in name order; `hasher`, when given, takes each one's
+/// path and text.
+fn read_markdown(
+    data_dir: &Path,
+    dir: &str,
+    mut hasher: Option<&mut Sha256>,
+    problems: &mut Vec<Problem>,
+) -> Vec<MarkdownFile> {
+    let folder = data_dir.join(dir);
+    // A missing folder is `check`'s to report (validate_documents), once per document.
+    if !folder.is_dir() {
+        return Vec::new();
+    }
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&folder)
+        .min_depth(1)
+        .max_depth(1)
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(walkdir::DirEntry::into_path)
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let shown = path.display().to_string();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        if let Some(hasher) = hasher.as_deref_mut() {
+            hasher.update(relative(&shown, data_dir));
+            hasher.update(text.as_bytes());
+        }
+        match MarkdownFile::parse(&format!("data/{dir}/{name}"), &text) {
+            Ok(f) => out.push(f),
+            Err(m) => problems.push(Problem::new(shown, "", m)),
+        }
+    }
+    out
+}
+
+/// The page templates (`templates/*.j2`) beside the data directory, fingerprinted.
+fn load_templates(
+    dir: &Path,
+    dataset: &mut Dataset,
+    hasher: &mut Sha256,
+    problems: &mut Vec<Problem>,
+) {
+    for entry in walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .max_depth(1)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "j2"))
+    {
+        let name = entry.file_name().to_string_lossy().to_string();
+        match std::fs::read_to_string(entry.path()) {
+            Ok(text) => {
+                hasher.update(name.as_bytes());
+                hasher.update(text.as_bytes());
+                dataset.templates.insert(name, text);
             }
+            Err(e) => problems.push(Problem::new(
+                entry.path().display().to_string(),
+                "",
+                e.to_string(),
+            )),
         }
     }
 }

@@ -366,50 +366,12 @@ fn answer(
     };
     let primary = a.primary_context().unwrap_or("human_adult");
     if a.schema == Schema::Legacy {
-        let body = Legacy {
-            hq_id: &record.hq_id,
-            name: &record.name,
-            cas: &record.cas,
-            schema: Schema::Legacy,
-            available_contexts: a.available(),
-            safety: &record.safety,
-            regulatory_listings: &record.regulatory.listings,
-            risk_profile: profile(a, query.context().and_then(|c| a.get(c.name()))),
-            as_of,
-            _links: links(&record.hq_id),
-        };
-        return Rendered::json(200, &CompoundBody::Legacy(body), cache).keyed(&record.hq_id);
+        let body = CompoundBody::Legacy(legacy(record, a, query, as_of));
+        return Rendered::json(200, &body, cache).keyed(&record.hq_id);
     }
     if query == CompoundQuery::All {
-        let body = AllContexts {
-            hq_id: &record.hq_id,
-            name: &record.name,
-            cas: &record.cas,
-            schema: a.schema,
-            primary_context: primary,
-            available_contexts: a.available(),
-            risk_profile: profile(a, None),
-            contexts: a
-                .contexts
-                .iter()
-                .map(|c| {
-                    (
-                        c.context,
-                        ContextEntry {
-                            risk_level: c.risk_level,
-                            confidence: c.confidence,
-                            summary: &c.summary,
-                            evidence: &c.evidence,
-                        },
-                    )
-                })
-                .collect(),
-            disagreements: &a.disagreements,
-            watch_class: record.watch_class,
-            as_of,
-            _links: links(&record.hq_id),
-        };
-        return Rendered::json(200, &CompoundBody::All(body), cache).keyed(&record.hq_id);
+        let body = CompoundBody::All(all_contexts(record, a, primary, as_of));
+        return Rendered::json(200, &body, cache).keyed(&record.hq_id);
     }
     let name = query.context().map_or(primary, Context::name);
     let Some(result) = a.get(name) else {
@@ -423,7 +385,78 @@ fn answer(
         .contexts
         .get(name)
         .map_or(name, |c| c.label.as_str());
-    let body = Aggregated {
+    let body = CompoundBody::Context(in_context(record, a, result, label, primary, as_of));
+    Rendered::json(200, &body, cache).keyed(&record.hq_id)
+}
+
+/// The legacy shape: the stored safety block and listings beside the risk profile.
+fn legacy<'a>(
+    record: &'a CompoundRecord,
+    a: &Assessment,
+    query: CompoundQuery,
+    as_of: Option<String>,
+) -> Legacy<'a> {
+    Legacy {
+        hq_id: &record.hq_id,
+        name: &record.name,
+        cas: &record.cas,
+        schema: Schema::Legacy,
+        available_contexts: a.available(),
+        safety: &record.safety,
+        regulatory_listings: &record.regulatory.listings,
+        risk_profile: profile(a, query.context().and_then(|c| a.get(c.name()))),
+        as_of,
+        _links: links(&record.hq_id),
+    }
+}
+
+/// `all_contexts=true`: each assessed context's tier, summary and evidence.
+fn all_contexts<'a>(
+    record: &'a CompoundRecord,
+    a: &'a Assessment,
+    primary: &'static str,
+    as_of: Option<String>,
+) -> AllContexts<'a> {
+    AllContexts {
+        hq_id: &record.hq_id,
+        name: &record.name,
+        cas: &record.cas,
+        schema: a.schema,
+        primary_context: primary,
+        available_contexts: a.available(),
+        risk_profile: profile(a, None),
+        contexts: a
+            .contexts
+            .iter()
+            .map(|c| {
+                (
+                    c.context,
+                    ContextEntry {
+                        risk_level: c.risk_level,
+                        confidence: c.confidence,
+                        summary: &c.summary,
+                        evidence: &c.evidence,
+                    },
+                )
+            })
+            .collect(),
+        disagreements: &a.disagreements,
+        watch_class: record.watch_class,
+        as_of,
+        _links: links(&record.hq_id),
+    }
+}
+
+/// The answer in one context, `result` (the asked or the primary one).
+fn in_context<'a>(
+    record: &'a CompoundRecord,
+    a: &'a Assessment,
+    result: &'a ContextResult,
+    label: &'a str,
+    primary: &'static str,
+    as_of: Option<String>,
+) -> Aggregated<'a> {
+    Aggregated {
         hq_id: &record.hq_id,
         name: &record.name,
         cas: &record.cas,
@@ -442,8 +475,7 @@ fn answer(
         watch_class: record.watch_class,
         as_of,
         _links: links(&record.hq_id),
-    };
-    Rendered::json(200, &CompoundBody::Context(body), cache).keyed(&record.hq_id)
+    }
 }
 
 /// `GET /api/compound/{id}/raw`: the stored record, overlays applied.

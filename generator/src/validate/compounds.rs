@@ -155,6 +155,41 @@ fn check_record(
     agencies: &AgencyIndex,
     out: &mut Sink<'_>,
 ) {
+    check_identity(r, file, dataset, out);
+    check_sources(r, out);
+    check_vocabularies(r, out);
+    check_agencies(r, agencies, out);
+    if let Some(parent) = &r.hierarchy.parent
+        && !dataset.compounds.contains_key(parent)
+        && !dataset.unread.contains(parent)
+    {
+        out.push(
+            "hierarchy.parent",
+            format!("dangling reference: no compound {parent}"),
+        );
+    }
+    if let Some(MolecularWeight::Number(mw)) = &r.properties.chemical_properties.molecular_weight
+        && *mw <= 0.0
+    {
+        out.push(
+            "properties.chemical_properties.molecular_weight",
+            "must be positive",
+        );
+    }
+    check_dates(r, out);
+    for (i, q) in r.data_quality.iter().flatten().enumerate() {
+        if q.status != "under_review" || q.finding != "SCI-DAT-01" {
+            out.push(
+                format!("data_quality[{i}]"),
+                "status must be under_review and finding SCI-DAT-01",
+            );
+        }
+    }
+}
+
+/// The id is well formed and names the file; the name is not empty; the CAS is valid and
+/// data/ids.tsv gives it this id.
+fn check_identity(r: &CompoundRecord, file: &str, dataset: &Dataset, out: &mut Sink<'_>) {
     match CompoundId::parse(&r.hq_id) {
         None => out.push(
             "hq_id",
@@ -195,27 +230,10 @@ fn check_record(
             Some(_) => {}
         },
     }
-    check_sources(r, out);
-    check_vocabularies(r, out);
-    check_agencies(r, agencies, out);
-    if let Some(parent) = &r.hierarchy.parent
-        && !dataset.compounds.contains_key(parent)
-        && !dataset.unread.contains(parent)
-    {
-        out.push(
-            "hierarchy.parent",
-            format!("dangling reference: no compound {parent}"),
-        );
-    }
-    if let Some(MolecularWeight::Number(mw)) = &r.properties.chemical_properties.molecular_weight
-        && *mw <= 0.0
-    {
-        out.push(
-            "properties.chemical_properties.molecular_weight",
-            "must be positive",
-        );
-    }
-    // As the OpenAPI document states them (`format: date`).
+}
+
+/// The record's dates, as the OpenAPI document states them (`format: date`).
+fn check_dates(r: &CompoundRecord, out: &mut Sink<'_>) {
     let meta_dates = [
         ("meta.created".to_string(), Some(&r.meta.created)),
         (
@@ -233,14 +251,6 @@ fn check_record(
             && chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").is_err()
         {
             out.push(path, format!("{date:?} is not a YYYY-MM-DD date"));
-        }
-    }
-    for (i, q) in r.data_quality.iter().flatten().enumerate() {
-        if q.status != "under_review" || q.finding != "SCI-DAT-01" {
-            out.push(
-                format!("data_quality[{i}]"),
-                "status must be under_review and finding SCI-DAT-01",
-            );
         }
     }
 }

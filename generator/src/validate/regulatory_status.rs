@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::Problem;
 use crate::model::regulatory_status::{
-    CHANGE_TYPES, CONFIDENCES, Cell, JURISDICTIONS, LEGAL_STATUSES, MATRIX_KINDS, NO_LEGAL_STATUS,
-    RegulatoryStatus, STATUSES, Value, Vocabulary, parse_date,
+    CHANGE_TYPES, CONFIDENCES, Cell, JURISDICTIONS, JurisdictionFile, LEGAL_STATUSES, MATRIX_KINDS,
+    NO_LEGAL_STATUS, RegulatoryStatus, STATUSES, Value, Vocabulary, parse_date,
 };
 
 const VOCABULARY_FILE: &str = "regulatory-status/vocabulary.json";
@@ -28,46 +28,10 @@ pub fn validate(rs: &RegulatoryStatus, problems: &mut Vec<Problem>) {
                 one_of(&content.jurisdiction, &JURISDICTIONS),
             );
         }
-        let mut source_ids = BTreeSet::new();
-        for (i, s) in content.sources.iter().enumerate() {
-            if !source_ids.insert(s.id.as_str()) {
-                p(
-                    format!("sources[{i}].id"),
-                    format!("{:?} is defined twice", s.id),
-                );
-            }
-            if parse_date(&s.date).is_none() {
-                p(format!("sources[{i}].date"), not_a_date(&s.date));
-            }
-        }
+        let source_ids = file_sources(content, &mut p);
         for (i, cell) in content.cells.iter().enumerate() {
             let at = format!("cells[{i}]");
-            if !rs.vocabulary.analytes.contains_key(&cell.analyte) {
-                p(
-                    format!("{at}.analyte"),
-                    format!("{:?} is not an analyte of {VOCABULARY_FILE}", cell.analyte),
-                );
-            }
-            if !rs.vocabulary.matrices.contains_key(&cell.matrix) {
-                p(
-                    format!("{at}.matrix"),
-                    format!("{:?} is not a matrix of {VOCABULARY_FILE}", cell.matrix),
-                );
-            }
-            if !JURISDICTIONS.contains(&cell.jurisdiction.as_str()) {
-                p(
-                    format!("{at}.jurisdiction"),
-                    one_of(&cell.jurisdiction, &JURISDICTIONS),
-                );
-            } else if cell.jurisdiction != content.jurisdiction {
-                p(
-                    format!("{at}.jurisdiction"),
-                    format!(
-                        "{} in a file of jurisdiction {}",
-                        cell.jurisdiction, content.jurisdiction
-                    ),
-                );
-            }
+            cell_names(rs, content, cell, &at, &mut p);
             let key = (
                 cell.analyte.as_str(),
                 cell.matrix.as_str(),
@@ -85,22 +49,88 @@ pub fn validate(rs: &RegulatoryStatus, problems: &mut Vec<Problem>) {
                     seen.insert(key, (file, i));
                 }
             }
-            if cell.governance_timeline.is_empty() {
-                p(
-                    format!("{at}.governance_timeline"),
-                    "empty: a cell needs at least one cited value".into(),
-                );
-            }
-            for (j, v) in cell.governance_timeline.iter().enumerate() {
-                value(v, &source_ids, &mut |field, message| {
-                    p(format!("{at}.governance_timeline[{j}]{field}"), message)
-                });
-            }
-            one_in_force(cell, &mut |j, message| {
-                p(format!("{at}.governance_timeline[{j}].status"), message)
-            });
+            cell_timeline(cell, &at, &source_ids, &mut p);
         }
     }
+}
+
+/// The file's source ids, each defined once and dated.
+fn file_sources<'a>(
+    content: &'a JurisdictionFile,
+    p: &mut impl FnMut(String, String),
+) -> BTreeSet<&'a str> {
+    let mut source_ids = BTreeSet::new();
+    for (i, s) in content.sources.iter().enumerate() {
+        if !source_ids.insert(s.id.as_str()) {
+            p(
+                format!("sources[{i}].id"),
+                format!("{:?} is defined twice", s.id),
+            );
+        }
+        if parse_date(&s.date).is_none() {
+            p(format!("sources[{i}].date"), not_a_date(&s.date));
+        }
+    }
+    source_ids
+}
+
+/// The cell's analyte and matrix are in the vocabulary, its jurisdiction is the file's.
+fn cell_names(
+    rs: &RegulatoryStatus,
+    content: &JurisdictionFile,
+    cell: &Cell,
+    at: &str,
+    p: &mut impl FnMut(String, String),
+) {
+    if !rs.vocabulary.analytes.contains_key(&cell.analyte) {
+        p(
+            format!("{at}.analyte"),
+            format!("{:?} is not an analyte of {VOCABULARY_FILE}", cell.analyte),
+        );
+    }
+    if !rs.vocabulary.matrices.contains_key(&cell.matrix) {
+        p(
+            format!("{at}.matrix"),
+            format!("{:?} is not a matrix of {VOCABULARY_FILE}", cell.matrix),
+        );
+    }
+    if !JURISDICTIONS.contains(&cell.jurisdiction.as_str()) {
+        p(
+            format!("{at}.jurisdiction"),
+            one_of(&cell.jurisdiction, &JURISDICTIONS),
+        );
+    } else if cell.jurisdiction != content.jurisdiction {
+        p(
+            format!("{at}.jurisdiction"),
+            format!(
+                "{} in a file of jurisdiction {}",
+                cell.jurisdiction, content.jurisdiction
+            ),
+        );
+    }
+}
+
+/// The cell's governance timeline: not empty, every value cited and valid, one in force.
+fn cell_timeline(
+    cell: &Cell,
+    at: &str,
+    source_ids: &BTreeSet<&str>,
+    p: &mut impl FnMut(String, String),
+) {
+    if cell.governance_timeline.is_empty() {
+        p(
+            format!("{at}.governance_timeline"),
+            "empty: a cell needs at least one cited value".into(),
+        );
+    }
+    for (j, v) in cell.governance_timeline.iter().enumerate() {
+        value(v, source_ids, &mut |field, message| {
+            p(format!("{at}.governance_timeline[{j}]{field}"), message)
+        });
+    }
+    one_in_force(cell, &mut |j, message| {
+        p(format!("{at}.governance_timeline[{j}].status"), message)
+    });
 }
 
 /// Ids are filter values matched case-insensitively, so they must be lower-case snake case to

@@ -152,61 +152,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         let name = cell(&row, 1).unwrap_or_default();
         let id = ledger.row(name);
         let hazard_classes = items(cell(&row, 4), '|');
-        let mut h_codes: Vec<String> = items(cell(&row, 5), '|')
-            .iter()
-            .map(|h| h_code(h))
-            .collect();
-        h_codes.extend(items(cell(&row, 8), '|').iter().map(|h| h_code(h)));
-        h_codes.dedup();
-        let (pictograms, signal_word) = pictograms_and_signal(&items(cell(&row, 6), '|'));
         let index_no = cell(&row, 0).map(String::from);
-        let edition = cell(&row, 11).map(String::from);
-        let routes = stated_routes(&[items(cell(&row, 5), '|'), items(cell(&row, 7), '|')]);
-        let ghs = GhsClassification {
-            date_precision: None,
-            effective_from: None,
-            effective_until: None,
-            jurisdiction: "EU".into(),
-            hazard_classes: hazard_classes.clone(),
-            h_codes: h_codes.clone(),
-            routes,
-            pictograms,
-            signal_word,
-            specific_concentration_limits: cell(&row, 9).map(String::from),
-            notes: cell(&row, 10).map(|n| format!("Annex VI notes: {n}")),
-            edition: edition.clone(),
-            via: None,
-            source: src.id.clone(),
-            applies_from: None,
-            status: None,
-            superseded_by: None,
-        };
-        let classification = Classification {
-            date_precision: None,
-            effective_from: None,
-            effective_until: None,
-            agency: "European Commission".into(),
-            attribution: "EU CLP Annex VI".into(),
-            classification: if hazard_classes.is_empty() {
-                "Harmonised classification (no hazard class listed)".into()
-            } else {
-                format!("Harmonised classification: {}", hazard_classes.join(", "))
-            },
-            year: None,
-            date: None,
-            basis: index_no.as_ref().map(|i| {
-                format!(
-                    "Annex VI index {i}; {}",
-                    edition.clone().unwrap_or_default()
-                )
-            }),
-            qualifier: None,
-            source_url: src.url.clone(),
-            source: src.id.clone(),
-            applies_from: None,
-            status: None,
-            superseded_by: None,
-        };
+        let ghs = ghs(&row, &hazard_classes, src);
+        let classification = classification(&hazard_classes, index_no.as_deref(), &ghs, src);
         let mut members: Vec<(Subject, String)> =
             substances(name, cell(&row, 3).unwrap_or_default())
                 .into_iter()
@@ -219,25 +167,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         }
         ledger.about(id, members.iter().map(|(s, _)| s.clone()));
         for (subject, own_name) in members {
-            let mut crossrefs = json!({});
-            let ec = match (&subject, cell(&row, 2)) {
-                (Subject::Cas(cas), Some(ec)) => ec_of(ec, cell(&row, 3).unwrap_or_default(), cas),
-                (_, ec) => ec.map(String::from),
-            };
-            if let Some(ec) = ec {
-                crossrefs["ec_number"] = to_json(&Sourced {
-                    value: ec,
-                    source: src.id.clone(),
-                });
-            }
-            if let Some(index) = &index_no {
-                crossrefs["clp_index_no"] = to_json(&Sourced {
-                    value: index.clone(),
-                    source: src.id.clone(),
-                });
-            }
             let fragment = json!({
-                "crossrefs": crossrefs,
+                "crossrefs": crossrefs(&row, &subject, index_no.as_deref(), src),
                 "safety": {"ghs": [to_json(&ghs)]},
                 "regulatory": {"classifications": [to_json(&classification)]},
             });
@@ -248,6 +179,104 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         contributions: out,
         ledger,
     })
+}
+
+/// The entry's GHS classification: its classes, H codes (classification and supplementary),
+/// the routes stated beside them, pictograms and signal word, limits and notes.
+fn ghs(
+    row: &csv::StringRecord,
+    hazard_classes: &[String],
+    src: &SourceDescriptor,
+) -> GhsClassification {
+    let mut h_codes: Vec<String> = items(cell(row, 5), '|').iter().map(|h| h_code(h)).collect();
+    h_codes.extend(items(cell(row, 8), '|').iter().map(|h| h_code(h)));
+    h_codes.dedup();
+    let (pictograms, signal_word) = pictograms_and_signal(&items(cell(row, 6), '|'));
+    let routes = stated_routes(&[items(cell(row, 5), '|'), items(cell(row, 7), '|')]);
+    GhsClassification {
+        date_precision: None,
+        effective_from: None,
+        effective_until: None,
+        jurisdiction: "EU".into(),
+        hazard_classes: hazard_classes.to_vec(),
+        h_codes,
+        routes,
+        pictograms,
+        signal_word,
+        specific_concentration_limits: cell(row, 9).map(String::from),
+        notes: cell(row, 10).map(|n| format!("Annex VI notes: {n}")),
+        edition: cell(row, 11).map(String::from),
+        via: None,
+        source: src.id.clone(),
+        applies_from: None,
+        status: None,
+        superseded_by: None,
+    }
+}
+
+/// The harmonised classification as a regulatory classification, its basis the Annex VI
+/// index and the edition.
+fn classification(
+    hazard_classes: &[String],
+    index_no: Option<&str>,
+    ghs: &GhsClassification,
+    src: &SourceDescriptor,
+) -> Classification {
+    Classification {
+        date_precision: None,
+        effective_from: None,
+        effective_until: None,
+        agency: "European Commission".into(),
+        attribution: "EU CLP Annex VI".into(),
+        classification: if hazard_classes.is_empty() {
+            "Harmonised classification (no hazard class listed)".into()
+        } else {
+            format!("Harmonised classification: {}", hazard_classes.join(", "))
+        },
+        year: None,
+        date: None,
+        basis: index_no.map(|i| {
+            format!(
+                "Annex VI index {i}; {}",
+                ghs.edition.clone().unwrap_or_default()
+            )
+        }),
+        qualifier: None,
+        source_url: src.url.clone(),
+        source: src.id.clone(),
+        applies_from: None,
+        status: None,
+        superseded_by: None,
+    }
+}
+
+/// The EC number and the Annex VI index, each citing the table.
+/// A member's cross-references: its own EC number where the entry names several
+/// substances (`ec_of`), the entry's index number.
+fn crossrefs(
+    row: &csv::StringRecord,
+    subject: &Subject,
+    index_no: Option<&str>,
+    src: &SourceDescriptor,
+) -> serde_json::Value {
+    let mut crossrefs = json!({});
+    let ec = match (subject, cell(row, 2)) {
+        (Subject::Cas(cas), Some(ec)) => ec_of(ec, cell(row, 3).unwrap_or_default(), cas),
+        (_, ec) => ec.map(String::from),
+    };
+    if let Some(ec) = ec {
+        crossrefs["ec_number"] = to_json(&Sourced {
+            value: ec,
+            source: src.id.clone(),
+        });
+    }
+    if let Some(index) = index_no {
+        crossrefs["clp_index_no"] = to_json(&Sourced {
+            value: index.to_string(),
+            source: src.id.clone(),
+        });
+    }
+    crossrefs
 }
 
 #[cfg(test)]

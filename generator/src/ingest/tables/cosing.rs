@@ -176,55 +176,64 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             "entry names no CAS number (a group or a substance without one)",
         );
     }
-    let mut out = Vec::new();
-    for cas in order {
-        let list = &entries[&cas];
-        let classifications: Vec<_> = list
-            .iter()
-            .map(|e| {
-                to_json(&Classification {
-                    date_precision: None,
-                    effective_from: None,
-                    effective_until: None,
-                    agency: "European Commission".into(),
-                    attribution: "EU CosIng Annex II".into(),
-                    classification: format!(
-                        "Prohibited in cosmetic products (Annex II entry {})",
-                        e.reference
-                    ),
-                    year: None,
-                    date: None,
-                    basis: e.regulation.clone(),
-                    qualifier: e.restriction(),
-                    source_url: src.url.clone(),
-                    source: src.id.clone(),
-                    applies_from: None,
-                    status: None,
-                    superseded_by: None,
-                })
-            })
-            .collect();
-        let mut regulatory = json!({"classifications": classifications});
-        let whole = list.iter().find(|e| e.restriction().is_none());
-        if let Some(first) = whole {
-            let listing = CosingListing {
-                annex: "II".into(),
-                reference_number: first.reference.clone(),
-                cmr: first.cmr.clone(),
-                source: src.id.clone(),
-            };
-            regulatory["listings"] = json!({"eu_cosmetics_prohibited": to_json(&listing)});
-        }
-        let contribution = Contribution::new(cas, json!({ "regulatory": regulatory }));
-        out.push(match whole {
-            Some(first) => contribution.named(first.name.as_str()),
-            None => contribution,
-        });
-    }
+    let out = order
+        .into_iter()
+        .map(|cas| {
+            let list = &entries[&cas];
+            contribution(cas, list, src)
+        })
+        .collect();
     Ok(Parsed {
         contributions: out,
         ledger,
     })
+}
+
+/// A CAS number's Annex II entries: a classification each, and the listing of the first
+/// entry that prohibits the substance in every cosmetic product (its name names the
+/// contribution).
+fn contribution(cas: Cas, list: &[Entry], src: &SourceDescriptor) -> Contribution {
+    let classifications: Vec<_> = list
+        .iter()
+        .map(|e| {
+            to_json(&Classification {
+                date_precision: None,
+                effective_from: None,
+                effective_until: None,
+                agency: "European Commission".into(),
+                attribution: "EU CosIng Annex II".into(),
+                classification: format!(
+                    "Prohibited in cosmetic products (Annex II entry {})",
+                    e.reference
+                ),
+                year: None,
+                date: None,
+                basis: e.regulation.clone(),
+                qualifier: e.restriction(),
+                source_url: src.url.clone(),
+                source: src.id.clone(),
+                applies_from: None,
+                status: None,
+                superseded_by: None,
+            })
+        })
+        .collect();
+    let mut regulatory = json!({"classifications": classifications});
+    let whole = list.iter().find(|e| e.restriction().is_none());
+    if let Some(first) = whole {
+        let listing = CosingListing {
+            annex: "II".into(),
+            reference_number: first.reference.clone(),
+            cmr: first.cmr.clone(),
+            source: src.id.clone(),
+        };
+        regulatory["listings"] = json!({"eu_cosmetics_prohibited": to_json(&listing)});
+    }
+    let contribution = Contribution::new(cas, json!({ "regulatory": regulatory }));
+    match whole {
+        Some(first) => contribution.named(first.name.as_str()),
+        None => contribution,
+    }
 }
 
 #[cfg(test)]

@@ -218,26 +218,7 @@ fn parse(
             None => inv.food_contact || !effects.is_empty(),
             Some((_, withdraws_contact)) => inv.food_contact && !withdraws_contact,
         };
-        let classification = Classification {
-            date_precision: None,
-            effective_from: None,
-            effective_until: None,
-            agency: "FDA".into(),
-            attribution: inv.attribution.into(),
-            classification: match status {
-                Some((marker, _)) => format!("{} (marked {marker})", inv.classification),
-                None => inv.classification.into(),
-            },
-            year: None,
-            date: None,
-            basis: (!effects.is_empty()).then(|| effects.join("; ")),
-            qualifier: None,
-            source_url: src.url.clone(),
-            source: src.id.clone(),
-            applies_from: None,
-            status: None,
-            superseded_by: None,
-        };
+        let classification = classification(inv, status.map(|(marker, _)| marker), &effects, src);
         let listing = FdaFoodListing {
             listed_name: listed_name.clone(),
             technical_effects: effects.clone(),
@@ -248,20 +229,7 @@ fn parse(
             "listings": {inv.listing_key: to_json(&listing)},
         }});
         if in_use {
-            let found = FoundIn {
-                category: inv.found_in.into(),
-                examples: effects.clone(),
-                detail: None,
-                source: src.id.clone(),
-            };
-            let mut classes = vec![UseClass {
-                class: inv.class.into(),
-                source: src.id.clone(),
-                basis: Some(inv.title.into()),
-            }];
-            classes.extend(use_classes_of(&effects, &src.id));
-            fragment["found_in"] = json!([to_json(&found)]);
-            fragment["use_classes"] = Value::Array(classes.iter().map(to_json).collect());
+            add_use(&mut fragment, inv, &effects, src);
         }
         out.push(Contribution::new(cas, fragment).named(name));
     }
@@ -269,6 +237,54 @@ fn parse(
         contributions: out,
         ledger,
     })
+}
+
+/// The listing as an FDA classification; a status marker on the name is kept in it.
+fn classification(
+    inv: &Inventory,
+    marker: Option<&str>,
+    effects: &[String],
+    src: &SourceDescriptor,
+) -> Classification {
+    Classification {
+        date_precision: None,
+        effective_from: None,
+        effective_until: None,
+        agency: "FDA".into(),
+        attribution: inv.attribution.into(),
+        classification: match marker {
+            Some(marker) => format!("{} (marked {marker})", inv.classification),
+            None => inv.classification.into(),
+        },
+        year: None,
+        date: None,
+        basis: (!effects.is_empty()).then(|| effects.join("; ")),
+        qualifier: None,
+        source_url: src.url.clone(),
+        source: src.id.clone(),
+        applies_from: None,
+        status: None,
+        superseded_by: None,
+    }
+}
+
+/// A substance in use: where it is found, the inventory's use class and those its technical
+/// effects name.
+fn add_use(fragment: &mut Value, inv: &Inventory, effects: &[String], src: &SourceDescriptor) {
+    let found = FoundIn {
+        category: inv.found_in.into(),
+        examples: effects.to_vec(),
+        detail: None,
+        source: src.id.clone(),
+    };
+    let mut classes = vec![UseClass {
+        class: inv.class.into(),
+        source: src.id.clone(),
+        basis: Some(inv.title.into()),
+    }];
+    classes.extend(use_classes_of(effects, &src.id));
+    fragment["found_in"] = json!([to_json(&found)]);
+    fragment["use_classes"] = Value::Array(classes.iter().map(to_json).collect());
 }
 
 #[cfg(test)]

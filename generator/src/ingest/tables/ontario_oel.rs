@@ -151,44 +151,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             ledger.skip(id, "one CAS cell for several forms with different limits");
             continue;
         }
-        let notations = cell(&row, 5).unwrap_or_default();
-        let skin = notations.to_ascii_lowercase().contains("skin");
-        let other_notes = notations
-            .split_whitespace()
-            .filter(|w| !w.eq_ignore_ascii_case("skin"))
-            .collect::<Vec<_>>()
-            .join(" ");
         let group = cas_list.len() > 1;
-        let mut notes = Vec::new();
-        if group {
-            notes.push(format!("Ontario entry: {}", without_brackets(agent)));
-        } else if let Some(basis) = expressed_as(agent) {
-            notes.push(basis);
-        }
-        if !other_notes.is_empty() {
-            notes.push(other_notes);
-        }
-        let notation = (!notes.is_empty()).then(|| notes.join("; "));
-        let mut row_limits = Vec::new();
-        for (col, kind) in LIMITS {
-            let Some(raw) = cell(&row, col) else {
-                continue;
-            };
-            // "R", "see note", ranges: not a limit value; the row may still give others.
-            let Some((value, unit)) = limit_value(raw) else {
-                continue;
-            };
-            row_limits.push(ExposureLimit {
-                agency: "Ontario Ministry of Labour".into(),
-                jurisdiction: "CA-ON".into(),
-                kind,
-                value,
-                unit,
-                skin,
-                notation: notation.clone(),
-                source: src.id.clone(),
-            });
-        }
+        let row_limits = row_limits(&row, agent, group, src);
         if row_limits.is_empty() {
             ledger.skip(id, "no limit value in \"<number> <unit>\" form");
             continue;
@@ -220,6 +184,54 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         contributions,
         ledger,
     })
+}
+
+/// The row's limit values, each with the skin notation and the row's other notes (for a
+/// group entry, its name; else what the limit is expressed as).
+fn row_limits(
+    row: &csv::StringRecord,
+    agent: &str,
+    group: bool,
+    src: &SourceDescriptor,
+) -> Vec<ExposureLimit> {
+    let notations = cell(row, 5).unwrap_or_default();
+    let skin = notations.to_ascii_lowercase().contains("skin");
+    let other_notes = notations
+        .split_whitespace()
+        .filter(|w| !w.eq_ignore_ascii_case("skin"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut notes = Vec::new();
+    if group {
+        notes.push(format!("Ontario entry: {}", without_brackets(agent)));
+    } else if let Some(basis) = expressed_as(agent) {
+        notes.push(basis);
+    }
+    if !other_notes.is_empty() {
+        notes.push(other_notes);
+    }
+    let notation = (!notes.is_empty()).then(|| notes.join("; "));
+    let mut row_limits = Vec::new();
+    for (col, kind) in LIMITS {
+        let Some(raw) = cell(row, col) else {
+            continue;
+        };
+        // "R", "see note", ranges: not a limit value; the row may still give others.
+        let Some((value, unit)) = limit_value(raw) else {
+            continue;
+        };
+        row_limits.push(ExposureLimit {
+            agency: "Ontario Ministry of Labour".into(),
+            jurisdiction: "CA-ON".into(),
+            kind,
+            value,
+            unit,
+            skin,
+            notation: notation.clone(),
+            source: src.id.clone(),
+        });
+    }
+    row_limits
 }
 
 /// Adds a limit unless the compound already has it (two entries covering the same CAS, such

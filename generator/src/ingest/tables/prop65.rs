@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, day_month_year, read_cp1252, reader};
@@ -128,65 +128,10 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             .join(" ");
         let date = cell(&row, 4).and_then(day_month_year);
         let level = cell(&row, 5).map(safe_harbor);
-        // One level column: an NSRL when the row lists cancer, else the MADL.
-        let level_for = |t: Prop65Toxicity| {
-            let cancer_row = tox.contains(&Prop65Toxicity::Cancer);
-            if (t == Prop65Toxicity::Cancer) == cancer_row {
-                level.clone()
-            } else {
-                None
-            }
-        };
-        let listings: Vec<_> = tox
-            .iter()
-            .map(|&t| {
-                to_json(&Prop65Listing {
-                    date_precision: None,
-                    effective_from: None,
-                    toxicity: t,
-                    listing_mechanism: mechanism.clone(),
-                    date_listed: date.clone().unwrap_or_default(),
-                    safe_harbor_level: level_for(t),
-                    via: None,
-                    qualifier: None,
-                    source: src.id.clone(),
-                })
-            })
-            .collect();
+        let listings = listings(&tox, &mechanism, date.as_deref(), level.as_deref(), src);
         let classifications: Vec<_> = tox
             .iter()
-            .map(|t| {
-                let what = match t {
-                    Prop65Toxicity::Cancer => "Known to the State of California to cause cancer",
-                    Prop65Toxicity::Developmental => {
-                        "Known to the State of California to cause developmental toxicity"
-                    }
-                    Prop65Toxicity::Female => {
-                        "Known to the State of California to cause female reproductive toxicity"
-                    }
-                    Prop65Toxicity::Male => {
-                        "Known to the State of California to cause male reproductive toxicity"
-                    }
-                };
-                to_json(&Classification {
-                    date_precision: None,
-                    effective_from: None,
-                    effective_until: None,
-                    agency: "OEHHA".into(),
-                    attribution: "OEHHA Proposition 65".into(),
-                    classification: what.into(),
-                    year: date.as_deref().and_then(|d| d[..4].parse().ok()),
-                    date: date.clone(),
-                    basis: (!mechanism.is_empty())
-                        .then(|| format!("listing mechanism {mechanism}")),
-                    qualifier: None,
-                    source_url: src.url.clone(),
-                    source: src.id.clone(),
-                    applies_from: None,
-                    status: None,
-                    superseded_by: None,
-                })
-            })
+            .map(|&t| to_json(&classification(t, &mechanism, date.as_deref(), src)))
             .collect();
         ledger.about(id, subjects.iter().cloned());
         for subject in subjects {
@@ -205,6 +150,73 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         contributions: out,
         ledger,
     })
+}
+
+/// The row's listing per endpoint. Its one level column is an NSRL when the row lists cancer,
+/// else the MADL.
+fn listings(
+    tox: &[Prop65Toxicity],
+    mechanism: &str,
+    date: Option<&str>,
+    level: Option<&str>,
+    src: &SourceDescriptor,
+) -> Vec<Value> {
+    let cancer_row = tox.contains(&Prop65Toxicity::Cancer);
+    tox.iter()
+        .map(|&t| {
+            to_json(&Prop65Listing {
+                date_precision: None,
+                effective_from: None,
+                toxicity: t,
+                listing_mechanism: mechanism.to_string(),
+                date_listed: date.map(String::from).unwrap_or_default(),
+                safe_harbor_level: ((t == Prop65Toxicity::Cancer) == cancer_row)
+                    .then(|| level.map(String::from))
+                    .flatten(),
+                via: None,
+                qualifier: None,
+                source: src.id.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The classification one endpoint of the row states.
+fn classification(
+    t: Prop65Toxicity,
+    mechanism: &str,
+    date: Option<&str>,
+    src: &SourceDescriptor,
+) -> Classification {
+    let what = match t {
+        Prop65Toxicity::Cancer => "Known to the State of California to cause cancer",
+        Prop65Toxicity::Developmental => {
+            "Known to the State of California to cause developmental toxicity"
+        }
+        Prop65Toxicity::Female => {
+            "Known to the State of California to cause female reproductive toxicity"
+        }
+        Prop65Toxicity::Male => {
+            "Known to the State of California to cause male reproductive toxicity"
+        }
+    };
+    Classification {
+        date_precision: None,
+        effective_from: None,
+        effective_until: None,
+        agency: "OEHHA".into(),
+        attribution: "OEHHA Proposition 65".into(),
+        classification: what.into(),
+        year: date.and_then(|d| d[..4].parse().ok()),
+        date: date.map(String::from),
+        basis: (!mechanism.is_empty()).then(|| format!("listing mechanism {mechanism}")),
+        qualifier: None,
+        source_url: src.url.clone(),
+        source: src.id.clone(),
+        applies_from: None,
+        status: None,
+        superseded_by: None,
+    }
 }
 
 #[cfg(test)]

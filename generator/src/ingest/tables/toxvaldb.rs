@@ -222,65 +222,14 @@ fn parse(rows: &[Vec<String>], src: &SourceDescriptor) -> Result<Parsed, String>
     let mut ledger = Ledger::default();
     for row in rows {
         let id = ledger.row(field(row, c.name).unwrap_or_default());
-        let Some(cas) = field(row, c.cas).and_then(|v| Cas::parse_lenient(v).ok()) else {
-            ledger.skip(id, "no valid CAS number in the row");
-            continue;
-        };
-        let Some((kind, unit)) = kind_of(row, &c) else {
-            ledger.skip(id, "not a cancer slope factor or unit risk in a known unit");
-            continue;
-        };
-        let Some(value) = field(row, c.value).and_then(|v| v.parse::<f64>().ok()) else {
-            ledger.skip(id, "no numeric value");
-            continue;
-        };
-        let source = field(row, c.source).unwrap_or_default();
-        let subsource = field(row, c.subsource).unwrap_or_default();
-        let Some(agency) = agency_of(source, subsource) else {
-            ledger.skip(
-                id,
-                "compiled from a body whose value is not taken (see agency_of)",
-            );
-            continue;
+        let (cas, dose) = match dose_of(row, &c, src) {
+            Ok(found) => found,
+            Err(reason) => {
+                ledger.skip(id, reason);
+                continue;
+            }
         };
         ledger.about(id, [Subject::Cas(cas.clone())]);
-        let compiled = COMPILATIONS.contains(&source);
-        let mut basis = if compiled {
-            format!("{source}: {subsource}")
-        } else {
-            source.to_string()
-        };
-        if let Some(effect) = field(row, c.critical_effect).filter(|e| *e != "cancer") {
-            basis.push_str(&format!("; critical effect: {effect}"));
-        }
-        // A compilation's year is that of its own table (or, for Wignall, of the key study).
-        let year = (!compiled)
-            .then(|| field(row, c.year).and_then(|y| y.parse::<i32>().ok()))
-            .flatten()
-            .filter(|y| (1900..=2100).contains(y));
-        let dose = DoseValue {
-            date_precision: None,
-            effective_from: None,
-            effective_until: None,
-            kind,
-            qualifier: None,
-            value,
-            unit: unit.to_string(),
-            agency: agency.to_string(),
-            year,
-            population: None,
-            route: None,
-            species: field(row, c.species_original)
-                .and(field(row, c.common_name))
-                .map(String::from),
-            basis: Some(basis),
-            reference: field(row, c.url)
-                .filter(|u| u.starts_with("http") && !u.ends_with("/.pdf"))
-                .map(String::from),
-            source: src.id.clone(),
-            status: None,
-            superseded_by: None,
-        };
         let list = values.entry(cas.clone()).or_insert_with(|| {
             let name = field(row, c.name).unwrap_or_default().to_string();
             order.push((cas.clone(), name));
@@ -304,6 +253,64 @@ fn parse(rows: &[Vec<String>], src: &SourceDescriptor) -> Result<Parsed, String>
         contributions,
         ledger,
     })
+}
+
+/// The row's CAS and value, or why the row gives none.
+fn dose_of(
+    row: &[String],
+    c: &Columns,
+    src: &SourceDescriptor,
+) -> Result<(Cas, DoseValue), &'static str> {
+    let cas = field(row, c.cas)
+        .and_then(|v| Cas::parse_lenient(v).ok())
+        .ok_or("no valid CAS number in the row")?;
+    let (kind, unit) =
+        kind_of(row, c).ok_or("not a cancer slope factor or unit risk in a known unit")?;
+    let value = field(row, c.value)
+        .and_then(|v| v.parse::<f64>().ok())
+        .ok_or("no numeric value")?;
+    let source = field(row, c.source).unwrap_or_default();
+    let subsource = field(row, c.subsource).unwrap_or_default();
+    let agency = agency_of(source, subsource)
+        .ok_or("compiled from a body whose value is not taken (see agency_of)")?;
+    let compiled = COMPILATIONS.contains(&source);
+    let mut basis = if compiled {
+        format!("{source}: {subsource}")
+    } else {
+        source.to_string()
+    };
+    if let Some(effect) = field(row, c.critical_effect).filter(|e| *e != "cancer") {
+        basis.push_str(&format!("; critical effect: {effect}"));
+    }
+    // A compilation's year is that of its own table (or, for Wignall, of the key study).
+    let year = (!compiled)
+        .then(|| field(row, c.year).and_then(|y| y.parse::<i32>().ok()))
+        .flatten()
+        .filter(|y| (1900..=2100).contains(y));
+    let dose = DoseValue {
+        date_precision: None,
+        effective_from: None,
+        effective_until: None,
+        kind,
+        qualifier: None,
+        value,
+        unit: unit.to_string(),
+        agency: agency.to_string(),
+        year,
+        population: None,
+        route: None,
+        species: field(row, c.species_original)
+            .and(field(row, c.common_name))
+            .map(String::from),
+        basis: Some(basis),
+        reference: field(row, c.url)
+            .filter(|u| u.starts_with("http") && !u.ends_with("/.pdf"))
+            .map(String::from),
+        source: src.id.clone(),
+        status: None,
+        superseded_by: None,
+    };
+    Ok((cas, dose))
 }
 
 #[cfg(test)]

@@ -107,89 +107,104 @@ fn insights(
     baseline: &str,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    let base_label = label(dataset, baseline);
     for c in all {
-        let ranked = ranking(c, contexts);
-        let Some(top) = ranked.first() else {
-            out.push(format!(
-                "{} has no evidence for any of the compared contexts",
-                c.name()
-            ));
-            continue;
-        };
-        let worst: Vec<&str> = ranked
-            .iter()
-            .filter(|r| r.risk_level == top.risk_level)
-            .map(|r| label(dataset, r.context))
-            .collect();
-        if worst.len() == ranked.len() && ranked.len() == contexts.len() {
-            out.push(format!(
-                "{} is {} risk in every compared context",
-                c.name(),
-                top.risk_level.words()
-            ));
-        } else {
-            let mut line = format!(
-                "{} is most vulnerable for {} ({} risk)",
-                c.name(),
-                listed(&worst),
-                top.risk_level.words()
-            );
-            if let Some(base) = c.result(baseline) {
-                let up = rank(top.risk_level) - rank(base.risk_level);
-                if up > 0 {
-                    line.push_str(&format!(
-                        ", {up} tier{} above {base_label}",
-                        if up == 1 { "" } else { "s" }
-                    ));
-                }
-            }
-            out.push(line);
-        }
-        let missing: Vec<&str> = contexts
-            .iter()
-            .filter(|ctx| c.result(ctx).is_none())
-            .map(|ctx| label(dataset, ctx))
-            .collect();
-        if !missing.is_empty() && missing.len() < contexts.len() {
-            out.push(format!(
-                "{} has no evidence for {}",
-                c.name(),
-                listed(&missing)
-            ));
-        }
+        compound_insights(dataset, c, contexts, baseline, &mut out);
     }
     for ctx in contexts {
-        let tiers: Vec<Option<RiskLevel>> = all
-            .iter()
-            .map(|c| c.result(ctx).map(|r| r.risk_level))
-            .collect();
-        let ctx_label = label(dataset, ctx);
-        let Some(top) = tiers.iter().flatten().max() else {
-            continue;
-        };
-        if all_equal(&tiers) {
-            out.push(format!(
-                "For {ctx_label}, {} compounds are {} risk",
-                every(all.len()).to_lowercase(),
-                top.words()
-            ));
-            continue;
-        }
-        let leaders: Vec<&str> = all
-            .iter()
-            .zip(&tiers)
-            .filter(|(_, t)| *t == &Some(*top))
-            .map(|(c, _)| c.name())
-            .collect();
-        if leaders.len() < all.len() {
-            out.push(format!(
-                "For {ctx_label}, {} {} the highest risk ({})",
-                listed(&leaders),
-                if leaders.len() == 1 { "has" } else { "have" },
-                top.words()
-            ));
-        }
+        out.extend(context_insight(dataset, all, ctx));
     }
     out
+}
+
+/// Where one compound is most vulnerable (and how far above the baseline), and the compared
+/// contexts it has no evidence for.
+fn compound_insights(
+    dataset: &Dataset,
+    c: &Compared<'_>,
+    contexts: &[&str],
+    baseline: &str,
+    out: &mut Vec<String>,
+) {
+    let ranked = ranking(c, contexts);
+    let Some(top) = ranked.first() else {
+        out.push(format!(
+            "{} has no evidence for any of the compared contexts",
+            c.name()
+        ));
+        return;
+    };
+    let worst: Vec<&str> = ranked
+        .iter()
+        .filter(|r| r.risk_level == top.risk_level)
+        .map(|r| label(dataset, r.context))
+        .collect();
+    if worst.len() == ranked.len() && ranked.len() == contexts.len() {
+        out.push(format!(
+            "{} is {} risk in every compared context",
+            c.name(),
+            top.risk_level.words()
+        ));
+    } else {
+        let mut line = format!(
+            "{} is most vulnerable for {} ({} risk)",
+            c.name(),
+            listed(&worst),
+            top.risk_level.words()
+        );
+        if let Some(base) = c.result(baseline) {
+            let up = rank(top.risk_level) - rank(base.risk_level);
+            if up > 0 {
+                line.push_str(&format!(
+                    ", {up} tier{} above {}",
+                    if up == 1 { "" } else { "s" },
+                    label(dataset, baseline)
+                ));
+            }
+        }
+        out.push(line);
+    }
+    let missing: Vec<&str> = contexts
+        .iter()
+        .filter(|ctx| c.result(ctx).is_none())
+        .map(|ctx| label(dataset, ctx))
+        .collect();
+    if !missing.is_empty() && missing.len() < contexts.len() {
+        out.push(format!(
+            "{} has no evidence for {}",
+            c.name(),
+            listed(&missing)
+        ));
+    }
+}
+
+/// For one context: the tier all compounds share, or which have the highest; nothing when
+/// none is assessed there or the leaders are all of them.
+fn context_insight(dataset: &Dataset, all: &[Compared<'_>], ctx: &str) -> Option<String> {
+    let tiers: Vec<Option<RiskLevel>> = all
+        .iter()
+        .map(|c| c.result(ctx).map(|r| r.risk_level))
+        .collect();
+    let ctx_label = label(dataset, ctx);
+    let top = tiers.iter().flatten().max()?;
+    if all_equal(&tiers) {
+        return Some(format!(
+            "For {ctx_label}, {} compounds are {} risk",
+            every(all.len()).to_lowercase(),
+            top.words()
+        ));
+    }
+    let leaders: Vec<&str> = all
+        .iter()
+        .zip(&tiers)
+        .filter(|(_, t)| *t == &Some(*top))
+        .map(|(c, _)| c.name())
+        .collect();
+    (leaders.len() < all.len()).then(|| {
+        format!(
+            "For {ctx_label}, {} {} the highest risk ({})",
+            listed(&leaders),
+            if leaders.len() == 1 { "has" } else { "have" },
+            top.words()
+        )
+    })
 }

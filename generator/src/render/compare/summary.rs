@@ -93,151 +93,186 @@ pub(super) fn summarise(
     exposure: &ExposureSources<'_>,
     dose: &DoseComparison<'_>,
 ) -> Summary {
-    let label = label(dataset, context);
     let every = every(all.len());
     let mut notes = Notes {
         all,
         differences: Vec::new(),
         shared: Vec::new(),
     };
-    let tiers: Vec<Option<RiskLevel>> = all
-        .iter()
-        .map(|c| c.result(context).map(|r| r.risk_level))
-        .collect();
-    notes.property(
-        &format!("Risk for {label}"),
-        &tiers,
-        |t| format!("{every} are {} risk for {label}", t.words()),
-        |t| t.map_or("not assessable", |t| t.words()).to_string(),
-    );
-    let classes: Vec<Option<&str>> = all.iter().map(|c| c.hazard_label(context)).collect();
-    notes.property(
-        "Deciding hazard",
-        &classes,
-        |c| {
-            format!(
-                "The deciding hazard of {} is {}",
-                every.to_lowercase(),
-                c.to_lowercase()
-            )
-        },
-        |c| c.map_or("none".into(), |c| c.to_lowercase()),
-    );
-    let iarc: Vec<Option<&str>> = all.iter().map(|c| iarc_label(&c.record)).collect();
-    notes.property(
-        "IARC",
-        &iarc,
-        |g| format!("{every} are in IARC Group {g}"),
-        |g| g.map_or("not evaluated".into(), |g| format!("Group {g}")),
-    );
-
-    if !hazards.ghs.shared.is_empty() {
-        notes
-            .shared
-            .push(format!("{every} carry {}", listed(&hazards.ghs.shared)));
+    notes.tiers_and_hazards(label(dataset, context), context, every);
+    notes.ghs_codes(hazards, every);
+    notes.regulators(regulatory, every);
+    notes.endocrine(every);
+    notes.use_and_fate(every);
+    notes.exposure(exposure, every);
+    notes.doses(dose);
+    Summary {
+        key_differences: notes.differences,
+        shared_traits: notes.shared,
     }
-    for (c, (_, codes)) in all.iter().zip(&hazards.ghs.unique.0) {
-        if !codes.is_empty() {
-            notes
-                .differences
-                .push(format!("Only {} carries {}", c.name(), listed(codes)));
+}
+
+/// The summary's sections, in the order they are written.
+impl Notes<'_, '_> {
+    /// The tier in the context, the deciding hazard and the IARC group.
+    fn tiers_and_hazards(&mut self, label: &str, context: &str, every: &str) {
+        let all = self.all;
+        let tiers: Vec<Option<RiskLevel>> = all
+            .iter()
+            .map(|c| c.result(context).map(|r| r.risk_level))
+            .collect();
+        self.property(
+            &format!("Risk for {label}"),
+            &tiers,
+            |t| format!("{every} are {} risk for {label}", t.words()),
+            |t| t.map_or("not assessable", |t| t.words()).to_string(),
+        );
+        let classes: Vec<Option<&str>> = all.iter().map(|c| c.hazard_label(context)).collect();
+        self.property(
+            "Deciding hazard",
+            &classes,
+            |c| {
+                format!(
+                    "The deciding hazard of {} is {}",
+                    every.to_lowercase(),
+                    c.to_lowercase()
+                )
+            },
+            |c| c.map_or("none".into(), |c| c.to_lowercase()),
+        );
+        let iarc: Vec<Option<&str>> = all.iter().map(|c| iarc_label(&c.record)).collect();
+        self.property(
+            "IARC",
+            &iarc,
+            |g| format!("{every} are in IARC Group {g}"),
+            |g| g.map_or("not evaluated".into(), |g| format!("Group {g}")),
+        );
+    }
+
+    /// The H codes all carry, and those only one carries.
+    fn ghs_codes(&mut self, hazards: &HazardComparison<'_>, every: &str) {
+        if !hazards.ghs.shared.is_empty() {
+            self.shared
+                .push(format!("{every} carry {}", listed(&hazards.ghs.shared)));
+        }
+        for (c, (_, codes)) in self.all.iter().zip(&hazards.ghs.unique.0) {
+            if !codes.is_empty() {
+                self.differences
+                    .push(format!("Only {} carries {}", c.name(), listed(codes)));
+            }
         }
     }
 
-    if !regulatory.agreement.classify_all.is_empty() {
-        notes.shared.push(format!(
-            "{every} are classified by {}",
-            listed(&regulatory.agreement.classify_all)
-        ));
+    /// The agencies that classify all, and each that classifies only some.
+    fn regulators(&mut self, regulatory: &RegulatoryComparison<'_>, every: &str) {
+        if !regulatory.agreement.classify_all.is_empty() {
+            self.shared.push(format!(
+                "{every} are classified by {}",
+                listed(&regulatory.agreement.classify_all)
+            ));
+        }
+        for p in &regulatory.agreement.classify_some {
+            let others: Vec<&str> = self
+                .all
+                .iter()
+                .map(Compared::id)
+                .filter(|id| !p.compounds.contains(id))
+                .collect();
+            let line = format!(
+                "{} classifies {} but not {}",
+                p.agency,
+                self.names(&p.compounds),
+                self.names(&others)
+            );
+            self.differences.push(line);
+        }
     }
-    for p in &regulatory.agreement.classify_some {
-        let others: Vec<&str> = all
+
+    /// The agencies with endocrine-disruption findings on every compound.
+    fn endocrine(&mut self, every: &str) {
+        let endocrine: Vec<&[String]> = self
+            .all
             .iter()
-            .map(Compared::id)
-            .filter(|id| !p.compounds.contains(id))
+            .map(|c| c.profile.endocrine.as_slice())
             .collect();
-        let line = format!(
-            "{} classifies {} but not {}",
-            p.agency,
-            notes.names(&p.compounds),
-            notes.names(&others)
-        );
-        notes.differences.push(line);
-    }
-
-    let endocrine: Vec<&[String]> = all.iter().map(|c| c.profile.endocrine.as_slice()).collect();
-    let (agencies, _) = split(&endocrine);
-    if !agencies.is_empty() {
-        notes.shared.push(format!(
-            "{every} have endocrine-disruption findings ({})",
-            listed(&agencies)
-        ));
-    }
-
-    let kinds: Vec<Option<&str>> = all.iter().map(|c| c.record.kind.as_deref()).collect();
-    notes.property(
-        "Use class",
-        &kinds,
-        |k| format!("{every} have the use class {}", k.replace('_', " ")),
-        |k| k.map_or("none".into(), |k| k.replace('_', " ")),
-    );
-    let kow: Vec<Option<f64>> = all
-        .iter()
-        .map(|c| {
-            let fate = &c.record.properties.environmental_fate;
-            fate.log_kow.as_ref().map(|m| m.value)
-        })
-        .collect();
-    notes.property(
-        "log Kow (bioaccumulation potential)",
-        &kow,
-        |k| format!("{every} have a log Kow of {}", fmt_num(*k)),
-        |k| k.map_or("not available".into(), |k| fmt_num(*k)),
-    );
-
-    if !exposure.shared.is_empty() {
-        notes.shared.push(format!(
-            "{every} are found in {}",
-            listed(&exposure.shared).replace('_', " ")
-        ));
-    }
-    for (c, (_, only)) in all.iter().zip(&exposure.unique.0) {
-        if !only.is_empty() {
-            notes.differences.push(format!(
-                "Only {} is found in {}",
-                c.name(),
-                listed(only).replace('_', " ")
+        let (agencies, _) = split(&endocrine);
+        if !agencies.is_empty() {
+            self.shared.push(format!(
+                "{every} have endocrine-disruption findings ({})",
+                listed(&agencies)
             ));
         }
     }
 
-    for r in dose.ld50_ratios.iter().flatten() {
-        let line = format!(
-            "Oral LD50{}: {} is {} times that of {}",
-            r.species.map_or(String::new(), |s| format!(" ({s})")),
-            notes.names(&[r.first]),
-            fmt_num(r.ratio),
-            notes.names(&[r.second])
+    /// The use class and the bioaccumulation potential (log Kow).
+    fn use_and_fate(&mut self, every: &str) {
+        let all = self.all;
+        let kinds: Vec<Option<&str>> = all.iter().map(|c| c.record.kind.as_deref()).collect();
+        self.property(
+            "Use class",
+            &kinds,
+            |k| format!("{every} have the use class {}", k.replace('_', " ")),
+            |k| k.map_or("none".into(), |k| k.replace('_', " ")),
         );
-        notes.differences.push(line);
-    }
-    let guided: Vec<&str> = dose
-        .guidance_values
-        .0
-        .iter()
-        .filter(|(_, v)| v.is_some())
-        .map(|(id, _)| *id)
-        .collect();
-    if !guided.is_empty() && guided.len() < all.len() {
-        let line = format!(
-            "Oral guidance values (ADI, TDI, TWI, ARfD) exist for {} only",
-            notes.names(&guided)
+        let kow: Vec<Option<f64>> = all
+            .iter()
+            .map(|c| {
+                let fate = &c.record.properties.environmental_fate;
+                fate.log_kow.as_ref().map(|m| m.value)
+            })
+            .collect();
+        self.property(
+            "log Kow (bioaccumulation potential)",
+            &kow,
+            |k| format!("{every} have a log Kow of {}", fmt_num(*k)),
+            |k| k.map_or("not available".into(), |k| fmt_num(*k)),
         );
-        notes.differences.push(line);
     }
 
-    Summary {
-        key_differences: notes.differences,
-        shared_traits: notes.shared,
+    /// Where all are found, and where only one is.
+    fn exposure(&mut self, exposure: &ExposureSources<'_>, every: &str) {
+        if !exposure.shared.is_empty() {
+            self.shared.push(format!(
+                "{every} are found in {}",
+                listed(&exposure.shared).replace('_', " ")
+            ));
+        }
+        for (c, (_, only)) in self.all.iter().zip(&exposure.unique.0) {
+            if !only.is_empty() {
+                self.differences.push(format!(
+                    "Only {} is found in {}",
+                    c.name(),
+                    listed(only).replace('_', " ")
+                ));
+            }
+        }
+    }
+
+    /// The oral LD50 ratios, and oral guidance values that only some have.
+    fn doses(&mut self, dose: &DoseComparison<'_>) {
+        for r in dose.ld50_ratios.iter().flatten() {
+            let line = format!(
+                "Oral LD50{}: {} is {} times that of {}",
+                r.species.map_or(String::new(), |s| format!(" ({s})")),
+                self.names(&[r.first]),
+                fmt_num(r.ratio),
+                self.names(&[r.second])
+            );
+            self.differences.push(line);
+        }
+        let guided: Vec<&str> = dose
+            .guidance_values
+            .0
+            .iter()
+            .filter(|(_, v)| v.is_some())
+            .map(|(id, _)| *id)
+            .collect();
+        if !guided.is_empty() && guided.len() < self.all.len() {
+            let line = format!(
+                "Oral guidance values (ADI, TDI, TWI, ARfD) exist for {} only",
+                self.names(&guided)
+            );
+            self.differences.push(line);
+        }
     }
 }

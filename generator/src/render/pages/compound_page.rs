@@ -168,29 +168,7 @@ pub fn compound_page(
 ) -> Result<Rendered, ApiError> {
     let record = lookup(d, id)?;
     let a = &*assessment(record, assessed);
-    let tiers: Vec<Tier> = Context::ALL
-        .into_iter()
-        .map(|c| {
-            let info = d.contexts.get(c.name());
-            let result = a.get(c.name());
-            let evidence = result.map_or(&[][..], |r| r.evidence.as_slice());
-            Tier {
-                name: c.name(),
-                label: info.map_or_else(|| c.name().to_string(), |i| i.label.clone()),
-                level: result.map(|r| Level::of(r.risk_level)),
-                summary: result.map(|r| r.summary.clone()).unwrap_or_default(),
-                confidence: result
-                    .map(|r| format!("{:.0}%", r.confidence * 100.0))
-                    .unwrap_or_default(),
-                deciding: evidence
-                    .iter()
-                    .filter(|e| e.decisive)
-                    .map(|e| evidence_of(record, e))
-                    .collect(),
-                other: evidence.iter().filter(|e| !e.decisive).count(),
-            }
-        })
-        .collect();
+    let tiers = tiers(d, record, a);
     let assessed_count = tiers.iter().filter(|t| t.level.is_some()).count();
     // The page is a function of its record: a change dated after the record's review is
     // scheduled (the timeline endpoint tells them apart by the day it answers).
@@ -198,22 +176,7 @@ pub fn compound_page(
         NaiveDate::parse_from_str(&record.meta.last_reviewed, "%Y-%m-%d").unwrap_or(NaiveDate::MIN);
     let timeline = timeline::timeline(record, reviewed);
     let primary = a.primary_context().unwrap_or("human_adult");
-    let primary_level = a.get(primary).map(|r| words(r.risk_level));
-    let description = match primary_level {
-        Some(level) => format!(
-            "{} (CAS {}): {} risk level for {} and its tiers in {assessed_count} of 19 exposure contexts, with the agencies' evidence, classifications and sources.",
-            record.name,
-            record.cas,
-            level.to_lowercase(),
-            d.contexts
-                .get(primary)
-                .map_or(primary, |c| c.label.as_str())
-        ),
-        None => format!(
-            "{} (CAS {}): identifiers, classifications and sources; no exposure context can be assessed from its evidence yet.",
-            record.name, record.cas
-        ),
-    };
+    let description = description(d, record, a, primary, assessed_count);
     let html = page(&Page {
         nav: "",
         canonical: site::canonical(d, &format!("/compound/{}", record.hq_id)),
@@ -244,37 +207,8 @@ pub fn compound_page(
             .collect(),
         undated: timeline.undated,
         reviewed: &record.meta.last_reviewed,
-        found_in: record
-            .found_in
-            .iter()
-            .map(|f| FoundRow {
-                category: f.category.replace('_', " "),
-                detail: f
-                    .detail
-                    .iter()
-                    .cloned()
-                    .chain(f.examples.iter().cloned())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-                source: source(record, &f.source),
-            })
-            .collect(),
-        alternatives: record
-            .alternatives
-            .iter()
-            .flat_map(|a| a.items.iter())
-            .map(|alt| AlternativeRow {
-                name: alt.name.clone(),
-                page: alt
-                    .cas
-                    .as_deref()
-                    .and_then(|c| Cas::parse(c).ok())
-                    .and_then(|c| d.ids.get(&c).map(ToString::to_string))
-                    .map(|id| format!("/compound/{id}")),
-                effectiveness: alt.effectiveness.clone(),
-                source: source(record, &alt.source),
-            })
-            .collect(),
+        found_in: found_in(record),
+        alternatives: alternatives(d, record),
         no_substitute: record
             .alternatives
             .as_ref()
@@ -294,6 +228,96 @@ pub fn compound_page(
         styles: Style::ALL.map(Style::name),
     });
     Ok(html.keyed(&record.hq_id))
+}
+
+/// The compound's tier in each of the 19 contexts, with the evidence that decided it.
+fn tiers(d: &Dataset, record: &CompoundRecord, a: &Assessment) -> Vec<Tier> {
+    Context::ALL
+        .into_iter()
+        .map(|c| {
+            let info = d.contexts.get(c.name());
+            let result = a.get(c.name());
+            let evidence = result.map_or(&[][..], |r| r.evidence.as_slice());
+            Tier {
+                name: c.name(),
+                label: info.map_or_else(|| c.name().to_string(), |i| i.label.clone()),
+                level: result.map(|r| Level::of(r.risk_level)),
+                summary: result.map(|r| r.summary.clone()).unwrap_or_default(),
+                confidence: result
+                    .map(|r| format!("{:.0}%", r.confidence * 100.0))
+                    .unwrap_or_default(),
+                deciding: evidence
+                    .iter()
+                    .filter(|e| e.decisive)
+                    .map(|e| evidence_of(record, e))
+                    .collect(),
+                other: evidence.iter().filter(|e| !e.decisive).count(),
+            }
+        })
+        .collect()
+}
+
+/// The page's meta description: the tier in the primary context, or that none is assessed.
+fn description(
+    d: &Dataset,
+    record: &CompoundRecord,
+    a: &Assessment,
+    primary: &str,
+    assessed_count: usize,
+) -> String {
+    match a.get(primary).map(|r| words(r.risk_level)) {
+        Some(level) => format!(
+            "{} (CAS {}): {} risk level for {} and its tiers in {assessed_count} of 19 exposure contexts, with the agencies' evidence, classifications and sources.",
+            record.name,
+            record.cas,
+            level.to_lowercase(),
+            d.contexts
+                .get(primary)
+                .map_or(primary, |c| c.label.as_str())
+        ),
+        None => format!(
+            "{} (CAS {}): identifiers, classifications and sources; no exposure context can be assessed from its evidence yet.",
+            record.name, record.cas
+        ),
+    }
+}
+
+fn found_in(record: &CompoundRecord) -> Vec<FoundRow> {
+    record
+        .found_in
+        .iter()
+        .map(|f| FoundRow {
+            category: f.category.replace('_', " "),
+            detail: f
+                .detail
+                .iter()
+                .cloned()
+                .chain(f.examples.iter().cloned())
+                .collect::<Vec<_>>()
+                .join("; "),
+            source: source(record, &f.source),
+        })
+        .collect()
+}
+
+/// The alternatives, linked to their own page when their CAS names a compound here.
+fn alternatives(d: &Dataset, record: &CompoundRecord) -> Vec<AlternativeRow> {
+    record
+        .alternatives
+        .iter()
+        .flat_map(|a| a.items.iter())
+        .map(|alt| AlternativeRow {
+            name: alt.name.clone(),
+            page: alt
+                .cas
+                .as_deref()
+                .and_then(|c| Cas::parse(c).ok())
+                .and_then(|c| d.ids.get(&c).map(ToString::to_string))
+                .map(|id| format!("/compound/{id}")),
+            effectiveness: alt.effectiveness.clone(),
+            source: source(record, &alt.source),
+        })
+        .collect()
 }
 
 fn identifiers(r: &CompoundRecord) -> Vec<Identifier> {
