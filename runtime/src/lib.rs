@@ -15,6 +15,7 @@ pub mod integrity;
 pub mod jobs;
 pub mod keys;
 pub mod local_key;
+pub mod log_line;
 pub mod log_writer;
 pub mod mail;
 pub mod parse_refusals;

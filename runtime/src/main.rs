@@ -22,6 +22,7 @@ fn main() -> ExitCode {
             std::io::stderr(),
         ))
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .event_format(saferef_runtime::log_line::Lines::default())
         .init();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,

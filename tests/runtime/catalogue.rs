@@ -3,7 +3,9 @@
 //! OpenAPI document lists exactly the catalogue and passes an OpenAPI 3.1 validator
 //! (`openapi-spec-validator` from PyPI, which `scripts/test` installs).
 
-use saferef_generator::api::{Access, Answer, ENDPOINTS};
+use std::collections::BTreeSet;
+
+use saferef_generator::api::{self, Access, Answer, ENDPOINTS, Endpoint};
 use saferef_runtime::Config;
 use saferef_runtime::keys;
 use saferef_runtime::tier::Tier;
@@ -56,6 +58,113 @@ async fn every_catalogued_example_answers_as_catalogued() {
     assert!(checked >= 30, "only {checked} examples");
 }
 
+/// A template's segments as routing reads them: after `/api` for an endpoint under it, of the
+/// whole path for a page.
+fn template_segments(e: &Endpoint) -> Vec<&'static str> {
+    let path: &'static str = e.path;
+    path.strip_prefix("/api")
+        .filter(|_| e.under_api())
+        .unwrap_or(path)
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// What routing gave before its index (`api/routing.rs`): every template tried in catalogue
+/// order, the most specific kept.
+fn trying_every_template<'a>(
+    segments: &[&'a str],
+    under_api: bool,
+) -> Vec<(&'static str, Vec<&'a str>)> {
+    let specificity = |path: &str| {
+        let literal = |s: &&str| !s.starts_with('{');
+        let leading = path.split('/').take_while(literal).count();
+        (leading, path.split('/').filter(literal).count())
+    };
+    let found: Vec<_> = ENDPOINTS
+        .iter()
+        .filter(|e| e.under_api() == under_api)
+        .filter_map(|e| e.matches(segments).map(|c| (e, c)))
+        .collect();
+    let best = found
+        .iter()
+        .map(|(e, _)| specificity(e.path))
+        .max()
+        .unwrap_or_default();
+    found
+        .into_iter()
+        .filter(|(e, _)| specificity(e.path) == best)
+        .map(|(e, c)| (e.name, c.to_vec()))
+        .collect()
+}
+
+#[test]
+fn routing_finds_what_trying_every_template_finds() {
+    // Every literal segment of the catalogue, a parameter's value and a word no template has,
+    // put in each parameter's place of every template, and each such path also one segment
+    // shorter and one longer, asked under `/api` and outside it: every shape a path can take
+    // against the catalogue.
+    let mut words: BTreeSet<&str> = ENDPOINTS
+        .iter()
+        .flat_map(template_segments)
+        .filter(|s| !s.starts_with('{'))
+        .collect();
+    words.extend(["hq-c-org-000145", "50-00-0", "nothing"]);
+    let mut paths: Vec<Vec<&str>> = Vec::new();
+    for e in ENDPOINTS {
+        let mut filled: Vec<Vec<&str>> = vec![Vec::new()];
+        for t in template_segments(e) {
+            let options: Vec<&str> = match t.starts_with('{') {
+                true => words.iter().copied().collect(),
+                false => vec![t],
+            };
+            filled = filled
+                .iter()
+                .flat_map(|done| {
+                    options.iter().map(move |w| {
+                        let mut next = done.clone();
+                        next.push(*w);
+                        next
+                    })
+                })
+                .collect();
+        }
+        for path in filled {
+            let mut longer = path.clone();
+            longer.push("nothing");
+            paths.push(path[..path.len().saturating_sub(1)].to_vec());
+            paths.push(longer);
+            paths.push(path);
+        }
+    }
+    paths.push(vec!["a"; 12]);
+    let mut named = BTreeSet::new();
+    for path in &paths {
+        for under_api in [true, false] {
+            let found = match under_api {
+                true => api::resolve(path),
+                false => api::resolve_site(path),
+            };
+            let found: Vec<_> = found.iter().map(|(e, c)| (e.name, c.to_vec())).collect();
+            assert_eq!(
+                found,
+                trying_every_template(path, under_api),
+                "{under_api} {path:?}"
+            );
+            named.extend(found.iter().map(|(name, _)| *name));
+        }
+    }
+    // Every template is found at its own paths.
+    assert_eq!(
+        named.len(),
+        ENDPOINTS
+            .iter()
+            .map(|e| e.name)
+            .collect::<BTreeSet<_>>()
+            .len()
+    );
+}
+
 #[tokio::test]
 async fn only_the_catalogue_answers() {
     let base = crate::support::start().await;
@@ -69,9 +178,26 @@ async fn only_the_catalogue_answers() {
         "/api/sitemap.xml",
         "/compound",
         "/health",
+        // A known first segment with a segment too many, and a path longer than any template.
+        "/api/health/now",
+        "/api/v1/compound/hq-c-org-000145/timeline/all",
+        "/api/a/b/c/d/e/f/g/h/i/j",
     ] {
         let res = client.get(format!("{base}{path}")).send().await.unwrap();
         assert_eq!(res.status(), 404, "{path}");
+        if !path.starts_with("/api") {
+            continue;
+        }
+        // Under `/api`, the JSON error of every refusal.
+        assert!(
+            res.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("application/json"),
+            "{path}"
+        );
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["code"], "not_found", "{path}: {body}");
     }
     for (method, path, allow) in [
         ("DELETE", "/api/compound/hq-c-org-000145", "GET"),

@@ -9,6 +9,7 @@
 
 mod endpoints;
 mod query;
+mod routing;
 
 pub use endpoints::ENDPOINTS;
 pub use query::{Query, boolean, pairs};
@@ -207,7 +208,8 @@ impl Endpoint {
     /// The path parameters' values when `segments` (after `/api` for an endpoint under it,
     /// of the whole path for a page) match this template.
     pub fn matches<'a>(&self, segments: &[&'a str]) -> Option<Captured<'a>> {
-        // Every request tries every template: walked in place, with nothing allocated.
+        // Walked in place, with nothing allocated: a request tries the few templates of its
+        // shape (`routing.rs`).
         let template = self
             .path
             .strip_prefix("/api")
@@ -269,12 +271,12 @@ pub fn declared(op: Op, name: &str) -> Option<&'static Param> {
 /// parameters (`/api/regulatory/agencies` is not the compound `agencies`). All the returned
 /// endpoints share one template and differ by method.
 pub fn resolve<'a>(segments: &[&'a str]) -> Vec<(&'static Endpoint, Captured<'a>)> {
-    matching(segments, true)
+    routing::matching(segments, true)
 }
 
 /// The pages outside `/api` whose template matches `segments` (of the whole path).
 pub fn resolve_site<'a>(segments: &[&'a str]) -> Vec<(&'static Endpoint, Captured<'a>)> {
-    matching(segments, false)
+    routing::matching(segments, false)
 }
 
 /// The endpoints at a whole request path (`/api/...` or a page's), as `resolve` and
@@ -288,29 +290,7 @@ pub fn resolve_path(path: &str) -> Vec<(&'static Endpoint, Captured<'_>)> {
         .split('/')
         .filter(|s| !s.is_empty())
         .collect();
-    matching(&segments, under_api)
-}
-
-fn matching<'a>(segments: &[&'a str], under_api: bool) -> Vec<(&'static Endpoint, Captured<'a>)> {
-    let mut found: Vec<(&'static Endpoint, Captured<'a>)> = ENDPOINTS
-        .iter()
-        .filter(|e| e.under_api() == under_api)
-        .filter_map(|e| e.matches(segments).map(|c| (e, c)))
-        .collect();
-    let best = found
-        .iter()
-        .map(|(e, _)| specificity(e.path))
-        .max()
-        .unwrap_or_default();
-    found.retain(|(e, _)| specificity(e.path) == best);
-    found
-}
-
-/// How many leading segments are literal: the more, the more specific a template.
-fn specificity(path: &str) -> (usize, usize) {
-    let literal = |s: &&str| !s.starts_with('{');
-    let leading = path.split('/').take_while(literal).count();
-    (leading, path.split('/').filter(literal).count())
+    routing::matching(&segments, under_api)
 }
 
 #[cfg(test)]
