@@ -5,6 +5,7 @@
 pub mod bands;
 pub mod coverage;
 pub mod graph;
+mod phenol;
 pub mod routes;
 pub mod rules;
 pub mod signals;

@@ -132,7 +132,7 @@ impl Rule {
                 "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards; infants and children for endocrine and mutagenic hazards, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards; older adults for organ toxicity that counts for people at its full tier. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children."
             }
             Rule::Species => {
-                "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its acute oral classification at its tier (fatal very high, toxic high, harmful moderate) and its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
+                "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its acute oral classification at its tier (fatal very high, toxic high, harmful moderate) and its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low, but not for cats when the compound is a phenol, which cats glucuronidate poorly), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
             }
             Rule::Environment => {
                 "The environment: PBT or vPvB substances (ECHA SVHC) are very high and other persistent bioaccumulative toxicants high; environmental endocrine disruptors and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate."
@@ -413,6 +413,9 @@ fn animal(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applied> {
         H::SpeciesNote if is_note_on(s, context) => {
             Some((R::Species, s.severity.unwrap_or(High), 1.0))
         }
+        // Cats glucuronidate phenols poorly (UGT1A6 is a pseudogene in cats; METHODOLOGY.md,
+        // "species"): a rodent LD50 above the top band is no evidence of low hazard for them.
+        H::RodentLd50 if context == C::Cat && s.phenol && s.strength == 0 => None,
         // The laboratory mammal stands in where the species has no finding of its own.
         H::AcuteOral | H::RodentLd50 if !has_own_note(signals, context) => {
             Some((R::Species, by_strength3(s.strength), 0.7))

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::bands;
+use super::phenol;
 use super::routes::Route;
 use crate::model::record::{CompoundRecord, DoseValue, Listings, MolecularWeight};
 use crate::model::vocab::{
@@ -115,6 +116,10 @@ pub struct Signal {
     /// `None` where no route is stated, so that every route counts.
     #[serde(skip)]
     pub routes: Option<Vec<Route>>,
+    /// For a rodent LD50 in the low band: the record's structure is a phenol (`phenol.rs`),
+    /// which the cat rule does not take as evidence of low hazard.
+    #[serde(skip)]
+    pub phenol: bool,
 }
 
 impl Signal {
@@ -138,6 +143,7 @@ impl Signal {
             weight,
             drunk_only: false,
             routes: None,
+            phenol: false,
         }
     }
 
@@ -1154,6 +1160,9 @@ fn acute_values(r: &CompoundRecord, out: &mut Vec<Signal>) {
         )
         .by(&d.agency, d.year);
         s.magnitude = Some(d.value);
+        s.phenol = hazard == Hazard::RodentLd50
+            && strength == 0
+            && r.identity.smiles.as_deref().is_some_and(phenol::is_phenol);
         out.push(s);
     }
 }

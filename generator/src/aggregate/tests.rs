@@ -396,3 +396,27 @@ fn wildlife_and_environment() {
         "PBT alone says nothing of human hazard classes"
     );
 }
+
+#[test]
+fn a_rodent_ld50_above_the_top_band_is_not_low_for_cats_when_the_compound_is_a_phenol() {
+    let ld50 = |value: f64| {
+        json!({"dose_response": [{"kind": "ld50", "value": value, "unit": "mg/kg bw", "agency": "EFSA",
+               "population": "laboratory mammals", "route": "oral", "species": "Rat", "source": "efsa"}]})
+    };
+    let phenol = json!({"identity": {"smiles": "C1=CC=C(C=C1)C2=CC=CC=C2O", "source": "pc"}});
+    let biphenyl = json!({"identity": {"smiles": "C1=CC=C(C=C1)C2=CC=CC=C2", "source": "pc"}});
+    let r = record(&[ld50(2733.0), phenol.clone()]);
+    assert_eq!(tier(&r, "cat"), None, "cats glucuronidate phenols poorly");
+    assert_eq!(tier(&r, "dog"), Some(Low));
+    assert_eq!(tier(&r, "terrestrial_wildlife"), Some(Low));
+    assert_eq!(
+        tier(&record(&[ld50(2733.0), biphenyl]), "cat"),
+        Some(Low),
+        "no hydroxyl: the rodent value stands in"
+    );
+    assert_eq!(
+        tier(&record(&[ld50(200.0), phenol]), "cat"),
+        Some(High),
+        "a phenol toxic to the rat stays toxic for the cat"
+    );
+}

@@ -15,6 +15,7 @@
 //! opinion. `population` names which of the four groups the value belongs to, so the rules
 //! read the group and never guess it from a species name.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::efsa::SubstanceDoses;
@@ -60,8 +61,33 @@ struct Endpoint {
     route: Option<&'static str>,
 }
 
+/// Why an endpoint other than LD50, LC50 and EC50 is not read, named per endpoint so the
+/// reconciliation counts each kind left unused (data/README.md, "EFSA OpenFoodTox reference
+/// points"): the animal and environmental contexts read median lethal and effect values only.
+fn unread_endpoint(endpoint: &str) -> String {
+    let why = match endpoint {
+        "NOAEL" | "NOEL" | "NOEC" | "NOAEC" | "LOAEL" | "LOEL" | "LOEC" | "NOAR" | "NOEDD"
+        | "NOAEDD" => "a no- or lowest-observed-effect level",
+        e if e.starts_with("BMD") => "a benchmark dose",
+        "TEF" | "RPF" => "a potency factor relative to another substance",
+        "LR50" | "ER50" | "EL50" => {
+            "a median effect per application rate or loading (non-target arthropods and \
+             plants), not a dose or concentration the bands read"
+        }
+        "EC5" | "EC10" | "EC15" | "EC20" | "EC25" | "LC10" => "an effect level below the median",
+        "dose level" | "conc. Level" => "a tested dose or concentration, not a median",
+        e if e.starts_with("LDD50") => {
+            "a lethal dietary dose (honey bee chronic feeding), not an acute LD50"
+        }
+        _ => "not a median lethal or effect value",
+    };
+    format!(
+        "endpoint {endpoint}: {why}; the animal and environmental contexts read LD50, LC50 and EC50 only"
+    )
+}
+
 /// Which group a row informs, or why it informs none (the reason is the ledger's).
-fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, &'static str> {
+fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, Cow<'static, str>> {
     let study = cell(row, 4).unwrap_or_default();
     let test = cell(row, 5).unwrap_or_default();
     let species = cell(row, 6).unwrap_or_default();
@@ -72,29 +98,24 @@ fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, &'static str> {
         "LD50" => DoseKind::Ld50,
         "LC50" => DoseKind::Lc50,
         "EC50" => DoseKind::Ec50,
-        _ => {
-            return Err(
-                "endpoint is not a median lethal or effect value (a NOAEL, LOAEL, NOEC, BMDL, \
-                 ER50 or LR50...): the animal and environmental contexts read LD50, LC50 and \
-                 EC50 only",
-            );
-        }
+        other => return Err(unread_endpoint(other).into()),
     };
     if test != "acute toxicity" {
         return Err(
             "not an acute test (short-term dietary, chronic or reproduction): the bands are \
-             for acute values",
+             for acute values"
+                .into(),
         );
     }
     let oral = route.starts_with("oral");
     if species == "Honey bee" {
         if kind != DoseKind::Ld50 || unit != "µg/piece" {
-            return Err("honey bee value that is not an LD50 per bee");
+            return Err("honey bee value that is not an LD50 per bee".into());
         }
         let route = match route {
             "dermal" => "contact",
             _ if oral => "oral",
-            _ => return Err("honey bee LD50 by a route neither oral nor contact"),
+            _ => return Err("honey bee LD50 by a route neither oral nor contact".into()),
         };
         return Ok(Endpoint {
             group: EcotoxGroup::Pollinators,
@@ -104,14 +125,14 @@ fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, &'static str> {
     }
     if study == "Ecotox (water compartment)" {
         if kind == DoseKind::Ld50 || !matches!(unit, "mg/L" | "µg/L") {
-            return Err("aquatic value that is not an L(E)C50 in mg/l or µg/l");
+            return Err("aquatic value that is not an L(E)C50 in mg/l or µg/l".into());
         }
         if species == "not reported" {
-            return Err("aquatic test species not reported");
+            return Err("aquatic test species not reported".into());
         }
         let days = cell(row, 8).and_then(|d| d.parse::<f64>().ok());
         if days.is_some_and(|d| d > ACUTE_AQUATIC_DAYS) {
-            return Err("aquatic test longer than 4 days (not an acute GHS test)");
+            return Err("aquatic test longer than 4 days (not an acute GHS test)".into());
         }
         return Ok(Endpoint {
             group: EcotoxGroup::AquaticLife,
@@ -126,20 +147,24 @@ fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, &'static str> {
     } else {
         return Err(
             "species outside the four groups read (honey bee, aquatic life, birds, rat and \
-             mouse): soil organisms, other arthropods, plants, farm and target animals",
+             mouse): soil organisms, other arthropods, plants, farm and target animals"
+                .into(),
         );
     };
     if kind != DoseKind::Ld50 {
-        return Err("bird or laboratory mammal value that is not an LD50 (a dietary LC50)");
+        return Err("bird or laboratory mammal value that is not an LD50 (a dietary LC50)".into());
     }
     if !oral {
         return Err(
             "bird or laboratory mammal LD50 not by mouth (dermal, inhalation, injection or \
-             not reported)",
+             not reported)"
+                .into(),
         );
     }
     if !matches!(unit, "mg/kg bw" | "mg/kg bw/day") {
-        return Err("LD50 not per kg of body weight (mg/kg without bw may be a feed content)");
+        return Err(
+            "LD50 not per kg of body weight (mg/kg without bw may be a feed content)".into(),
+        );
     }
     Ok(Endpoint {
         group,
@@ -148,8 +173,9 @@ fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, &'static str> {
     })
 }
 
-/// Reads the reference points into one contribution per substance with a CAS. `cas_of` and
-/// `references` are the joins `efsa.rs` builds (substance "as such" -> CAS, output -> DOI).
+/// Reads the reference points into one contribution per substance, about its CAS or, without
+/// one, its name. `cas_of` and `references` are the joins `efsa.rs` builds (substance "as
+/// such" -> CAS, output -> DOI).
 pub fn parse(
     text: &str,
     cas_of: &HashMap<String, Cas>,
@@ -187,15 +213,13 @@ pub fn parse(
             ledger.skip(id, "author is not EFSA, the SCF or a FAO/WHO committee");
             continue;
         };
-        let Some(cas) = cas_of.get(substance) else {
-            ledger.skip(
-                id,
-                "OpenFoodTox gives the substance no CAS number (a group, mixture, formulation, \
-                 isomer mixture or metabolite): a value for it is not one for any member",
-            );
-            continue;
+        // A substance without an "as such" CAS is named, as the reference values are: a line
+        // of curated/group-rows.tsv places it on the corpus compound it is (data/README.md).
+        let subject = match cas_of.get(substance) {
+            Some(cas) => Subject::Cas(cas.clone()),
+            None => Subject::Named(substance.to_string()),
         };
-        ledger.about(id, [Subject::Cas(cas.clone())]);
+        ledger.about(id, [subject.clone()]);
         let days = cell(&row, 8).and_then(|d| d.parse::<f64>().ok());
         let author = cell(&row, 1).unwrap_or_default();
         let basis = match days {
@@ -221,7 +245,7 @@ pub fn parse(
             status: None,
             superseded_by: None,
         };
-        doses.add(substance, Subject::Cas(cas.clone()), dose);
+        doses.add(substance, subject, dose);
     }
     let contributions = doses.into_contributions();
     Ok((contributions, ledger))
@@ -319,13 +343,12 @@ mod tests {
              Acetamiprid,EFSA,2016,100,Ecotox (water compartment),acute toxicity,Rainbow trout,Not reported,28,LC50,=,5,mg/L,mortality,\n\
              Acetamiprid,EFSA,2016,100,Ecotox (water compartment),acute toxicity,not reported,Not reported,2,EC50,=,5,mg/L,x,\n\
              Acetamiprid,EFSA,2016,100,Ecotox (soil compartment),acute toxicity,Honey bee,oral: unspecified,2,LD50,~,5,µg/piece,mortality,\n\
-             Acetamiprid,Someone,2016,100,Ecotox (soil compartment),acute toxicity,Honey bee,oral: unspecified,2,LD50,=,5,µg/piece,mortality,\n\
-             Cadmium group,EFSA,2016,100,Ecotox (soil compartment),acute toxicity,Honey bee,oral: unspecified,2,LD50,=,5,µg/piece,mortality,\n",
+             Acetamiprid,Someone,2016,100,Ecotox (soil compartment),acute toxicity,Honey bee,oral: unspecified,2,LD50,=,5,µg/piece,mortality,\n",
         );
         assert!(got.is_empty());
         let why = reasons(&ledger);
         assert!(why.iter().all(|r| r != "kept" && r != "unexplained"));
-        assert!(why[0].starts_with("endpoint is not a median"));
+        assert!(why[0].starts_with("endpoint NOAEL: a no- or lowest-observed-effect level"));
         assert!(why[1].starts_with("not an acute test"));
         assert!(why[2].starts_with("species outside the four groups"));
         assert!(why[3].starts_with("bird or laboratory mammal value that is not an LD50"));
@@ -335,6 +358,43 @@ mod tests {
         assert!(why[7].starts_with("aquatic test species not reported"));
         assert!(why[8].starts_with("no positive numeric value with a known qualifier"));
         assert!(why[9].starts_with("author is not EFSA"));
-        assert!(why[10].starts_with("OpenFoodTox gives the substance no CAS number"));
+    }
+
+    #[test]
+    fn a_substance_without_a_cas_is_contributed_under_its_name_for_group_rows_to_place() {
+        let (got, ledger) = run(
+            "Phosphine,EFSA,2012,100,Ecotox (water compartment),acute toxicity,Zebra fish,Not reported,4.0,LC50,=,0.048,mg/L,mortality,\n",
+        );
+        assert_eq!(reasons(&ledger), ["kept"]);
+        assert!(
+            matches!(&ledger.rows()[0].fate, Fate::About(s) if s == &[Subject::Named("Phosphine".into())])
+        );
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].subject, Subject::Named("Phosphine".into()));
+        assert_eq!(got[0].name.as_deref(), Some("Phosphine"));
+        assert_eq!(
+            got[0].fragment["dose_response"][0]["population"],
+            "aquatic life"
+        );
+    }
+
+    #[test]
+    fn each_unread_endpoint_kind_has_its_own_reason() {
+        let kinds = [
+            "NOAEL",
+            "BMDL10",
+            "TEF",
+            "LR50",
+            "EC10",
+            "dose level",
+            "LDD50 (Lethal Dietary Dose)",
+            "IC50",
+        ];
+        let reasons: std::collections::BTreeSet<String> =
+            kinds.iter().map(|k| unread_endpoint(k)).collect();
+        assert_eq!(reasons.len(), kinds.len(), "{reasons:#?}");
+        assert!(unread_endpoint("LR50").contains("application rate"));
+        assert!(unread_endpoint("LDD50 (Lethal Dietary Dose)").contains("not an acute LD50"));
+        assert!(unread_endpoint("IC50").starts_with("endpoint IC50: not a median"));
     }
 }
