@@ -243,7 +243,7 @@ fn a_one_compound_change_compresses_its_snapshot_frame_alone_and_keeps_the_routi
         .collect();
     assert_eq!(
         rewritten,
-        [&state::manifest_shard(shard), &state::state_shard(shard)],
+        [&state::state_shard(shard), &state::manifest_shard(shard)],
         "{shards:?}"
     );
     assert_eq!(shards_after.len(), shards.len());
