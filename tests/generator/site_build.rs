@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use saferef_generator::build::site;
 use saferef_generator::build::site::cdn::{Resolution, StaticSite};
 use saferef_generator::build::site::routes::routes;
 use saferef_generator::build::site::{
@@ -361,6 +362,28 @@ fn the_build_state_is_invalidated_by_every_shared_input() {
     assert_eq!(report.written, 1);
     let redirects = std::fs::read_to_string(out.path().join("_redirects")).unwrap();
     assert!(redirects.contains("https://other.example/api/:splat"));
+}
+
+#[test]
+fn the_integrity_check_reads_every_shard_of_the_manifest() {
+    let (_data, d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    assert!(site::verify(out.path(), &d.fingerprint));
+    assert!(!site::verify(out.path(), "another dataset"));
+    // A file its shard lists, edited: the check fails, and holds again once it is restored.
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let raw = out.path().join(format!("api/compound/{benzene}/raw.json"));
+    let original = std::fs::read(&raw).unwrap();
+    std::fs::write(&raw, b"edited").unwrap();
+    assert!(!site::verify(out.path(), &d.fingerprint));
+    std::fs::write(&raw, &original).unwrap();
+    assert!(site::verify(out.path(), &d.fingerprint));
+    // Its shard gone: the check fails, and the build state reads as none.
+    let shard = state::manifest_shard(state::shard_of(&benzene));
+    std::fs::remove_file(out.path().join(shard)).unwrap();
+    assert!(!site::verify(out.path(), &d.fingerprint));
+    assert!(state::decode(&state::read(out.path()).unwrap()).is_none());
 }
 
 #[test]
