@@ -7,11 +7,12 @@
 
 use std::path::{Path, PathBuf};
 
+use saferef_generator::build::site;
 use saferef_generator::build::site::cdn::{Resolution, StaticSite};
 use saferef_generator::build::site::routes::routes;
 use saferef_generator::build::site::{
     BuildOptions, BuildReport, LastBuild, MANIFEST, MAX_RULES, build, build_after, cors_lines,
-    header_lines, html_security_lines, state,
+    header_lines, html_security_lines, listed_files, state,
 };
 use saferef_generator::ingest::{IngestOptions, run};
 use saferef_generator::load::{load, load_with, snapshot};
@@ -109,7 +110,7 @@ fn the_tree_is_the_render_functions_applied_ahead_of_time() {
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.path().join(MANIFEST)).unwrap()).unwrap();
     assert_eq!(manifest["built_at"], "2026-11-23T10:00:00Z");
-    assert_eq!(manifest["files"].as_array().unwrap().len(), rebuild.files);
+    assert_eq!(listed_files(out.path()).unwrap().len(), rebuild.files);
 }
 
 #[test]
@@ -158,9 +159,8 @@ fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
 
 /// The key of the routing files and the snapshot's frames, as the build state at `out` has them.
 fn routing_and_frames(out: &Path) -> (state::Hash, Vec<(state::Hash, u64)>) {
-    let bytes = std::fs::read(out.join(state::PATH)).unwrap();
-    let manifest = std::fs::read(out.join(MANIFEST)).unwrap();
-    let s = state::decode(&bytes, &manifest).unwrap();
+    let files = state::read(out).unwrap();
+    let s = state::decode(&files).unwrap();
     (s.routing, s.records.frames)
 }
 
@@ -173,6 +173,21 @@ fn frames_of<'a>(snapshot: &'a [u8], frames: &[(state::Hash, u64)]) -> Vec<&'a [
             let frame = &snapshot[at..at + *len as usize];
             at += *len as usize;
             frame
+        })
+        .collect()
+}
+
+/// The build state's and the manifest's shard files at `out`, each with its inode: a file
+/// written again (staged, then renamed into place) is a new one.
+fn shard_files(out: &Path) -> std::collections::BTreeMap<String, u64> {
+    use std::os::unix::fs::MetadataExt;
+    ["_data/manifest", "_data/build-state.d"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(out.join(dir)).unwrap())
+        .map(|e| {
+            let e = e.unwrap();
+            let rel = e.path().strip_prefix(out).unwrap().display().to_string();
+            (rel, e.metadata().unwrap().ino())
         })
         .collect()
 }
@@ -193,6 +208,8 @@ fn a_one_compound_change_compresses_its_snapshot_frame_alone_and_keeps_the_routi
         frames.iter().map(|(_, len)| *len as usize).sum::<usize>(),
         before.len()
     );
+    let shards = shard_files(out.path());
+    assert!(shards.len() > 2, "{shards:?}");
 
     // A name is in no routing entry: `_redirects` and `_headers` keep their key, and of the
     // snapshot only the frame holding benzene's record is compressed again; the others are the
@@ -217,6 +234,20 @@ fn a_one_compound_change_compresses_its_snapshot_frame_alone_and_keeps_the_routi
     let read = snapshot::read(&snapshot_file).unwrap();
     assert_eq!(read.compounds.len(), 30);
     assert_eq!(read.compounds[&benzene].name, "Benzene (renamed)");
+    // Of the manifest's and the state's shards, only benzene's two are written again.
+    let shard = state::shard_of(&benzene);
+    let shards_after = shard_files(out.path());
+    let rewritten: Vec<&String> = shards_after
+        .iter()
+        .filter(|(path, ino)| shards.get(*path) != Some(*ino))
+        .map(|(path, _)| path)
+        .collect();
+    assert_eq!(
+        rewritten,
+        [&state::state_shard(shard), &state::manifest_shard(shard)],
+        "{shards:?}"
+    );
+    assert_eq!(shards_after.len(), shards.len());
     assert_same_as_fresh(&d, out.path());
 
     // A compound that leaves takes its routing entries with it: the routing files are made
@@ -276,10 +307,11 @@ fn assert_same_as_fresh(d: &Dataset, incremental: &Path) {
     assert_eq!(names(&a), names(&b));
     for ((path, ba), (_, bb)) in a.iter().zip(&b) {
         if path == MANIFEST {
-            let files = |bytes: &[u8]| {
-                serde_json::from_slice::<serde_json::Value>(bytes).unwrap()["files"].clone()
-            };
-            assert_eq!(files(ba), files(bb), "manifest files");
+            assert_eq!(
+                listed_files(incremental),
+                listed_files(fresh.path()),
+                "manifest files"
+            );
         } else {
             assert_eq!(ba, bb, "{path} differs from a build from scratch");
         }
@@ -333,14 +365,35 @@ fn the_build_state_is_invalidated_by_every_shared_input() {
 }
 
 #[test]
+fn the_integrity_check_reads_every_shard_of_the_manifest() {
+    let (_data, d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    assert!(site::verify(out.path(), &d.fingerprint));
+    assert!(!site::verify(out.path(), "another dataset"));
+    // A file its shard lists, edited: the check fails, and holds again once it is restored.
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let raw = out.path().join(format!("api/compound/{benzene}/raw.json"));
+    let original = std::fs::read(&raw).unwrap();
+    std::fs::write(&raw, b"edited").unwrap();
+    assert!(!site::verify(out.path(), &d.fingerprint));
+    std::fs::write(&raw, &original).unwrap();
+    assert!(site::verify(out.path(), &d.fingerprint));
+    // Its shard gone: the check fails, and the build state reads as none.
+    let shard = state::manifest_shard(state::shard_of(&benzene));
+    std::fs::remove_file(out.path().join(shard)).unwrap();
+    assert!(!site::verify(out.path(), &d.fingerprint));
+    assert!(state::decode(&state::read(out.path()).unwrap()).is_none());
+}
+
+#[test]
 fn a_deleted_or_corrupted_build_state_gives_the_same_tree() {
     let (_data, mut d) = dataset();
     let out = tempfile::tempdir().unwrap();
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     let state_file = out.path().join(state::PATH);
     let bytes = std::fs::read(&state_file).unwrap();
-    let manifest = std::fs::read(out.path().join(MANIFEST)).unwrap();
-    assert!(state::decode(&bytes, &manifest).is_some());
+    assert!(state::decode(&state::read(out.path()).unwrap()).is_some());
 
     // Corrupted (one byte flipped) while a compound changed: everything is rendered again and
     // only what changed is written (the manifest's hashes are trusted instead).

@@ -62,9 +62,13 @@ struct ManifestFile {
     sha256: String,
 }
 
+/// The manifest's head: the rest's files, and the shards that list the entities' files
+/// (`state::manifest_shard`).
 #[derive(Deserialize)]
 struct Manifest {
     dataset_version: String,
+    #[serde(default)]
+    shards: Vec<String>,
     files: Vec<ManifestFile>,
 }
 
@@ -154,8 +158,8 @@ impl From<crate::build::output::FsError> for Failure {
 /// before the build.
 #[derive(Debug, Default)]
 pub struct LastBuild {
-    /// The part of the state file its sum covers, and the manifest written with it.
-    state: Option<(Vec<u8>, Vec<u8>)>,
+    /// The state's files and the manifest written with them, their sums checked.
+    state: Option<state::Files>,
     /// The state's records and the snapshot's JSON, when the snapshot is the one the state
     /// describes and this generator parsed the records.
     records: Option<(state::Records, Vec<u8>)>,
@@ -170,16 +174,12 @@ type Frame = (Hash, u64);
 impl LastBuild {
     /// The build at `out`; nothing when there is none or its state is unreadable.
     pub fn read(out: &Path) -> LastBuild {
-        let Some((mut bytes, manifest)) = state::read(out) else {
+        let Some(files) = state::read(out).filter(state::verify) else {
             return LastBuild::default();
         };
-        let Some(body) = state::verify(&bytes, &manifest).map(<[u8]>::len) else {
-            return LastBuild::default();
-        };
-        bytes.truncate(body);
-        let Some(mut records) = state::decode_verified(&bytes, &manifest).map(|s| s.records) else {
+        let Some(mut records) = state::decode_verified(&files).map(|s| s.records) else {
             return LastBuild {
-                state: Some((bytes, manifest)),
+                state: Some(files),
                 ..LastBuild::default()
             };
         };
@@ -194,7 +194,7 @@ impl LastBuild {
             _ => None,
         };
         LastBuild {
-            state: Some((bytes, manifest)),
+            state: Some(files),
             records,
             snapshot,
         }
@@ -339,6 +339,7 @@ fn build_staged(
         routing,
         frames,
     } = rest;
+    let touched = touched_shards(&plan);
     let mut stale = stale(&plan.previous, &fresh)?;
     // Earlier builds wrote the manifest at the root, where the CDN published it; it goes.
     if opts.out.join(FORMER_MANIFEST).is_file() {
@@ -354,7 +355,12 @@ fn build_staged(
         .fold((0, 0), |(files, bytes), g| {
             (files + g.files, bytes + g.size)
         });
+    let shards = match &mut plan.previous {
+        Previous::State(s) => std::mem::take(&mut s.shards),
+        Previous::Manifest(_) => Vec::new(),
+    };
     let state = State {
+        shards,
         groups: plan
             .entities
             .iter()
@@ -366,13 +372,20 @@ fn build_staged(
         routing,
         records,
     };
-    write_manifest(dataset, opts, &staged, &state)?;
+    // The shards left empty go too, but are no file of the tree's to report.
+    let emptied: Vec<String> = write_manifest(dataset, opts, &staged, &state, &touched)?
+        .into_iter()
+        .filter(|shard| opts.out.join(shard).is_file())
+        .collect();
+    let emptied_count = emptied.len();
+    stale.extend(emptied);
     stage("manifest and build state", t);
 
     let t = Instant::now();
     let removed = staged
         .commit(&stale, &[MANIFEST, state::PATH])
-        .map_err(Failure::Commit)?;
+        .map_err(Failure::Commit)?
+        - emptied_count;
     stage(
         &format!("moved {written} files into place, removed {removed}"),
         t,
@@ -490,10 +503,7 @@ impl<'a> Plan<'a> {
             })
             .collect();
         keys.extend(entity_keys);
-        let decoded = last
-            .state
-            .as_ref()
-            .and_then(|(body, manifest)| state::decode_verified(body, manifest));
+        let decoded = last.state.as_ref().and_then(state::decode_verified);
         let mut previous = match decoded {
             Some(s) => Previous::State(Box::new(s)),
             None => Previous::Manifest(read_manifest_hashes(&opts.out)),
@@ -786,26 +796,53 @@ fn routing_files(
     Ok((redirects, netlify::headers(&all), rules))
 }
 
-/// Stages the manifest (every file with its hash and size, compound by compound in id order,
-/// then the rest; joined from the groups' entries, most of them the previous manifest's bytes)
-/// and the build state.
+/// Stages the manifest (the rest's files with their hashes and sizes, and the shards that list
+/// the entities' files, compound by compound in id order; joined from the groups' entries, most
+/// of them the previous manifest's bytes) and the build state: of the shards, those `touched`
+/// names. Returns the files of the shards left empty, which go.
 fn write_manifest(
     dataset: &Dataset,
     opts: &BuildOptions,
     staged: &Staged,
     state: &State<'_>,
-) -> Result<(), Failure> {
+    touched: &[bool],
+) -> Result<Vec<String>, Failure> {
     let mut head = serde_json::to_vec(&serde_json::json!({
         "dataset_version": dataset.fingerprint,
         "built_at": opts.built_at,
     }))
     .map_err(anyhow::Error::from)?;
     head.pop();
-    head.extend_from_slice(b",\"files\":[");
-    let (manifest, state_file) = state::encode(state, &head);
-    staged.write_new(MANIFEST, &manifest)?;
-    staged.write(state::PATH, &state_file)?;
-    Ok(())
+    let encoded = state::encode(state, &head, &|i| touched[i]);
+    staged.write_new(MANIFEST, &encoded.manifest)?;
+    staged.write_new(state::PATH, &encoded.state)?;
+    for (i, manifest, shard) in &encoded.shards {
+        staged.write_new(&state::manifest_shard(*i), manifest)?;
+        staged.write_new(&state::state_shard(*i), shard)?;
+    }
+    Ok(encoded
+        .empty
+        .iter()
+        .flat_map(|&i| [state::manifest_shard(i), state::state_shard(i)])
+        .collect())
+}
+
+/// The shards whose entities changed: one rendered again (or new), or one of the previous
+/// build's that is not reused (rendered again or gone). Every shard when there is no state.
+fn touched_shards(plan: &Plan<'_>) -> Vec<bool> {
+    let mut touched = vec![false; state::SHARDS];
+    for &i in &plan.todo {
+        touched[state::shard_of(&plan.entities[i].0)] = true;
+    }
+    match &plan.previous {
+        Previous::State(s) => {
+            for id in s.groups.keys() {
+                touched[state::shard_of(id)] = true;
+            }
+        }
+        Previous::Manifest(_) => touched.fill(true),
+    }
+    touched
 }
 
 /// Where each compound file's record is in the snapshot of the tree (`rest` lists its hash).
@@ -935,17 +972,40 @@ const GENERATOR_IDENTITY: &str = env!("SAFEREF_GENERATOR_SOURCE");
 /// Whether the tree at `out` is the build of the dataset with this fingerprint and every file
 /// the manifest lists holds the bytes it hashes (the runtime's integrity check).
 pub fn verify(out: &Path, fingerprint: &str) -> bool {
-    let Some(manifest) = std::fs::read(out.join(MANIFEST))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Manifest>(&b).ok())
-    else {
+    let Some((version, files)) = manifest_files(out) else {
         return false;
     };
-    manifest.dataset_version == fingerprint
-        && manifest.files.par_iter().all(|f| {
+    version == fingerprint
+        && files.par_iter().all(|f| {
             std::fs::read(out.join(&f.path))
                 .is_ok_and(|bytes| state::hex(&Sha256::digest(&bytes)) == f.sha256)
         })
+}
+
+/// The dataset version and every file the manifest at `out` lists (the rest's, then each
+/// shard's), with their hashes; none when it or a shard it names is missing or unreadable.
+fn manifest_files(out: &Path) -> Option<(String, Vec<ManifestFile>)> {
+    let bytes = std::fs::read(out.join(MANIFEST)).ok()?;
+    let Manifest {
+        dataset_version,
+        shards,
+        mut files,
+    } = serde_json::from_slice(&bytes).ok()?;
+    for shard in shards {
+        // Only the shards a build writes: the head names nothing outside them.
+        if !shard.starts_with("_data/manifest/") || shard.contains("..") {
+            return None;
+        }
+        let bytes = std::fs::read(out.join(shard)).ok()?;
+        files.extend(serde_json::from_slice::<Vec<ManifestFile>>(&bytes).ok()?);
+    }
+    Some((dataset_version, files))
+}
+
+/// Every file the manifest at `out` lists (the rest's and every shard's), with its SHA-256 in
+/// hexadecimal; none when there is no readable manifest.
+pub fn listed_files(out: &Path) -> Option<Vec<(String, String)>> {
+    manifest_files(out).map(|(_, files)| files.into_iter().map(|f| (f.path, f.sha256)).collect())
 }
 
 /// When the tree at `out` was built (the manifest's `built_at`).
@@ -962,11 +1022,9 @@ pub fn built_at(out: &Path) -> Option<String> {
 
 /// The files and hashes the manifest at `out` lists; empty when there is none.
 fn read_manifest_hashes(out: &Path) -> HashMap<String, Hash> {
-    std::fs::read(out.join(MANIFEST))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<Manifest>(&bytes).ok())
-        .map(|m| {
-            m.files
+    manifest_files(out)
+        .map(|(_, files)| {
+            files
                 .into_iter()
                 .filter_map(|f| Some((f.path, state::unhex(&f.sha256)?)))
                 .collect()

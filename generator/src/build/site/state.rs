@@ -1,18 +1,26 @@
-//! The build state (`_data/build-state`): what the previous build made of each compound's,
+//! The build state (`_data/build-state` and its shards): what the previous build made of each compound's,
 //! material's and product's routes and of the rest (its manifest entries and routing entries),
 //! keyed by a hash of the inputs they were rendered from, so a rebuild renders and hashes only what changed and
 //! copies the rest of the manifest and of this file as bytes; and where in the snapshot each
 //! compound file's parsed record is (`Records`), so the next load parses only changed files.
 //!
-//! A small binary format ending in a CRC-32 of everything before it. A group's manifest
-//! entries are not repeated here: the state says where they are in the list of files that
-//! ends `_data/manifest.json` (after its head, which holds the build time) and keeps that list's
-//! length and CRC-32, so the two are written together (`encode`) and read together. A CRC-32,
-//! not a SHA-256: it guards against a torn, truncated or mismatched file (the tree is the
-//! build's alone), and it costs a rebuild a few milliseconds for the 25 MB manifest where
-//! SHA-256 cost tens. A state
-//! that is missing, of another format, truncated or corrupted, or beside another list of
-//! files, reads as no state (everything is rendered).
+//! Sharded: the entities fall into `SHARDS` shards by a CRC-32 of their id, and each shard's
+//! manifest entries (`_data/manifest/NN.json`, a JSON list) and state (`_data/build-state.d/NN`)
+//! are files of their own, which a rebuild writes only when an entity of the shard was rendered
+//! again, came or went. The head (`_data/build-state`, beside `_data/manifest.json`, which lists
+//! the shards and the rest's files) holds the rest, the records, the snapshot's frames, and each
+//! shard's lengths and CRC-32s, so a shard that is not the one the head was written with reads as
+//! no state. Both heads are written on every build and moved in last (`output::Staged::commit`):
+//! a build that stops before leaves no head, which reads as no state.
+//!
+//! A small binary format; the head ends in a CRC-32 of everything before it. A group's manifest
+//! entries are not repeated here: the state says where they are in its shard's manifest file
+//! (the rest's: in the list of files that ends `_data/manifest.json`, after its head, which holds
+//! the build time) and keeps that list's length and CRC-32, so the two are written together
+//! (`encode`) and read together. A CRC-32, not a SHA-256: it guards against a torn, truncated or
+//! mismatched file (the tree is the build's alone), and it costs a rebuild a few milliseconds
+//! where SHA-256 cost tens. A state that is missing, of another format, truncated or corrupted,
+//! or beside other manifest files, reads as no state (everything is rendered).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -27,7 +35,67 @@ use crate::render::Cache;
 pub const PATH: &str = "_data/build-state";
 
 /// Changed whenever the layout below changes, so an older file reads as no state.
-const MAGIC: &[u8] = b"saferef build state 5\n";
+const MAGIC: &[u8] = b"saferef build state 6\n";
+
+/// How many shards the entities fall into: a one-compound rebuild writes the few its compound,
+/// and the materials and products naming it, are in (about 1/64 of 31 MB each).
+pub const SHARDS: usize = 64;
+
+/// The shard an entity's manifest entries and state are in.
+pub fn shard_of(id: &str) -> usize {
+    u32::from_le_bytes(checksum(id.as_bytes())) as usize % SHARDS
+}
+
+/// Shard `i`'s manifest entries, a JSON list of files.
+pub fn manifest_shard(i: usize) -> String {
+    format!("_data/manifest/{i:02}.json")
+}
+
+/// Shard `i`'s state.
+pub fn state_shard(i: usize) -> String {
+    format!("_data/build-state.d/{i:02}")
+}
+
+/// A shard's two files as the head records them: each one's length and CRC-32 (an absent,
+/// empty shard: zero and the CRC-32 of nothing).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sums {
+    pub manifest: (u64, [u8; SUM]),
+    pub state: (u64, [u8; SUM]),
+}
+
+impl Sums {
+    fn of(manifest: &[u8], state: &[u8]) -> Sums {
+        Sums {
+            manifest: (manifest.len() as u64, checksum(manifest)),
+            state: (state.len() as u64, checksum(state)),
+        }
+    }
+
+    /// Whether the shard has any file.
+    pub fn present(&self) -> bool {
+        self.manifest.0 > 0
+    }
+}
+
+/// The files a state is read from: the head, the manifest, and each shard's manifest and
+/// state (empty when absent).
+#[derive(Debug, Default)]
+pub struct Files {
+    pub state: Vec<u8>,
+    pub manifest: Vec<u8>,
+    pub shards: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// What `encode` writes: the manifest, the head, the shards it encoded (index, manifest,
+/// state; the others are as the state read said), and the shards that are now empty.
+#[derive(Debug, Default)]
+pub struct Encoded {
+    pub manifest: Vec<u8>,
+    pub state: Vec<u8>,
+    pub shards: Vec<(usize, Vec<u8>, Vec<u8>)>,
+    pub empty: Vec<usize>,
+}
 
 pub type Hash = [u8; 32];
 
@@ -132,6 +200,9 @@ pub struct State<'a> {
     /// their entries instead of planning the exceptions again.
     pub routing: Hash,
     pub records: Records,
+    /// Each shard's sums as the state read had them (`SHARDS` of them), or none: `encode`
+    /// writes every shard then.
+    pub shards: Vec<Sums>,
 }
 
 /// The compound records in the snapshot the build wrote, by the file each was loaded from:
@@ -162,53 +233,102 @@ pub struct RecordEntry {
     pub len: u64,
 }
 
-/// The state file and the manifest of the tree at `out`, if there are both (`decode` reads
-/// them).
-pub fn read(out: &Path) -> Option<(Vec<u8>, Vec<u8>)> {
+/// The state's files and the manifest of the tree at `out`, if there are the two heads
+/// (`verify` and `decode` read them; an absent shard reads as empty).
+pub fn read(out: &Path) -> Option<Files> {
     let state = std::fs::read(out.join(PATH)).ok()?;
     let manifest = std::fs::read(out.join(super::MANIFEST)).ok()?;
-    Some((state, manifest))
+    let shards = (0..SHARDS)
+        .map(|i| {
+            let read = |p: String| std::fs::read(out.join(p)).unwrap_or_default();
+            (read(manifest_shard(i)), read(state_shard(i)))
+        })
+        .collect();
+    Some(Files {
+        state,
+        manifest,
+        shards,
+    })
 }
 
-/// The manifest (`head`, every group's entries, the entities' in id order then the rest's,
-/// and the end of the list) and the state file that points into it.
-pub fn encode(state: &State<'_>, head: &[u8]) -> (Vec<u8>, Vec<u8>) {
-    let groups = || state.groups.values().chain([&state.rest]);
-    let mut manifest =
-        Vec::with_capacity(head.len() + groups().map(|g| g.manifest.len() + 1).sum::<usize>() + 4);
-    manifest.extend_from_slice(head);
-    // Ranges are within the list (what follows the head), so the state does not depend on it.
-    let mut ranges = Vec::with_capacity(state.groups.len() + 1);
-    for g in groups() {
-        if !g.manifest.is_empty() && manifest.len() > head.len() {
-            manifest.push(b',');
+/// The manifest's head up to its lists: `start` (`{"dataset_version":..,"built_at":..`), then the
+/// shards present and the start of the rest's list of files.
+fn manifest_head(start: &[u8], shards: &[Sums]) -> Vec<u8> {
+    let mut head = start.to_vec();
+    head.extend_from_slice(b",\"shards\":[");
+    let present = shards.iter().enumerate().filter(|(_, s)| s.present());
+    for (n, (i, _)) in present.enumerate() {
+        if n > 0 {
+            head.push(b',');
         }
-        ranges.push((
-            (manifest.len() - head.len()) as u64,
-            g.manifest.len() as u64,
-        ));
-        manifest.extend_from_slice(&g.manifest);
+        head.extend_from_slice(format!("\"{}\"", manifest_shard(i)).as_bytes());
     }
+    head.extend_from_slice(b"],\"files\":[");
+    head
+}
+
+/// Entries of groups joined into `out`, each group's (start, length) in it.
+fn join_entries<'g>(out: &mut Vec<u8>, groups: impl Iterator<Item = &'g [u8]>) -> Vec<(u64, u64)> {
+    let first = out.len();
+    groups
+        .map(|entries| {
+            if !entries.is_empty() && out.len() > first {
+                out.push(b',');
+            }
+            let range = (out.len() as u64, entries.len() as u64);
+            out.extend_from_slice(entries);
+            range
+        })
+        .collect()
+}
+
+/// The manifest (`start`, the shards present, the rest's entries and the end of the list), the
+/// head of the state, and the shards that `touched` names or that `state.shards` does not
+/// describe (each one's manifest entries, the entities' in id order, and its state).
+pub fn encode(state: &State<'_>, start: &[u8], touched: &dyn Fn(usize) -> bool) -> Encoded {
+    let mut by_shard: Vec<Vec<(&String, &Group<'_>)>> = vec![Vec::new(); SHARDS];
+    for (id, g) in &state.groups {
+        by_shard[shard_of(id)].push((id, g));
+    }
+    let mut sums = Vec::with_capacity(SHARDS);
+    let mut shards = Vec::new();
+    let mut empty = Vec::new();
+    for (i, groups) in by_shard.iter().enumerate() {
+        match state.shards.get(i) {
+            Some(kept) if !touched(i) => sums.push(*kept),
+            _ if groups.is_empty() => {
+                sums.push(Sums::of(b"", b""));
+                empty.push(i);
+            }
+            _ => {
+                let (manifest, shard) = encode_shard(groups);
+                sums.push(Sums::of(&manifest, &shard));
+                shards.push((i, manifest, shard));
+            }
+        }
+    }
+
+    let head = manifest_head(start, &sums);
+    let mut manifest = Vec::with_capacity(head.len() + state.rest.manifest.len() + 4);
+    manifest.extend_from_slice(&head);
+    let rest = join_entries(&mut manifest, [&state.rest.manifest[..]].into_iter())[0];
+    // Ranges are within the list (what follows the head), so the state does not depend on it.
+    let rest = (rest.0 - head.len() as u64, rest.1);
     manifest.extend_from_slice(b"]}\n");
     let list = &manifest[head.len()..];
 
-    let size: usize = state
-        .groups
-        .iter()
-        .map(|(id, g)| id.len() + g.routes.len() + 100)
-        .sum();
-    let mut w = Vec::with_capacity(size + state.records.files.len() * 120 + 256);
+    let mut w = Vec::with_capacity(state.records.files.len() * 120 + SHARDS * 24 + 256);
     w.extend_from_slice(MAGIC);
     put_u64(&mut w, state.redirect_rules as u64);
     put_u64(&mut w, list.len() as u64);
     w.extend_from_slice(&checksum(list));
     w.extend_from_slice(&state.routing);
-    let (rest, entities) = ranges.split_last().expect("the rest is a group");
-    put_group(&mut w, &state.rest, *rest);
-    put_u64(&mut w, state.groups.len() as u64);
-    for ((id, group), range) in state.groups.iter().zip(entities) {
-        put_bytes(&mut w, id.as_bytes());
-        put_group(&mut w, group, *range);
+    put_group(&mut w, &state.rest, rest);
+    for s in &sums {
+        for (len, sum) in [s.manifest, s.state] {
+            put_u64(&mut w, len);
+            w.extend_from_slice(&sum);
+        }
     }
     let r = &state.records;
     put_bytes(&mut w, r.identity.as_bytes());
@@ -229,17 +349,50 @@ pub fn encode(state: &State<'_>, head: &[u8]) -> (Vec<u8>, Vec<u8>) {
     }
     let sum = checksum(&w);
     w.extend_from_slice(&sum);
+    Encoded {
+        manifest,
+        state: w,
+        shards,
+        empty,
+    }
+}
+
+/// One shard's manifest file (a JSON list of its groups' entries) and state file.
+fn encode_shard(groups: &[(&String, &Group<'_>)]) -> (Vec<u8>, Vec<u8>) {
+    let size: usize = groups.iter().map(|(_, g)| g.manifest.len() + 1).sum();
+    let mut manifest = Vec::with_capacity(size + 2);
+    manifest.push(b'[');
+    let ranges = join_entries(&mut manifest, groups.iter().map(|(_, g)| &g.manifest[..]));
+    manifest.extend_from_slice(b"]\n");
+    let size: usize = groups
+        .iter()
+        .map(|(id, g)| id.len() + g.routes.len() + 100)
+        .sum();
+    let mut w = Vec::with_capacity(size + 8);
+    put_u64(&mut w, groups.len() as u64);
+    for ((id, group), range) in groups.iter().zip(ranges) {
+        put_bytes(&mut w, id.as_bytes());
+        put_group(&mut w, group, range);
+    }
     (manifest, w)
 }
 
-/// Reads a state file and the manifest beside it, checking both sums.
-pub fn decode<'a>(bytes: &'a [u8], manifest: &'a [u8]) -> Option<State<'a>> {
-    decode_verified(verify(bytes, manifest)?, manifest)
+/// Reads a state and the manifest beside it, checking every sum.
+pub fn decode(files: &Files) -> Option<State<'_>> {
+    if !verify(files) {
+        return None;
+    }
+    decode_verified(files)
 }
 
-/// The part of a state file its sum covers, if the sum holds and `manifest` ends with the
-/// list of files written with it.
-pub fn verify<'a>(bytes: &'a [u8], manifest: &[u8]) -> Option<&'a [u8]> {
+/// Whether the head's sum holds, the manifest ends with the list of files written with it, and
+/// every shard is the one the head was written with.
+pub fn verify(files: &Files) -> bool {
+    verified(files).is_some()
+}
+
+fn verified(files: &Files) -> Option<()> {
+    let bytes = &files.state;
     let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(SUM)?)?;
     if checksum(body) != sum {
         return None;
@@ -248,8 +401,19 @@ pub fn verify<'a>(bytes: &'a [u8], manifest: &[u8]) -> Option<&'a [u8]> {
         bytes: body.strip_prefix(MAGIC)?,
     };
     r.u64()?;
-    let list = list(manifest, r.u64()?)?;
-    (checksum(list) == r.take(SUM)?).then_some(body)
+    let list = list(&files.manifest, r.u64()?)?;
+    if checksum(list) != r.take(SUM)? {
+        return None;
+    }
+    r.hash()?;
+    r.group(list)?;
+    for i in 0..SHARDS {
+        let (manifest, state) = files.shards.get(i)?;
+        if r.sums()? != Sums::of(manifest, state) {
+            return None;
+        }
+    }
+    Some(())
 }
 
 /// How long a checksum is.
@@ -267,20 +431,34 @@ fn list(manifest: &[u8], len: u64) -> Option<&[u8]> {
     manifest.get(manifest.len().checked_sub(usize::try_from(len).ok()?)?..)
 }
 
-/// Reads the part of a state file `verify` returned, its groups' entries from `manifest`.
-pub fn decode_verified<'a>(body: &'a [u8], manifest: &'a [u8]) -> Option<State<'a>> {
+/// Reads a state `verify` accepted, its groups' entries from the manifest and its shards.
+pub fn decode_verified(files: &Files) -> Option<State<'_>> {
+    let body = files.state.get(..files.state.len().checked_sub(SUM)?)?;
     let mut r = Reader {
         bytes: body.strip_prefix(MAGIC)?,
     };
     let redirect_rules = usize::try_from(r.u64()?).ok()?;
-    let manifest = list(manifest, r.u64()?)?;
+    let manifest = list(&files.manifest, r.u64()?)?;
     r.take(SUM)?;
     let routing = r.hash()?;
     let rest = r.group(manifest)?;
+    let mut shards = Vec::with_capacity(SHARDS);
+    for _ in 0..SHARDS {
+        shards.push(r.sums()?);
+    }
     let mut groups = BTreeMap::new();
-    for _ in 0..r.u64()? {
-        let id = r.str()?;
-        groups.insert(id, r.group(manifest)?);
+    for (manifest, state) in files.shards.iter().take(SHARDS) {
+        if state.is_empty() {
+            continue;
+        }
+        let mut s = Reader { bytes: state };
+        for _ in 0..s.u64()? {
+            let id = s.str()?;
+            groups.insert(id, s.group(manifest)?);
+        }
+        if !s.bytes.is_empty() {
+            return None;
+        }
     }
     let mut records = Records {
         identity: r.str()?,
@@ -308,6 +486,7 @@ pub fn decode_verified<'a>(body: &'a [u8], manifest: &'a [u8]) -> Option<State<'
         redirect_rules,
         routing,
         records,
+        shards,
     })
 }
 
@@ -433,6 +612,16 @@ impl<'a> Reader<'a> {
         String::from_utf8(self.bytes()?.to_vec()).ok()
     }
 
+    fn sums(&mut self) -> Option<Sums> {
+        let mut half = || -> Option<(u64, [u8; SUM])> {
+            Some((self.u64()?, self.take(SUM)?.try_into().ok()?))
+        };
+        Some(Sums {
+            manifest: half()?,
+            state: half()?,
+        })
+    }
+
     fn opt_str(&mut self) -> Option<Option<String>> {
         match self.take(1)? {
             [0] => Some(None),
@@ -525,71 +714,147 @@ mod tests {
                 .into(),
                 frames: vec![([5; 32], 1000), ([6; 32], 24)],
             },
+            shards: Vec::new(),
         }
     }
 
-    const HEAD: &[u8] = b"{\"built_at\":\"2026-11-21T10:00:00Z\",\"files\":[";
+    /// The files `encode` wrote, as `read` reads them back.
+    fn files_of(e: &Encoded) -> Files {
+        let mut shards = vec![(Vec::new(), Vec::new()); SHARDS];
+        for (i, manifest, state) in &e.shards {
+            shards[*i] = (manifest.clone(), state.clone());
+        }
+        Files {
+            state: e.state.clone(),
+            manifest: e.manifest.clone(),
+            shards,
+        }
+    }
+
+    /// `decode` without the shards' sums, which `sample` leaves to `encode`.
+    fn decoded(files: &Files) -> Option<State<'_>> {
+        let mut read = decode(files)?;
+        assert_eq!(read.shards.len(), SHARDS);
+        read.shards.clear();
+        Some(read)
+    }
+
+    const HEAD: &[u8] = b"{\"built_at\":\"2026-11-21T10:00:00Z\"";
 
     #[test]
     fn reads_back_what_it_writes() {
         let state = sample();
-        let (manifest, bytes) = encode(&state, HEAD);
-        let read = decode(&bytes, &manifest).unwrap();
+        let encoded = encode(&state, HEAD, &|_| true);
+        let written = files_of(&encoded);
+        let read = decoded(&written).unwrap();
         assert_eq!(read, state);
-        // The manifest is the head and every group's entries, compounds first.
-        let listed: serde_json::Value = serde_json::from_slice(&manifest).unwrap();
-        let paths: Vec<&str> = listed["files"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| f["path"].as_str().unwrap())
-            .collect();
+        // The manifest lists the shard the compound is in and the rest's files; the shard, the
+        // compound's.
+        let shard = shard_of("hq-c-org-000001");
+        assert_eq!(encoded.shards.len(), 1);
+        assert_eq!(encoded.empty.len(), SHARDS - 1);
+        let listed: serde_json::Value = serde_json::from_slice(&encoded.manifest).unwrap();
+        assert_eq!(listed["shards"], serde_json::json!([manifest_shard(shard)]));
+        let paths = |list: &serde_json::Value| -> Vec<String> {
+            list.as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f["path"].as_str().unwrap().to_string())
+                .collect()
+        };
         assert_eq!(
-            paths,
+            paths(&listed["files"]),
+            ["api/compound/hq-c-org-000001.json"]
+        );
+        let in_shard: serde_json::Value = serde_json::from_slice(&written.shards[shard].0).unwrap();
+        assert_eq!(
+            paths(&in_shard),
             [
                 "api/compound/hq-c-org-000001.json",
                 "api/compound/hq-c-org-000001/raw.json",
-                "api/compound/hq-c-org-000001.json",
             ]
         );
         let group = &read.groups["hq-c-org-000001"];
         assert_eq!(group.file_entries().unwrap(), files());
         assert_eq!(group.route_entries().unwrap(), routes());
         assert_eq!((group.files, group.size), (2, 49));
-        // Manifest entries are the manifest's JSON.
-        let manifest: serde_json::Value =
-            serde_json::from_slice(&[b"[", &group.manifest[..], b"]"].concat()).unwrap();
-        assert_eq!(manifest[1]["sha256"], "ab".repeat(32));
+        assert_eq!(in_shard[1]["sha256"], "ab".repeat(32));
+    }
+
+    #[test]
+    fn only_the_shards_touched_are_encoded_again() {
+        let encoded = encode(&sample(), HEAD, &|_| true);
+        let files = files_of(&encoded);
+        let read = decode(&files).unwrap();
+        let shard = shard_of("hq-c-org-000001");
+        // Nothing touched: no shard is encoded, and the head still describes the one on disk.
+        let again = encode(&read, HEAD, &|_| false);
+        assert!(again.shards.is_empty() && again.empty.is_empty());
+        assert_eq!(again.state, encoded.state);
+        assert_eq!(
+            decoded(&files_of(&again)),
+            None,
+            "its shard is not in `again`"
+        );
+        let mut kept = files_of(&again);
+        kept.shards[shard] = files.shards[shard].clone();
+        assert_eq!(decoded(&kept).unwrap(), sample());
+        // Its shard touched: that one alone.
+        let touched = encode(&read, HEAD, &|i| i == shard);
+        assert_eq!(touched.shards.len(), 1);
+        assert_eq!(touched.shards[0].0, shard);
+        assert_eq!(touched.state, encoded.state);
     }
 
     #[test]
     fn anything_damaged_reads_as_no_state() {
-        let (manifest, bytes) = encode(&sample(), HEAD);
-        assert_eq!(decode(&bytes[..bytes.len() - 1], &manifest), None);
-        assert_eq!(decode(b"", &manifest), None);
-        let mut flipped = bytes.clone();
-        flipped[MAGIC.len() + 50] ^= 1;
-        assert_eq!(decode(&flipped, &manifest), None);
-        let mut other = b"saferef build state 2\n".to_vec();
-        other.extend_from_slice(&bytes[MAGIC.len()..bytes.len() - SUM]);
-        let sum = checksum(&other);
-        other.extend_from_slice(&sum);
-        assert_eq!(decode(&other, &manifest), None);
-        // A manifest edited by hand.
-        let edited = String::from_utf8(manifest.clone())
-            .unwrap()
-            .replace("raw.json", "raw.jsn")
-            .into_bytes();
-        assert_eq!(decode(&bytes, &edited), None);
+        let encoded = encode(&sample(), HEAD, &|_| true);
+        let good = files_of(&encoded);
+        assert!(decode(&good).is_some());
+        let with = |edit: &dyn Fn(&mut Files)| {
+            let mut f = files_of(&encoded);
+            edit(&mut f);
+            decode(&f).is_none()
+        };
+        assert!(with(&|f| {
+            f.state.pop();
+        }));
+        assert!(with(&|f| f.state.clear()));
+        assert!(with(&|f| f.state[MAGIC.len() + 50] ^= 1));
+        assert!(with(&|f| {
+            let mut other = b"saferef build state 5\n".to_vec();
+            other.extend_from_slice(&f.state[MAGIC.len()..f.state.len() - SUM]);
+            let sum = checksum(&other);
+            other.extend_from_slice(&sum);
+            f.state = other;
+        }));
+        // A manifest, or a shard's manifest or state, edited by hand or missing.
+        let shard = shard_of("hq-c-org-000001");
+        let edit = |bytes: &mut Vec<u8>| {
+            *bytes = String::from_utf8(bytes.clone())
+                .unwrap()
+                .replace("raw.json", "raw.jsn")
+                .replace(".json", ".jsn")
+                .into_bytes();
+        };
+        assert!(with(&|f| edit(&mut f.manifest)));
+        assert!(with(&|f| edit(&mut f.shards[shard].0)));
+        assert!(with(&|f| f.shards[shard].1[20] ^= 1));
+        assert!(with(&|f| f.shards[shard].1.clear()));
+        assert!(with(
+            &|f| f.shards[(shard + 1) % SHARDS].0 = b"[]\n".to_vec()
+        ));
     }
 
     #[test]
     fn the_state_does_not_depend_on_the_manifest_head() {
-        let (manifest, bytes) = encode(&sample(), HEAD);
-        let later_head = b"{\"dataset_version\":\"abc\",\"built_at\":\"tomorrow\",\"files\":[";
-        let (later, same) = encode(&sample(), later_head);
-        assert_eq!(same, bytes);
-        assert_ne!(later, manifest);
-        assert_eq!(decode(&bytes, &later).unwrap(), sample());
+        let encoded = encode(&sample(), HEAD, &|_| true);
+        let later_head = b"{\"dataset_version\":\"abc\",\"built_at\":\"tomorrow\"";
+        let later = encode(&sample(), later_head, &|_| true);
+        assert_eq!(later.state, encoded.state);
+        assert_ne!(later.manifest, encoded.manifest);
+        let mut files = files_of(&encoded);
+        files.manifest = later.manifest;
+        assert_eq!(decoded(&files).unwrap(), sample());
     }
 }
