@@ -149,9 +149,11 @@ fn life_stages_are_raised_by_what_concerns_them_not_mechanically() {
     let benzoic = assessed("65-85-0");
     assert_eq!(tier(&benzoic, "human_elderly"), Some(Moderate));
     assert!(!rules(&benzoic, "human_elderly").contains(&Rule::LifeStage));
-    // Mercury's H372 states no route and counts in full for people: older adults are raised.
-    let mercury = assessed("7439-97-6");
-    assert!(rules(&mercury, "human_elderly").contains(&Rule::LifeStage));
+    // Older adults are not raised: carbon tetrachloride's H372 (liver, kidney) counts for them
+    // as for adults (METHODOLOGY.md, life_stage).
+    let ccl4 = assessed("56-23-5");
+    assert_eq!(tier(&ccl4, "human_elderly"), tier(&ccl4, "human_adult"));
+    assert!(!rules(&ccl4, "human_elderly").contains(&Rule::LifeStage));
 }
 
 #[test]
@@ -348,4 +350,66 @@ fn aquatic_classes_and_m_factors_follow_the_rubric() {
     assert_eq!(tier(&assessed("5989-27-5"), "aquatic_life"), Some(High));
     // Cadmium sulfide: Aquatic Chronic 4 (H413) only.
     assert_eq!(tier(&assessed("1306-23-6"), "aquatic_life"), Some(Moderate));
+}
+
+#[test]
+fn cancer_evidence_by_one_route_counts_by_that_route() {
+    // Nickel(II) oxide: its Annex VI class is by inhalation (H350i), so NTP's and Proposition
+    // 65's route-free calls on it are too (IARC Monographs Volume 100C, nickel compounds).
+    let nio = assessed("1313-99-1");
+    assert_eq!(tier(&nio, "exposure_inhalation"), Some(VeryHigh));
+    assert_eq!(tier(&nio, "occupational_exposure"), Some(VeryHigh));
+    assert!(
+        !rules(&nio, "exposure_ingestion").contains(&Rule::Carcinogenicity),
+        "{:?}",
+        rules(&nio, "exposure_ingestion")
+    );
+    // People meet it as a workplace aerosol only: cancer at most moderate, its STOT RE 1 high.
+    assert_eq!(tier(&nio, "human_adult"), Some(High));
+    let cancer_for_people = nio
+        .get("human_adult")
+        .unwrap()
+        .evidence
+        .iter()
+        .filter(|e| e.rule == Rule::Carcinogenicity)
+        .map(|e| e.tier)
+        .max();
+    assert_eq!(cancer_for_people, Some(Moderate));
+    // Iron dextran: IARC 2B, NTP and Proposition 65 on injection-site sarcomas: moderate for
+    // people, and no route of exposure is answered by it.
+    let iron_dextran = assessed("9004-66-4");
+    assert_eq!(tier(&iron_dextran, "human_adult"), Some(Moderate));
+    for context in [
+        "exposure_ingestion",
+        "exposure_inhalation",
+        "exposure_dermal",
+        "occupational_exposure",
+    ] {
+        assert_eq!(tier(&iron_dextran, context), None, "{context}");
+    }
+}
+
+#[test]
+fn an_acute_dermal_class_does_not_carry_cancer_to_the_skin() {
+    // Arsenic acid: IARC Group 1 (arsenic compounds) and an H312 from Safe Work Australia, no
+    // skin notation: skin contact is answered by its corrosion, not its cancer call.
+    let arsenic_acid = assessed("7778-39-4");
+    let dermal = arsenic_acid.get("exposure_dermal").unwrap();
+    assert!(
+        dermal
+            .evidence
+            .iter()
+            .all(|e| !e.finding.to_lowercase().contains("carcino")),
+        "{:?}",
+        dermal.evidence
+    );
+    assert_eq!(dermal.risk_level, High);
+}
+
+#[test]
+fn older_adults_take_reproductive_findings_at_most_moderate() {
+    // Diglyme (Repr. 1B H360FD): high for adults, moderate for older adults.
+    let diglyme = assessed("111-96-6");
+    assert_eq!(tier(&diglyme, "human_adult"), Some(High));
+    assert_eq!(tier(&diglyme, "human_elderly"), Some(Moderate));
 }

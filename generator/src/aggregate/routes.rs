@@ -2,7 +2,8 @@
 //! dusts or powders, with their physical form and the document that says so (METHODOLOGY.md,
 //! rules "carcinogenicity" and "route_relevance"): such an agent reaches the lungs without
 //! boiling, and its cancer calls count as a hazard by inhalation, whatever the wording of each
-//! list. And the routes an authority states for organ toxicity classes (rule
+//! list. Agents whose cancer evidence is by injection only, likewise with their document: their
+//! calls count for no route a person meets them by. And the routes an authority states for organ toxicity classes (rule
 //! "organ_toxicity"): read from the record's GHS entries (`safety.ghs[].routes`), where a
 //! curated document may state the route of a class its entry gives without one
 //! (`stated_routes` in data/curated/ghs-routes.json).
@@ -15,13 +16,17 @@ pub enum Form {
     Fibre,
     Dust,
     Powder,
+    /// Dusts, fumes and mists of a compound made airborne where it is produced or used
+    /// (nickel refining, electroplating).
+    WorkplaceAerosol,
 }
 
 impl Form {
     /// Fibres and dusts are the agent as named; a powder (titanium dioxide, talc) is a bulk
-    /// material that people meet mostly bound in products, airborne only when handled.
+    /// material that people meet mostly bound in products, airborne only when handled, and a
+    /// workplace aerosol is airborne only where the compound is worked.
     pub fn is_airborne_as_named(self) -> bool {
-        self != Form::Powder
+        matches!(self, Form::Fibre | Form::Dust)
     }
 
     pub fn words(self) -> &'static str {
@@ -29,6 +34,7 @@ impl Form {
             Form::Fibre => "fibres",
             Form::Dust => "dust",
             Form::Powder => "powder",
+            Form::WorkplaceAerosol => "dust or mist",
         }
     }
 }
@@ -43,6 +49,7 @@ pub struct InhaledAgent {
 
 const ASBESTOS: &str = "IARC Monographs Volume 100C (2012), asbestos: cancers of the lung, larynx and ovary and mesothelioma from inhaled fibres";
 const SILICA: &str = "IARC Monographs Volume 100C (2012), silica dust, crystalline, in the form of quartz or cristobalite: lung cancer from inhaled dust";
+const NICKEL: &str = "IARC Monographs Volume 100C (2012), nickel compounds: cancers of the lung, nasal cavity and paranasal sinuses from dusts, fumes and mists inhaled in nickel refining and processing";
 const BERYLLIUM: &str = "IARC Monographs Volume 100C (2012), beryllium and beryllium compounds: lung cancer from inhaled dust and fume";
 
 pub const INHALED_AGENTS: &[InhaledAgent] = &[
@@ -102,6 +109,41 @@ pub const INHALED_AGENTS: &[InhaledAgent] = &[
         basis: BERYLLIUM,
     },
     InhaledAgent {
+        cas: "1313-99-1",
+        form: Form::WorkplaceAerosol,
+        basis: NICKEL,
+    },
+    InhaledAgent {
+        cas: "3333-67-3",
+        form: Form::WorkplaceAerosol,
+        basis: NICKEL,
+    },
+    InhaledAgent {
+        cas: "7786-81-4",
+        form: Form::WorkplaceAerosol,
+        basis: NICKEL,
+    },
+    InhaledAgent {
+        cas: "11113-75-0",
+        form: Form::WorkplaceAerosol,
+        basis: NICKEL,
+    },
+    InhaledAgent {
+        cas: "12035-72-2",
+        form: Form::WorkplaceAerosol,
+        basis: NICKEL,
+    },
+    InhaledAgent {
+        cas: "12054-48-7",
+        form: Form::WorkplaceAerosol,
+        basis: NICKEL,
+    },
+    InhaledAgent {
+        cas: "373-02-4",
+        form: Form::WorkplaceAerosol,
+        basis: NICKEL,
+    },
+    InhaledAgent {
         cas: "13463-67-7",
         form: Form::Powder,
         basis: "IARC Monographs Volume 93 (2010), titanium dioxide: Group 2B on lung tumours in rats exposed by inhalation",
@@ -116,6 +158,25 @@ pub const INHALED_AGENTS: &[InhaledAgent] = &[
 /// The agent of a CAS number, if its cancer hazard is by inhalation.
 pub fn inhaled_agent(cas: &str) -> Option<&'static InhaledAgent> {
     INHALED_AGENTS.iter().find(|a| a.cas == cas)
+}
+
+/// An agent whose cancer evidence is by injection only (sarcomas where it was injected): the
+/// evidence speaks to no route by which people swallow, breathe or touch it.
+#[derive(Debug, Clone, Copy)]
+pub struct InjectedAgent {
+    pub cas: &'static str,
+    /// The document that places the cancer evidence at the injection site.
+    pub basis: &'static str,
+}
+
+pub const INJECTED_AGENTS: &[InjectedAgent] = &[InjectedAgent {
+    cas: "9004-66-4",
+    basis: "IARC Monographs Volume 2 (1973) and Supplement 7 (1987), iron-dextran complex: Group 2B on sarcomas at the site of intramuscular or subcutaneous injection in animals",
+}];
+
+/// The agent of a CAS number, if its cancer evidence is by injection only.
+pub fn injected_agent(cas: &str) -> Option<&'static InjectedAgent> {
+    INJECTED_AGENTS.iter().find(|a| a.cas == cas)
 }
 
 /// A route of exposure, as records state it beside a hazard code.

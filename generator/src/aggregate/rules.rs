@@ -93,7 +93,7 @@ impl Rule {
     pub fn text(self) -> &'static str {
         match self {
             Rule::Carcinogenicity => {
-                "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, a listing of airborne particles, fibres or mists, or an agent whose cancer evidence is by inhaled fibres, dust or powder: asbestos, crystalline silica, beryllium, titanium dioxide, talc) counts at that strength for inhalation and the workplace, and for people where the agent is inhaled in its ordinary form (asbestos fibres, crystalline silica dust), at most moderate for people otherwise, and not for ingestion or the skin. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4."
+                "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, a listing of airborne particles, fibres or mists, or an agent whose cancer evidence is by inhaled fibres, dust, powder or workplace aerosols: asbestos, crystalline silica, beryllium, titanium dioxide, talc, nickel compounds) counts at that strength for inhalation and the workplace, and for people where the agent is inhaled in its ordinary form (asbestos fibres, crystalline silica dust), at most moderate for people otherwise, and not for ingestion or the skin; where a substance's own EU CLP entry is by inhalation only (H350i), the route-free calls of IARC, NTP and Proposition 65 on it count as by inhalation too. A cancer hazard by injection only (an agent whose evidence is tumours at the injection site: iron dextran) is at most moderate for people and counts for no route of exposure. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4."
             }
             Rule::Mutagenicity => {
                 "Germ cell mutagens of category 1 (H340) are high and of category 2 (H341) moderate."
@@ -120,7 +120,7 @@ impl Rule {
                 "Potency bands: a tolerable or acceptable daily intake below 0.0001 mg/kg bw/day is high, below 0.01 moderate, otherwise low; a chronic inhalation reference concentration below 1 µg/m3 is high, below 10 µg/m3 moderate, otherwise low; an occupational 8-hour limit below 0.01 mg/m3 is very high, below 0.1 high, below 1 moderate, otherwise low."
             }
             Rule::RouteRelevance => {
-                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit or reference value, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class)."
+                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit or reference value, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation."
             }
             Rule::WatchLists => {
                 "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
@@ -129,13 +129,13 @@ impl Rule {
                 "Low needs positive evidence of low hazard: a reference value in the lowest potency band, an acute LD50, LC50 or EC50 above the top band of the severity rubric (a bound such as \">2000 mg/kg bw\" only when every value it allows is above it), or the curator's call of an everyday substance, which is low for people other than infants and for ingestion. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
             }
             Rule::LifeStage => {
-                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards; infants and children for endocrine and mutagenic hazards, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards; older adults for organ toxicity that counts for people at its full tier. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children."
+                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards; infants and children for endocrine and mutagenic hazards, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children."
             }
             Rule::Species => {
                 "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its acute oral classification at its tier (fatal very high, toxic high, harmful moderate) and its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low, but not for cats when the compound is a phenol, which cats glucuronidate poorly), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
             }
             Rule::Environment => {
-                "The environment: PBT or vPvB substances (ECHA SVHC) are very high and other persistent bioaccumulative toxicants high; environmental endocrine disruptors and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate."
+                "The environment: PBT or vPvB substances (ECHA SVHC) are very high and other persistent bioaccumulative toxicants high; environmental endocrine disruptors and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate; a curated finding counts at the curator's tier, a listing under the Stockholm Convention on Persistent Organic Pollutants very high, as a PBT listing is."
             }
             Rule::Aquatic => {
                 "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400) and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high, and a vPvB listing without a PBT one moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
@@ -290,11 +290,23 @@ fn people(context: Context, s: &Signal, exposure: Exposure) -> Option<Applied> {
             };
             (R::Carcinogenicity, tier, 1.0)
         }
+        // Evidence by injection only speaks to no way people meet the substance.
+        H::CarcinogenInjected => (
+            R::Carcinogenicity,
+            by_strength3(s.strength).min(Moderate),
+            1.0,
+        ),
         H::OrganRepeated | H::OrganSingle if s.routes.is_some() => {
             return organ_by_stated_route(context, s, exposure);
         }
         H::OrganRepeated | H::OrganSingle => (R::OrganToxicity, by_strength2(s.strength), 1.0),
         H::Mutagen => (R::Mutagenicity, by_strength2(s.strength), 1.0),
+        // Older adults neither bear nor nurse children; what is left to them, a father's
+        // fertility and his exposure before conception, is at most moderate (METHODOLOGY.md,
+        // life_stage).
+        H::Reproductive | H::Developmental | H::Lactation if context == C::HumanElderly => {
+            (R::LifeStage, by_strength2(s.strength).min(Moderate), 1.0)
+        }
         H::Reproductive | H::Developmental => {
             (R::ReproductiveToxicity, by_strength2(s.strength), 1.0)
         }
@@ -331,6 +343,10 @@ fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -
             .iter()
             .any(|x| matches!(x.hazard, H::SkinNotation | H::AcuteDermal))
     };
+    // An acute dermal class is death after one large dose held on the skin, not proof that a
+    // carcinogen crosses it in use: cancer needs a skin notation (METHODOLOGY.md,
+    // route_relevance).
+    let noted = || signals.iter().any(|x| x.hazard == H::SkinNotation);
     let applied = match (context, s.hazard) {
         (_, H::CarcinogenInhalation) if s.strength == 0 => return None,
         (_, H::OrganRepeated | H::OrganSingle) if s.routes.is_some() => {
@@ -347,10 +363,12 @@ fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -
                 (R::RouteRelevance, tier.min(Moderate), 0.8)
             }
         }
-        (
-            C::ExposureDermal,
-            H::Carcinogen | H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated,
-        ) if absorbed() => (R::RouteRelevance, systemic(s), 0.9),
+        (C::ExposureDermal, H::Carcinogen) if noted() => (R::RouteRelevance, systemic(s), 0.9),
+        (C::ExposureDermal, H::Mutagen | H::Reproductive | H::Developmental | H::OrganRepeated)
+            if absorbed() =>
+        {
+            (R::RouteRelevance, systemic(s), 0.9)
+        }
         (C::ExposureIngestion | C::OccupationalExposure, H::Carcinogen) => carcinogen(s),
         (C::ExposureInhalation | C::OccupationalExposure, H::CarcinogenInhalation) => {
             (R::Carcinogenicity, by_strength3(s.strength), 1.0)
@@ -600,11 +618,6 @@ fn sensitive(context: Context, finding: &Finding<'_>, to_milk: bool) -> bool {
         C::HumanPregnant => matches!(hazard, H::Developmental | H::EndocrineHuman),
         // H362 is the evidence that the substance reaches the breast-fed child.
         C::HumanNursing => hazard == H::Lactation || (to_milk && hazard == H::Developmental),
-        // An organ class held down because people do not meet it by its route stays down.
-        C::HumanElderly => {
-            matches!(hazard, H::OrganRepeated | H::OrganSingle)
-                && finding.tier >= by_strength2(finding.signal.strength)
-        }
         _ => false,
     }
 }

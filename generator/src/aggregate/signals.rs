@@ -23,6 +23,8 @@ pub enum Hazard {
     Carcinogen,
     /// Carcinogenic by inhalation only (H350i).
     CarcinogenInhalation,
+    /// Carcinogenic by injection only (`routes.rs`' injected agents).
+    CarcinogenInjected,
     Mutagen,
     /// Reproductive toxicity (fertility or unspecified).
     Reproductive,
@@ -364,27 +366,46 @@ pub fn signals(r: &CompoundRecord) -> Vec<Signal> {
     uses_and_watch(r, &mut out);
     species(r, &mut out);
     acute_values(r, &mut out);
-    by_inhalation(r, &mut out);
+    by_route(r, &mut out);
     out
 }
 
-/// An agent whose cancer evidence is by inhaled particles (`routes.rs`): every call of a
-/// cancer hazard is one by inhalation.
-fn by_inhalation(r: &CompoundRecord, out: &mut [Signal]) {
-    let Some(agent) = super::routes::inhaled_agent(&r.cas) else {
+/// Cancer calls on an agent whose evidence is by one route (METHODOLOGY.md,
+/// carcinogenicity): every call of a cancer hazard is one by inhalation for an agent inhaled
+/// as particles (`routes.rs`) and for a substance whose own EU CLP entry (not a group entry,
+/// whose members' evidence may differ) is by inhalation only (H350i), the same agent the
+/// route-free lists name; every call is one by injection for an
+/// agent whose evidence is by injection only.
+fn by_route(r: &CompoundRecord, out: &mut [Signal]) {
+    let (hazard, how) = if let Some(agent) = super::routes::inhaled_agent(&r.cas) {
+        (
+            Hazard::CarcinogenInhalation,
+            format!("by inhaled {} ({})", agent.form.words(), agent.basis),
+        )
+    } else if let Some(agent) = super::routes::injected_agent(&r.cas) {
+        (
+            Hazard::CarcinogenInjected,
+            format!("by injection only ({})", agent.basis),
+        )
+    } else if r.safety.ghs.iter().any(|g| {
+        g.is_current()
+            && g.jurisdiction == "EU"
+            && g.via.is_none()
+            && g.h_codes.iter().any(|c| c == "H350i")
+    }) {
+        (
+            Hazard::CarcinogenInhalation,
+            "by inhalation, the only route of the substance's own EU CLP entry (H350i)".to_string(),
+        )
+    } else {
         return;
     };
     for s in out
         .iter_mut()
         .filter(|s| s.hazard == Hazard::Carcinogen && s.strength > 0)
     {
-        s.hazard = Hazard::CarcinogenInhalation;
-        s.finding = format!(
-            "{}; by inhaled {} ({})",
-            s.finding,
-            agent.form.words(),
-            agent.basis
-        );
+        s.hazard = hazard;
+        s.finding = format!("{}; {how}", s.finding);
     }
 }
 

@@ -107,7 +107,8 @@ fn life_stages_raise_sensitive_hazards_only() {
     let dev = record(&[ghs(&["H360D"], &["Repr. 1B"])]);
     assert_eq!(tier(&dev, "human_adult"), Some(High));
     assert_eq!(tier(&dev, "human_pregnant"), Some(VeryHigh));
-    assert_eq!(tier(&dev, "human_elderly"), Some(High));
+    // Older adults neither bear nor nurse children (METHODOLOGY.md, life_stage).
+    assert_eq!(tier(&dev, "human_elderly"), Some(Moderate));
     let lact = record(&[ghs(&["H362"], &["Lact."])]);
     assert_eq!(tier(&lact, "human_nursing"), Some(High));
     assert_eq!(tier(&lact, "human_adult"), Some(Moderate));
@@ -342,7 +343,7 @@ fn sensitisers_organ_toxicity_and_endocrine() {
     assert_eq!(tier(&skin, "exposure_dermal"), Some(Moderate));
     let organ = record(&[ghs(&["H372"], &["STOT RE 1"])]);
     assert_eq!(tier(&organ, "human_adult"), Some(High));
-    assert_eq!(tier(&organ, "human_elderly"), Some(VeryHigh));
+    assert_eq!(tier(&organ, "human_elderly"), Some(High));
     let ed = record(&[
         json!({"regulatory": {"listings": {"eu_svhc": {"reasons": ["Endocrine disrupting properties (Article 57(f) - human health)"], "date_of_inclusion": "2017-01-12", "source": "svhc"}}}}),
     ]);

@@ -34,7 +34,11 @@ pub const HAZARD_CLASSES: &[(&str, &[Hazard])] = &[
     ("aspiration", &[Hazard::Aspiration]),
     (
         "carcinogen",
-        &[Hazard::Carcinogen, Hazard::CarcinogenInhalation],
+        &[
+            Hazard::Carcinogen,
+            Hazard::CarcinogenInhalation,
+            Hazard::CarcinogenInjected,
+        ],
     ),
     ("climate_forcing", &[Hazard::ClimateForcing]),
     ("corrosive", &[Hazard::Corrosive]),
