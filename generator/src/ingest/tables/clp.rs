@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde_json::json;
 
+use super::call;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
 use super::{Parsed, TableError};
@@ -223,30 +224,22 @@ fn classification(
     src: &SourceDescriptor,
 ) -> Classification {
     Classification {
-        date_precision: None,
-        effective_from: None,
-        effective_until: None,
-        agency: "European Commission".into(),
-        attribution: "EU CLP Annex VI".into(),
-        classification: if hazard_classes.is_empty() {
-            "Harmonised classification (no hazard class listed)".into()
-        } else {
-            format!("Harmonised classification: {}", hazard_classes.join(", "))
-        },
-        year: None,
-        date: None,
         basis: index_no.map(|i| {
             format!(
                 "Annex VI index {i}; {}",
                 ghs.edition.clone().unwrap_or_default()
             )
         }),
-        qualifier: None,
-        source_url: src.url.clone(),
-        source: src.id.clone(),
-        applies_from: None,
-        status: None,
-        superseded_by: None,
+        ..call::stated(
+            src,
+            "European Commission",
+            "EU CLP Annex VI",
+            if hazard_classes.is_empty() {
+                "Harmonised classification (no hazard class listed)".into()
+            } else {
+                format!("Harmonised classification: {}", hazard_classes.join(", "))
+            },
+        )
     }
 }
 

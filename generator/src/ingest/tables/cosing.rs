@@ -18,6 +18,7 @@ use std::path::Path;
 
 use serde_json::json;
 
+use super::call;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
 use super::{Parsed, TableError};
@@ -197,24 +198,17 @@ fn contribution(cas: Cas, list: &[Entry], src: &SourceDescriptor) -> Contributio
         .iter()
         .map(|e| {
             to_json(&Classification {
-                date_precision: None,
-                effective_from: None,
-                effective_until: None,
-                agency: "European Commission".into(),
-                attribution: "EU CosIng Annex II".into(),
-                classification: format!(
-                    "Prohibited in cosmetic products (Annex II entry {})",
-                    e.reference
-                ),
-                year: None,
-                date: None,
                 basis: e.regulation.clone(),
                 qualifier: e.restriction(),
-                source_url: src.url.clone(),
-                source: src.id.clone(),
-                applies_from: None,
-                status: None,
-                superseded_by: None,
+                ..call::stated(
+                    src,
+                    "European Commission",
+                    "EU CosIng Annex II",
+                    format!(
+                        "Prohibited in cosmetic products (Annex II entry {})",
+                        e.reference
+                    ),
+                )
             })
         })
         .collect();

@@ -21,6 +21,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::call;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
 use super::{Parsed, TableError};
@@ -247,24 +248,16 @@ fn classification(
     src: &SourceDescriptor,
 ) -> Classification {
     Classification {
-        date_precision: None,
-        effective_from: None,
-        effective_until: None,
-        agency: "FDA".into(),
-        attribution: inv.attribution.into(),
-        classification: match marker {
-            Some(marker) => format!("{} (marked {marker})", inv.classification),
-            None => inv.classification.into(),
-        },
-        year: None,
-        date: None,
         basis: (!effects.is_empty()).then(|| effects.join("; ")),
-        qualifier: None,
-        source_url: src.url.clone(),
-        source: src.id.clone(),
-        applies_from: None,
-        status: None,
-        superseded_by: None,
+        ..call::stated(
+            src,
+            "FDA",
+            inv.attribution,
+            match marker {
+                Some(marker) => format!("{} (marked {marker})", inv.classification),
+                None => inv.classification.into(),
+            },
+        )
     }
 }
 

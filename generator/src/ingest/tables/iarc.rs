@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde_json::json;
 
+use super::call;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
 use super::{Parsed, TableError};
@@ -51,21 +52,14 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         let volumes = cell(&row, 3).unwrap_or_default().to_string();
         let year = cell(&row, 4).and_then(|y| y.parse::<i32>().ok());
         let classification = Classification {
-            date_precision: None,
-            effective_from: None,
-            effective_until: None,
-            agency: "IARC".into(),
-            attribution: "IARC".into(),
-            classification: format!("Group {}: {}", group.label(), group.description()),
             year,
-            date: None,
             basis: (!volumes.is_empty()).then(|| format!("IARC Monographs volumes {volumes}")),
-            qualifier: None,
-            source_url: src.url.clone(),
-            source: src.id.clone(),
-            applies_from: None,
-            status: None,
-            superseded_by: None,
+            ..call::stated(
+                src,
+                "IARC",
+                "IARC",
+                format!("Group {}: {}", group.label(), group.description()),
+            )
         };
         let fragment = json!({
             "safety": {"carcinogenicity": to_json(&Carcinogenicity {

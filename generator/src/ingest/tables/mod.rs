@@ -9,6 +9,7 @@ use super::set_aside::SetAside;
 use crate::model::catalog::SourceDescriptor;
 use ledger::Ledger;
 
+mod call;
 mod clp;
 mod cosing;
 mod cpdat;

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde_json::json;
 
+use super::call;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
 use super::{Parsed, TableError};
@@ -45,21 +46,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         for subject in subjects {
             let fragment = json!({"regulatory": {
                 "classifications": [to_json(&Classification {
-                    date_precision: None,
-                    effective_from: None,
-                    effective_until: None,
-                    agency: "NTP".into(),
-                    attribution: "NTP RoC 15th edition".into(),
-                    classification: listing.description().into(),
                     year: Some(EDITION_YEAR),
-                    date: None,
-                    basis: None,
-                    qualifier: None,
-                    source_url: src.url.clone(),
-                    source: src.id.clone(),
-                    applies_from: None,
-                    status: None,
-                    superseded_by: None,
+                    ..call::stated(src, "NTP", "NTP RoC 15th edition", listing.description())
                 })],
                 "listings": {"ntp_roc": to_json(&NtpRocListing {
                     listing,

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde_json::json;
 
+use super::call;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
 use super::{Parsed, TableError};
@@ -31,21 +32,8 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             continue;
         };
         let classification = Classification {
-            date_precision: None,
-            effective_from: None,
-            effective_until: None,
-            agency: "OSHA".into(),
-            attribution: "OSHA".into(),
-            classification: "OSHA regulated carcinogen".into(),
-            year: None,
-            date: None,
             basis: Some("29 CFR 1910.1003".into()),
-            qualifier: None,
-            source_url: src.url.clone(),
-            source: src.id.clone(),
-            applies_from: None,
-            status: None,
-            superseded_by: None,
+            ..call::stated(src, "OSHA", "OSHA", "OSHA regulated carcinogen")
         };
         let listing = Sourced {
             value: true,

@@ -11,6 +11,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::call;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, day_month_year, read_cp1252, reader};
 use super::{Parsed, TableError};
@@ -201,21 +202,10 @@ fn classification(
         }
     };
     Classification {
-        date_precision: None,
-        effective_from: None,
-        effective_until: None,
-        agency: "OEHHA".into(),
-        attribution: "OEHHA Proposition 65".into(),
-        classification: what.into(),
         year: date.and_then(|d| d[..4].parse().ok()),
         date: date.map(String::from),
         basis: (!mechanism.is_empty()).then(|| format!("listing mechanism {mechanism}")),
-        qualifier: None,
-        source_url: src.url.clone(),
-        source: src.id.clone(),
-        applies_from: None,
-        status: None,
-        superseded_by: None,
+        ..call::stated(src, "OEHHA", "OEHHA Proposition 65", what)
     }
 }
 

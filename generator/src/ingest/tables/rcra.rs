@@ -21,6 +21,7 @@ use std::path::Path;
 
 use serde_json::json;
 
+use super::call;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
 use super::{Parsed, TableError};
@@ -126,21 +127,13 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
         }
         ledger.about(id, [subject.clone()]);
         let classification = Classification {
-            date_precision: None,
-            effective_from: None,
-            effective_until: None,
-            agency: "US EPA".into(),
-            attribution: "US EPA RCRA".into(),
-            classification: format!("RCRA {}-listed {} ({code})", list.letter, list.what),
-            year: None,
-            date: None,
             basis: Some(list.basis.into()),
-            qualifier: None,
-            source_url: src.url.clone(),
-            source: src.id.clone(),
-            applies_from: None,
-            status: None,
-            superseded_by: None,
+            ..call::stated(
+                src,
+                "US EPA",
+                "US EPA RCRA",
+                format!("RCRA {}-listed {} ({code})", list.letter, list.what),
+            )
         };
         let listing = RcraListing {
             code: code.to_string(),

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde_json::json;
 
+use super::call;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, day_month_year, read_utf8, reader};
 use super::{Parsed, TableError};
@@ -54,21 +55,10 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                 "safety": {"endocrine_disruption": endocrine},
                 "regulatory": {
                     "classifications": [to_json(&Classification {
-                        date_precision: None,
-                        effective_from: None,
-                        effective_until: None,
-                        agency: "ECHA".into(),
-                        attribution: "ECHA SVHC Candidate List".into(),
-                        classification: "Substance of very high concern (Candidate List)".into(),
                         year,
                         date: Some(date.clone()).filter(|d| !d.is_empty()),
                         basis: Some(reasons.join("; ")),
-                        qualifier: None,
-                        source_url: src.url.clone(),
-                        source: src.id.clone(),
-                        applies_from: None,
-                        status: None,
-                        superseded_by: None,
+                        ..call::stated(src, "ECHA", "ECHA SVHC Candidate List", "Substance of very high concern (Candidate List)")
                     })],
                     "listings": {"eu_svhc": to_json(&SvhcListing {
                         date_precision: None,
