@@ -93,7 +93,7 @@ impl Rule {
     pub fn text(self) -> &'static str {
         match self {
             Rule::Carcinogenicity => {
-                "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, a listing of airborne particles, fibres or mists, or an agent whose cancer evidence is by inhaled fibres, dust, powder or workplace aerosols: asbestos, crystalline silica, beryllium, titanium dioxide, talc, nickel compounds) counts at that strength for inhalation and the workplace, and for people where the agent is inhaled in its ordinary form (asbestos fibres, crystalline silica dust), at most moderate for people otherwise, and not for ingestion or the skin; where a substance's own EU CLP entry is by inhalation only (H350i), the route-free calls of IARC, NTP and Proposition 65 on it count as by inhalation too. A cancer hazard by injection only (an agent whose evidence is tumours at the injection site: iron dextran) is at most moderate for people and counts for no route of exposure. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4."
+                "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, a listing of airborne particles, fibres or mists, or an agent whose cancer evidence is by inhaled fibres, dust, powder or workplace aerosols: asbestos, crystalline silica, beryllium, titanium dioxide, talc, nickel compounds) counts at that strength for inhalation and the workplace, and for people where the agent is inhaled in its ordinary form (asbestos fibres, crystalline silica dust), at most moderate for people otherwise, and not for ingestion or the skin; where a substance's own EU CLP entry is by inhalation only (H350i), the route-free calls of IARC, NTP and Proposition 65 on it count as by inhalation too. A cancer hazard by injection only (an agent whose evidence is tumours at the injection site: iron dextran) is at most moderate for people and counts for no route of exposure. A position whose evidence is by the oral route only (chromium(VI) in drinking water, NTP Technical Report 546) counts for people and ingestion only, whatever the route of the substance's EU CLP entry. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4."
             }
             Rule::Mutagenicity => {
                 "Germ cell mutagens of category 1 (H340) are high and of category 2 (H341) moderate."
@@ -129,13 +129,13 @@ impl Rule {
                 "Low needs positive evidence of low hazard: a reference value in the lowest potency band, an acute LD50, LC50 or EC50 above the top band of the severity rubric (a bound such as \">2000 mg/kg bw\" only when every value it allows is above it), or the curator's call of an everyday substance, which is low for people other than infants and for ingestion. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
             }
             Rule::LifeStage => {
-                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards; infants and children for endocrine and mutagenic hazards, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children."
+                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards; infants and children for endocrine and mutagenic hazards, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children. A curated finding of an assessment for a life stage (EFSA's developmental neurotoxicity of lead in young children) counts for that stage at the curator's tier."
             }
             Rule::Species => {
                 "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its acute oral classification at its tier (fatal very high, toxic high, harmful moderate) and its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low, but not for cats when the compound is a phenol, which cats glucuronidate poorly), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
             }
             Rule::Environment => {
-                "The environment: PBT or vPvB substances (ECHA SVHC) are very high and other persistent bioaccumulative toxicants high; environmental endocrine disruptors and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate; a curated finding counts at the curator's tier, a listing under the Stockholm Convention on Persistent Organic Pollutants very high, as a PBT listing is."
+                "The environment: PBT or vPvB substances (ECHA SVHC) are very high and other persistent bioaccumulative toxicants high; environmental endocrine disruptors, substances listed for an equivalent level of concern for the environment (ECHA SVHC Article 57(f): HFPO-DA) and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate; a curated finding counts at the curator's tier, a listing under the Stockholm Convention on Persistent Organic Pollutants very high, as a PBT listing is."
             }
             Rule::Aquatic => {
                 "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400) and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high, and a vPvB listing without a PBT one moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
@@ -226,7 +226,7 @@ pub fn findings<'s>(
 ) -> Vec<Finding<'s>> {
     let mut out: Vec<Finding<'s>> = signals
         .iter()
-        .filter(|s| !s.drunk_only || counts_as_drunk(context))
+        .filter(|s| !s.by_mouth_only || counts_by_mouth(context))
         .filter_map(|s| {
             let (rule, tier, factor) =
                 watch_list(context, s, signals).or_else(|| match context.kind() {
@@ -247,9 +247,9 @@ pub fn findings<'s>(
     out
 }
 
-/// A call on the substance as drunk (ethanol in beverages) counts for people and for
-/// ingestion only.
-fn counts_as_drunk(context: Context) -> bool {
+/// A call on the substance as drunk (ethanol in beverages) or by the oral route only counts for
+/// people and for ingestion only.
+fn counts_by_mouth(context: Context) -> bool {
     context.kind() == Kind::Human || context == C::ExposureIngestion
 }
 
@@ -329,6 +329,9 @@ fn people(context: Context, s: &Signal, exposure: Exposure) -> Option<Applied> {
         // Low concern: only the curator's everyday call, for the intake it describes, which is
         // not an infant's (rule "low_concern").
         H::EverydaySubstance if context != C::HumanInfant => (R::LowConcern, Low, 0.7),
+        // An assessment's finding for a life stage (EFSA: lead's developmental neurotoxicity in
+        // young children) counts for that stage at the curator's tier (rule "life_stage").
+        H::SpeciesNote if is_note_on(s, context) => (R::LifeStage, s.severity.unwrap_or(High), 1.0),
         _ => return None,
     };
     Some(applied)
@@ -454,9 +457,10 @@ fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Appli
             let tier = if s.strength >= 2 { VeryHigh } else { High };
             (R::Environment, tier, 1.0)
         }
-        (C::Environmental, H::EndocrineEnvironment | H::OzoneDepleting) => {
-            (R::Environment, High, 1.0)
-        }
+        (
+            C::Environmental,
+            H::EndocrineEnvironment | H::OzoneDepleting | H::EquivalentConcernEnvironment,
+        ) => (R::Environment, High, 1.0),
         (C::Environmental, H::ClimateForcing) => (R::Environment, by_strength2(s.strength), 1.0),
         (C::Environmental, H::AquaticChronic) if s.strength >= 2 => {
             let tier = if s.strength >= 3 { High } else { Moderate };

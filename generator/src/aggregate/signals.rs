@@ -9,7 +9,8 @@ use super::phenol;
 use super::routes::Route;
 use crate::model::record::{CompoundRecord, DoseValue, Listings, MolecularWeight};
 use crate::model::vocab::{
-    DoseKind, EcotoxGroup, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, WatchClass,
+    DoseKind, EcotoxGroup, ExposureRoute, IarcGroup, LimitKind, NtpListing, Prop65Toxicity,
+    WatchClass,
 };
 
 /// What a signal says. Route-specific variants carry the route in their name.
@@ -53,6 +54,10 @@ pub enum Hazard {
     /// Strength 3 = PBT (ECHA SVHC), `VPVB` = vPvB (SVHC: persistence and bioaccumulation,
     /// no toxicity criterion), 1 = a persistent bioaccumulative toxicant list (Minnesota).
     PersistentBioaccumulative,
+    /// An SVHC listing for an equivalent level of concern for the environment (REACH Article
+    /// 57(f)): a persistent substance whose probable serious effects are not those of a PBT
+    /// (HFPO-DA: very persistent and mobile in water).
+    EquivalentConcernEnvironment,
     OzoneDepleting,
     ClimateForcing,
     /// A tolerable/acceptable intake (ADI, TDI, TWI), in mg/kg bw/day.
@@ -110,10 +115,11 @@ pub struct Signal {
     /// fallback tables and table-derived classes lower.
     #[serde(skip)]
     pub weight: f64,
-    /// A call limited to intake by mouth of a drink or food it names (ethanol "in alcoholic
-    /// beverages"): it counts for people and ingestion only.
+    /// A call limited to intake by mouth: of a drink or food it names (ethanol "in alcoholic
+    /// beverages"), or a position whose evidence is by the oral route only (chromium(VI) in
+    /// drinking water): it counts for people and ingestion only.
     #[serde(skip)]
-    pub drunk_only: bool,
+    pub by_mouth_only: bool,
     /// For an organ toxicity class: the routes its classification states (`routes.rs`);
     /// `None` where no route is stated, so that every route counts.
     #[serde(skip)]
@@ -143,7 +149,7 @@ impl Signal {
             year: None,
             source: source.to_string(),
             weight,
-            drunk_only: false,
+            by_mouth_only: false,
             routes: None,
             phenol: false,
         }
@@ -157,7 +163,7 @@ impl Signal {
 
     /// Marks a call its qualifier limits to a drink (`Scope::Drunk`).
     fn within(mut self, qualifier: Option<&str>) -> Signal {
-        self.drunk_only = scope(qualifier) == Scope::Drunk;
+        self.by_mouth_only = scope(qualifier) == Scope::Drunk;
         self
     }
 }
@@ -400,9 +406,10 @@ fn by_route(r: &CompoundRecord, out: &mut [Signal]) {
     } else {
         return;
     };
+    // A call by mouth (a drink, an oral study) states its own route.
     for s in out
         .iter_mut()
-        .filter(|s| s.hazard == Hazard::Carcinogen && s.strength > 0)
+        .filter(|s| s.hazard == Hazard::Carcinogen && s.strength > 0 && !s.by_mouth_only)
     {
         s.hazard = hazard;
         s.finding = format!("{}; {how}", s.finding);
@@ -757,6 +764,10 @@ fn svhc(l: &Listings, out: &mut Vec<Signal>) {
                 (Hazard::EndocrineEnvironment, 2)
             } else if reason.starts_with("Respiratory sensitising") {
                 (Hazard::RespiratorySensitiser, 2)
+            } else if reason.starts_with("Equivalent level of concern")
+                && reason.contains("57(f) - environment")
+            {
+                (Hazard::EquivalentConcernEnvironment, 2)
             } else {
                 continue;
             };
@@ -783,16 +794,19 @@ fn cancer_positions(r: &CompoundRecord, out: &mut Vec<Signal>) {
             CancerCall::Possible => 1,
             CancerCall::NotClassifiable | CancerCall::NotLikely => 0,
         };
-        out.push(
-            Signal::new(
-                Hazard::Carcinogen,
-                strength,
-                format!("{}: {}", p.agency, p.position),
-                &p.source,
-                0.9,
-            )
-            .by(&p.agency, p.year),
-        );
+        let mut s = Signal::new(
+            Hazard::Carcinogen,
+            strength,
+            format!("{}: {}", p.agency, p.position),
+            &p.source,
+            0.9,
+        )
+        .by(&p.agency, p.year);
+        if p.route == Some(ExposureRoute::Oral) {
+            s.by_mouth_only = true;
+            s.finding = format!("{}; by ingestion", s.finding);
+        }
+        out.push(s);
     }
 }
 

@@ -75,6 +75,35 @@ fn inhalation_only_carcinogens_do_not_reach_ingestion_or_the_skin() {
 }
 
 #[test]
+fn an_oral_cancer_position_reaches_ingestion_beside_an_inhalation_only_entry() {
+    let oral = json!({"safety": {"cancer_positions": [{"agency": "NTP", "position": "clear evidence in drinking water", "call": "probable", "year": 2008, "route": "oral", "source": "ntp"}]}});
+    let r = record(&[ghs(&["H350i"], &["Carc. 1B"]), iarc("1"), oral]);
+    assert_eq!(tier(&r, "exposure_ingestion"), Some(High));
+    assert_eq!(tier(&r, "human_adult"), Some(High));
+    // The oral evidence says nothing of the skin; the inhalation-only calls keep theirs.
+    assert!(tier(&r, "exposure_dermal").is_none_or(|t| t == Low));
+    assert_eq!(tier(&r, "exposure_inhalation"), Some(VeryHigh));
+}
+
+#[test]
+fn a_life_stage_finding_counts_for_that_stage_only() {
+    let note = json!({"safety": {"species": {"human_child": [{"finding": "developmental neurotoxicity", "severity": "very_high", "source": "efsa"}]}}});
+    let r = record(&[ghs(&["H360Df"], &["Repr. 1A"]), note]);
+    assert_eq!(tier(&r, "human_child"), Some(VeryHigh));
+    assert_eq!(tier(&r, "human_adult"), Some(High));
+    assert_eq!(tier(&r, "human_teen"), Some(High));
+}
+
+#[test]
+fn an_equivalent_concern_for_the_environment_is_high_for_the_environment_only() {
+    let r = record(&[
+        json!({"regulatory": {"listings": {"eu_svhc": {"reasons": ["Equivalent level of concern having probable serious effects to the environment (Article 57(f) - environment)"], "date_of_inclusion": "2019-07-16", "source": "svhc"}}}}),
+    ]);
+    assert_eq!(tier(&r, "environmental"), Some(High));
+    assert_eq!(tier(&r, "aquatic_life"), None);
+}
+
+#[test]
 fn acute_toxicity_by_route() {
     let r = record(&[ghs(&["H300", "H312", "H332"], &[])]);
     assert_eq!(tier(&r, "exposure_ingestion"), Some(VeryHigh));

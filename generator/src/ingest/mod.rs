@@ -25,12 +25,13 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::build::output::write_if_changed;
+use crate::model::alternate_cas::AlternateCas;
 use crate::model::cas::Cas;
 use crate::model::catalog::{Catalog, SourceDescriptor};
 use crate::model::group_rows::GroupRows;
 use crate::model::ids::{CompoundKind, IdRegistry};
 use crate::model::merge::{merge, order_by_source, referenced_sources, strip_source};
-use crate::model::record::CompoundRecord;
+use crate::model::record::{AlternateCas as AlternateCasRef, CompoundRecord};
 use crate::model::{to_stored_json, vocab};
 use contribution::{Contribution, Subject};
 use select::{SELECTION_SOURCE, Selected};
@@ -169,6 +170,7 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
         None => None,
     };
     let group_rows = GroupRows::read(&opts.data_dir).map_err(anyhow::Error::msg)?;
+    let alternates = AlternateCas::read(&opts.data_dir).map_err(anyhow::Error::msg)?;
     let mismatches = structures::Mismatches::read(&opts.data_dir)?;
     let set_aside = set_aside::SetAside::read(&opts.data_dir)?;
     let parsed: Vec<(&SourceDescriptor, Option<tables::Parsed>)> = catalog
@@ -223,6 +225,7 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
             let Some(c) = mismatches.keep(&cas, &src.id, c) else {
                 continue;
             };
+            let cas = alternates.primary(&cas).clone();
             if c.selects {
                 selected.insert(cas.clone());
             }
@@ -248,10 +251,17 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
         .iter()
         .map(|(src, l)| (src.id.as_str(), src.table.as_str(), l))
         .collect();
+    // A row about an alternate number reached its primary's record.
+    let reached: BTreeSet<Cas> = alternates
+        .iter()
+        .filter(|a| selected.contains(&a.primary))
+        .map(|a| a.cas.clone())
+        .chain(selected.iter().cloned())
+        .collect();
     report.reconciliation = reconcile::Reconciliation::of(
         &ledger_refs,
         &reconcile::Known {
-            corpus: &selected,
+            corpus: &reached,
             cid_to_cas: &cid_to_cas,
             placements: &group_rows,
         },
@@ -302,6 +312,14 @@ pub fn run(opts: &IngestOptions) -> anyhow::Result<IngestReport> {
                 name: names[cas].clone(),
                 parent: parents.get(cas).and_then(|p| id_of.get(p)).copied(),
                 cas,
+                alternates: alternates
+                    .of(cas)
+                    .into_iter()
+                    .map(|a| AlternateCasRef {
+                        cas: a.cas.to_string(),
+                        basis: a.citation.clone(),
+                    })
+                    .collect(),
                 old: old.as_ref(),
                 contributions: by_cas.get(cas).unwrap_or(&empty),
                 selected: curated.get(cas).copied(),
@@ -399,6 +417,8 @@ struct BuildInput<'a> {
     /// The compound whose group this one belongs to by element (lead for lead acetate).
     parent: Option<&'a str>,
     cas: &'a Cas,
+    /// The record's other CAS numbers (`curated/alternate-cas.tsv`).
+    alternates: Vec<AlternateCasRef>,
     old: Option<&'a CompoundRecord>,
     contributions: &'a [(&'a SourceDescriptor, Contribution)],
     selected: Option<&'a Selected>,
@@ -451,6 +471,11 @@ fn build_record(input: BuildInput<'_>) -> anyhow::Result<CompoundRecord> {
     obj.insert("name".into(), json!(name));
     obj.insert("name_source".into(), json!(name_source));
     obj.insert("cas".into(), json!(input.cas.as_str()));
+    if input.alternates.is_empty() {
+        obj.remove("alternate_cas");
+    } else {
+        obj.insert("alternate_cas".into(), json!(input.alternates));
+    }
     let (mut curated, mut from_tables) = (Vec::new(), Vec::new());
     for u in obj
         .get("use_classes")

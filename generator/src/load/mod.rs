@@ -14,6 +14,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::model::aliases::AliasFile;
+use crate::model::alternate_cas::{AlternateCas, FILE as ALTERNATES};
 use crate::model::catalog::Catalog;
 use crate::model::documents::MarkdownFile;
 use crate::model::group_rows::{FILE as GROUP_ROWS, GroupRows};
@@ -118,6 +119,21 @@ fn load_shared_files(data_dir: &Path, dataset: &mut Dataset, problems: &mut Vec<
     match GroupRows::read(data_dir) {
         Ok(rows) => dataset.group_rows = rows,
         Err(e) => problems.push(Problem::new(shown(&data_dir.join(GROUP_ROWS)), "", e)),
+    }
+    match AlternateCas::read(data_dir) {
+        Ok(alternates) => {
+            for (cas, id) in dataset.ids.with_alternates(&alternates) {
+                problems.push(Problem::new(
+                    shown(&data_dir.join("ids.tsv")),
+                    "",
+                    format!(
+                        "{cas} is an alternate number in {ALTERNATES} and still holds {id}: \
+                         mark the line retired"
+                    ),
+                ));
+            }
+        }
+        Err(e) => problems.push(Problem::new(shown(&data_dir.join(ALTERNATES)), "", e)),
     }
 }
 

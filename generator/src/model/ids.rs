@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
+use crate::model::alternate_cas::AlternateCas;
 use crate::model::cas::Cas;
 
 /// The kind segment of a compound id.
@@ -85,6 +86,8 @@ pub enum RegistryError {
 pub struct IdRegistry {
     by_cas: BTreeMap<Cas, CompoundId>,
     retired: Vec<(Cas, CompoundId)>,
+    /// Alternate CAS -> primary CAS (`curated/alternate-cas.tsv`), answered with the primary's id.
+    alternates: BTreeMap<Cas, Cas>,
 }
 
 impl IdRegistry {
@@ -136,8 +139,24 @@ impl IdRegistry {
         Ok(registry)
     }
 
+    /// The id of `cas`, or of the compound `cas` is an alternate number of.
     pub fn get(&self, cas: &Cas) -> Option<&CompoundId> {
-        self.by_cas.get(cas)
+        self.by_cas
+            .get(cas)
+            .or_else(|| self.by_cas.get(self.alternates.get(cas)?))
+    }
+
+    /// Answers each alternate CAS with its primary's id. An alternate that still holds an id of
+    /// its own keeps it, and is returned: its id must be retired.
+    pub fn with_alternates(&mut self, alternates: &AlternateCas) -> Vec<(Cas, CompoundId)> {
+        self.alternates = alternates
+            .iter()
+            .map(|a| (a.cas.clone(), a.primary.clone()))
+            .collect();
+        alternates
+            .iter()
+            .filter_map(|a| Some((a.cas.clone(), self.by_cas.get(&a.cas)?.clone())))
+            .collect()
     }
 
     pub fn len(&self) -> usize {
@@ -261,6 +280,34 @@ mod tests {
             "hq-c-org-000008"
         );
         assert!(reg.to_tsv().contains("71-43-2\thq-c-org-000007\tretired\n"));
+    }
+
+    #[test]
+    fn an_alternate_cas_answers_with_its_primarys_id() {
+        let mut reg = IdRegistry::parse(
+            "10124-36-4\thq-c-ino-000129\n31119-53-6\thq-c-ino-000196\tretired\n\
+             66733-21-9\thq-c-mix-000103\n",
+            "t",
+        )
+        .unwrap();
+        assert_eq!(reg.get(&cas("31119-53-6")), None);
+        let alternates = AlternateCas::parse(
+            "alternate_cas\tprimary_cas\tcitation\n31119-53-6\t10124-36-4\tx\n\
+             66733-21-9\t12510-42-8\ty\n",
+        )
+        .unwrap();
+        let unretired = reg.with_alternates(&alternates);
+        assert_eq!(
+            reg.get(&cas("31119-53-6"))
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("hq-c-ino-000129")
+        );
+        // An alternate that still holds an id keeps it and is reported.
+        assert_eq!(unretired.len(), 1);
+        assert_eq!(unretired[0].0.as_str(), "66733-21-9");
+        // Alternates are no lines of the registry.
+        assert!(!reg.to_tsv().contains("12510-42-8"));
     }
 
     #[test]

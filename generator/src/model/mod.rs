@@ -1,6 +1,7 @@
 //! The dataset model: the stored record types, their vocabularies, and the loaded dataset.
 
 pub mod aliases;
+pub mod alternate_cas;
 pub mod as_of;
 pub mod cas;
 pub mod catalog;

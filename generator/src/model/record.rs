@@ -23,6 +23,10 @@ pub struct CompoundRecord {
     /// Source of `name`: a curated list or the table the name was taken from.
     pub name_source: String,
     pub cas: String,
+    /// Other CAS numbers of the same substance, each with the documents that say so
+    /// (`curated/alternate-cas.tsv`): the record holds what the tables file under them too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternate_cas: Vec<AlternateCas>,
     /// Primary use class (the `type_filter` vocabulary), if any is known.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
     pub kind: Option<String>,
@@ -55,6 +59,15 @@ pub struct CompoundRecord {
     pub data_gaps: Vec<DataGap>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_quality: Option<Vec<DataQualityNote>>,
+}
+
+/// A second CAS number of the record's substance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AlternateCas {
+    pub cas: String,
+    /// The documents that give this number and the record's `cas` to one substance.
+    pub basis: String,
 }
 
 /// A value together with the id of the source it came from.
@@ -312,6 +325,9 @@ pub struct CancerPosition {
     pub call: CancerCall,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub year: Option<i32>,
+    /// The one route the position's evidence is by (chromium(VI) in drinking water: oral).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<ExposureRoute>,
     pub source: String,
 }
 

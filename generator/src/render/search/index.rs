@@ -146,6 +146,9 @@ impl SearchIndex {
             index.push(&mut names, EntityType::Compound, &r.hq_id, &r.name, |e| {
                 e.add(Field::Id, &r.hq_id);
                 e.add(Field::Cas, &r.cas);
+                for a in &r.alternate_cas {
+                    e.add(Field::Cas, &a.cas);
+                }
                 if let Some(key) = &r.identity.inchi_key {
                     e.add(Field::InchiKey, key);
                 }
