@@ -350,6 +350,50 @@ fn aquatic_classes_and_m_factors_follow_the_rubric() {
     assert_eq!(tier(&assessed("5989-27-5"), "aquatic_life"), Some(High));
     // Cadmium sulfide: Aquatic Chronic 4 (H413) only.
     assert_eq!(tier(&assessed("1306-23-6"), "aquatic_life"), Some(Moderate));
+    // Propiconazole: Aquatic Chronic 1 whose entry states M=1 only (ATP13): high.
+    let propiconazole = assessed("60207-90-1");
+    assert_eq!(tier(&propiconazole, "aquatic_life"), Some(High));
+    assert_eq!(tier(&propiconazole, "environmental"), Some(High));
+    // Lead: Aquatic Chronic 1 with an M-factor of 10 beside one of 1: very high.
+    assert_eq!(tier(&assessed("7439-92-1"), "aquatic_life"), Some(VeryHigh));
+    // 1,2-Dichlorobenzene: Aquatic Chronic 1 in an entry that states no M-factor, which
+    // suppliers set (CLP Article 10(4)): not read as M=1.
+    assert_eq!(tier(&assessed("95-50-1"), "aquatic_life"), Some(VeryHigh));
+}
+
+#[test]
+fn an_agency_value_for_air_or_an_exhaust_volume_puts_a_solid_carcinogen_in_the_air() {
+    // 4-Aminobiphenyl: boiling point 302 °C, IARC Group 1, OEHHA inhalation unit risk.
+    let aminobiphenyl = assessed("92-67-1");
+    assert_eq!(tier(&aminobiphenyl, "exposure_inhalation"), Some(VeryHigh));
+    assert_eq!(
+        tier(&aminobiphenyl, "occupational_exposure"),
+        Some(VeryHigh)
+    );
+    // 3,7-Dinitrofluoranthene: no boiling point or air value, IARC Volumes 46 and 105 (engine
+    // exhausts), Proposition 65 cancer: high.
+    assert_eq!(
+        tier(&assessed("105735-71-5"), "exposure_inhalation"),
+        Some(High)
+    );
+    assert_eq!(
+        tier(&assessed("7496-02-8"), "exposure_inhalation"),
+        Some(High)
+    );
+    // Sodium hydroxide: Skin Corr. 1A and Minnesota's acute inhalation benchmark.
+    assert_eq!(
+        tier(&assessed("1310-73-2"), "exposure_inhalation"),
+        Some(High)
+    );
+    // A salt with no such value is still held at moderate (METHODOLOGY.md, "What the rules do
+    // not do yet").
+    assert_eq!(
+        tier(&assessed("612-82-8"), "exposure_inhalation"),
+        Some(Moderate)
+    );
+    // An air value does not carry a cancer class by inhalation only to ingestion.
+    let nickel_oxide = assessed("1313-99-1");
+    assert!(!rules(&nickel_oxide, "exposure_ingestion").contains(&Rule::Carcinogenicity));
 }
 
 #[test]

@@ -14,7 +14,7 @@ pub mod synthesis;
 use serde::Serialize;
 
 use crate::model::record::CompoundRecord;
-use crate::model::vocab::RiskLevel;
+use crate::model::vocab::{DoseKind, RiskLevel};
 use rules::{Exposure, Finding, Rule};
 
 use crate::model::contexts::Context;
@@ -160,9 +160,30 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
         )
     });
     Exposure {
-        reaches_air: volatile || air_evidence || agent.is_some(),
+        reaches_air: volatile
+            || air_evidence
+            || agent.is_some()
+            || breathed_value(record)
+            || routes::on_exhaust_particles(record),
         inhaled_form,
     }
+}
+
+/// Whether an agency states a value for the substance in air: a reference concentration, an
+/// inhalation unit risk or the air concentration at a stated cancer risk (METHODOLOGY.md,
+/// route_relevance).
+fn breathed_value(record: &CompoundRecord) -> bool {
+    record.dose_response.iter().any(|d| {
+        d.is_current()
+            && matches!(
+                d.kind,
+                DoseKind::RfcAcute
+                    | DoseKind::RfcSubchronic
+                    | DoseKind::RfcChronic
+                    | DoseKind::InhalationUnitRisk
+                    | DoseKind::AirConcentrationCancerRisk1e5
+            )
+    })
 }
 
 fn result(context: &'static str, found: &[Finding<'_>], disputed: bool) -> Option<ContextResult> {

@@ -160,6 +160,27 @@ pub fn inhaled_agent(cas: &str) -> Option<&'static InhaledAgent> {
     INHALED_AGENTS.iter().find(|a| a.cas == cas)
 }
 
+/// The IARC Monographs volumes that evaluated agents as constituents of engine exhaust
+/// particles: Volume 46 (1989) and Volume 105 (2014), "Diesel and Gasoline Engine Exhausts and
+/// Some Nitroarenes". A compound IARC evaluated in one of them is met in the air on those
+/// particles, whatever its boiling point (METHODOLOGY.md, route_relevance).
+pub const EXHAUST_VOLUMES: [&str; 2] = ["46", "105"];
+
+/// Whether IARC evaluated the compound in a volume on engine exhausts (its listing's volumes,
+/// "Sup 7, 46, 105").
+pub fn on_exhaust_particles(record: &CompoundRecord) -> bool {
+    record
+        .regulatory
+        .listings
+        .iarc_group
+        .as_ref()
+        .is_some_and(|iarc| {
+            iarc.volumes
+                .split(',')
+                .any(|v| EXHAUST_VOLUMES.contains(&v.trim()))
+        })
+}
+
 /// An agent whose cancer evidence is by injection only (sarcomas where it was injected): the
 /// evidence speaks to no route by which people swallow, breathe or touch it.
 #[derive(Debug, Clone, Copy)]

@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 
 use self::Rule as R;
 use super::routes::Route;
-use super::signals::{Hazard, Hazard as H, Signal, VPVB};
+use super::signals::{CHRONIC_1, CHRONIC_1_M1, Hazard, Hazard as H, Signal, VPVB};
 use crate::model::contexts::{Context, Context as C, ContextKind as Kind};
 use crate::model::vocab::RiskLevel::{self, Critical, High, Low, Moderate, VeryHigh};
 
@@ -120,7 +120,7 @@ impl Rule {
                 "Potency bands: a tolerable or acceptable daily intake below 0.0001 mg/kg bw/day is high, below 0.01 moderate, otherwise low; a chronic inhalation reference concentration below 1 µg/m3 is high, below 10 µg/m3 moderate, otherwise low; an occupational 8-hour limit below 0.01 mg/m3 is very high, below 0.1 high, below 1 moderate, otherwise low."
             }
             Rule::RouteRelevance => {
-                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit or reference value, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation."
+                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit, reference value or unit risk or an air concentration at a stated cancer risk, an agent IARC evaluated with engine exhausts, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation."
             }
             Rule::WatchLists => {
                 "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
@@ -132,16 +132,16 @@ impl Rule {
                 "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards; infants and children for endocrine and mutagenic hazards, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children. A curated finding of an assessment for a life stage (EFSA's developmental neurotoxicity of lead in young children) counts for that stage at the curator's tier."
             }
             Rule::Species => {
-                "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its acute oral classification at its tier (fatal very high, toxic high, harmful moderate) and its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low, but not for cats when the compound is a phenol, which cats glucuronidate poorly), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
+                "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low, but not for cats when the compound is a phenol, which cats glucuronidate poorly) or, where no such LD50 counts, its acute oral classification at its tier (fatal very high, toxic high, harmful moderate), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
             }
             Rule::Environment => {
                 "The environment: PBT or vPvB substances (ECHA SVHC) are very high and other persistent bioaccumulative toxicants high; environmental endocrine disruptors, substances listed for an equivalent level of concern for the environment (ECHA SVHC Article 57(f): HFPO-DA) and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate; a curated finding counts at the curator's tier, a listing under the Stockholm Convention on Persistent Organic Pollutants very high, as a PBT listing is."
             }
             Rule::Aquatic => {
-                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400) and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high, and a vPvB listing without a PBT one moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
+                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400), chronic category 1 whose entry states M-factors of 1 only, and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high, and a vPvB listing without a PBT one moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
             }
             Rule::Wildlife => {
-                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative toxicants high and a vPvB listing without a PBT one moderate; the most sensitive bird acute oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low); insecticides without a bird or rodent LD50 moderate; without a curated wildlife finding, the laboratory mammal's acute oral classification and its rat or mouse oral LD50 stand in at their tier, marked surrogate in the evidence and at 0.6 of its source's trust."
+                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative toxicants high and a vPvB listing without a PBT one moderate; the most sensitive bird acute oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low); insecticides without a bird or rodent LD50 moderate; without a curated wildlife finding, the laboratory mammal's rat or mouse oral LD50, or without one its acute oral classification, stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust."
             }
             Rule::Pollinators => {
                 "Pollinators: neonicotinoids are very high; the most sensitive honey bee acute LD50, contact or oral, is high below 2 µg/bee, moderate below 11 and low from 11 (US EPA's categories); other insecticides are high whatever their LD50; curated pollinator findings count at the curator's tier."
@@ -437,8 +437,14 @@ fn animal(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applied> {
         // Cats glucuronidate phenols poorly (UGT1A6 is a pseudogene in cats; METHODOLOGY.md,
         // "species"): a rodent LD50 above the top band is no evidence of low hazard for them.
         H::RodentLd50 if context == C::Cat && s.phenol && s.strength == 0 => None,
-        // The laboratory mammal stands in where the species has no finding of its own.
-        H::AcuteOral | H::RodentLd50 if !has_own_note(signals, context) => {
+        // The laboratory mammal stands in where the species has no finding of its own: its
+        // measured LD50 where one is read, its classification otherwise.
+        H::RodentLd50 if !has_own_note(signals, context) => {
+            Some((R::Species, by_strength3(s.strength), 0.7))
+        }
+        H::AcuteOral
+            if !has_own_note(signals, context) && !rodent_ld50_counts(context, signals) =>
+        {
             Some((R::Species, by_strength3(s.strength), 0.7))
         }
         // A corrosive burns a pet's mouth and gullet as it burns any tissue it meets.
@@ -466,7 +472,16 @@ fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Appli
             let tier = if s.strength >= 3 { High } else { Moderate };
             (R::Environment, tier, 0.9)
         }
-        (C::AquaticLife, H::AquaticChronic) => (R::Aquatic, by_strength3(s.strength), 1.0),
+        // Chronic category 1 is high where its entry's M-factors are all 1 (METHODOLOGY.md,
+        // aquatic).
+        (C::AquaticLife, H::AquaticChronic) => {
+            let tier = match s.strength {
+                CHRONIC_1 => VeryHigh,
+                CHRONIC_1_M1 | 2 => High,
+                _ => Moderate,
+            };
+            (R::Aquatic, tier, 1.0)
+        }
         (C::AquaticLife, H::AquaticAcute) => {
             let tier = if s.strength >= 3 { VeryHigh } else { High };
             (R::Aquatic, tier, 1.0)
@@ -491,8 +506,14 @@ fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Appli
             (R::Wildlife, Moderate, 0.7)
         }
         (C::TerrestrialWildlife, H::BirdLd50) => (R::Wildlife, by_strength3(s.strength), 0.9),
-        (C::TerrestrialWildlife, H::AcuteOral | H::RodentLd50)
+        (C::TerrestrialWildlife, H::RodentLd50)
             if !has_own_note(signals, C::TerrestrialWildlife) =>
+        {
+            (R::Wildlife, by_strength3(s.strength), 0.6)
+        }
+        (C::TerrestrialWildlife, H::AcuteOral)
+            if !has_own_note(signals, C::TerrestrialWildlife)
+                && !rodent_ld50_counts(C::TerrestrialWildlife, signals) =>
         {
             (R::Wildlife, by_strength3(s.strength), 0.6)
         }
@@ -566,6 +587,14 @@ fn has_own_dose(signals: &[Signal], context: Context) -> bool {
     signals
         .iter()
         .any(|s| is_note_on(s, context) && s.magnitude.is_some())
+}
+
+/// Whether a rat or mouse oral LD50 stands in for the animal: then the acute oral class does
+/// not, as it may rest on human poisonings rather than on the laboratory mammal (methanol).
+fn rodent_ld50_counts(context: Context, signals: &[Signal]) -> bool {
+    signals
+        .iter()
+        .any(|s| s.hazard == H::RodentLd50 && !(context == C::Cat && s.phenol && s.strength == 0))
 }
 
 /// Whether any signal of these hazards is in the record.

@@ -91,6 +91,11 @@ pub enum Hazard {
 /// The strength of a vPvB listing (`Hazard::PersistentBioaccumulative`).
 pub const VPVB: u8 = 2;
 
+/// The strengths of chronic aquatic category 1 (`Hazard::AquaticChronic`; 2 is category 2,
+/// 1 categories 3 and 4): as such, and where its entry states M-factors of 1 only.
+pub const CHRONIC_1: u8 = 4;
+pub const CHRONIC_1_M1: u8 = 3;
+
 /// One signal: the hazard, its strength (hazard-specific scale, higher is worse), an optional
 /// magnitude (dose values), and the evidence.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -327,7 +332,7 @@ const H_CODES: &[(&str, Hazard, u8, &str)] = &[
     (
         "H410",
         Hazard::AquaticChronic,
-        3,
+        CHRONIC_1,
         "very toxic to aquatic life with long lasting effects (H410)",
     ),
     (
@@ -470,6 +475,19 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
                     fmt_num(1.0 / f64::from(m))
                 );
             }
+            // An entry whose M-factors are all 1 puts chronic category 1's values within ten
+            // times its limits, the rubric's high band (CLP Annex I, Table 4.1.3); where Annex
+            // VI states none, suppliers set it (CLP Article 10(4)), so none is not 1.
+            if *hazard == Hazard::AquaticChronic
+                && strength == CHRONIC_1
+                && g.specific_concentration_limits
+                    .as_deref()
+                    .and_then(largest_m_factor)
+                    == Some(1)
+            {
+                strength = CHRONIC_1_M1;
+                finding.push_str("; M-factor 1: its values within ten times the category's limits");
+            }
             let mut s = Signal::new(*hazard, strength, finding, &g.source, weight).by(agency, None);
             if matches!(*hazard, Hazard::OrganRepeated | Hazard::OrganSingle)
                 && let Some((routes, basis)) = super::routes::stated_routes(r, code)
@@ -567,6 +585,14 @@ fn acute_m_factor(cell: &str) -> Option<u32> {
         .filter_map(|part| part.trim().strip_prefix("M="))
         .filter_map(|m| m.trim().trim_end_matches('"').parse::<u32>().ok())
         .min()
+}
+
+/// The largest M-factor an entry states, acute or chronic ("M=1 | M=10" gives 10).
+fn largest_m_factor(cell: &str) -> Option<u32> {
+    cell.split('|')
+        .filter_map(|part| part.trim().strip_prefix("M="))
+        .filter_map(|m| m.trim().trim_end_matches('"').parse::<u32>().ok())
+        .max()
 }
 
 /// ", only in alcoholic beverages": a finding says when its listing holds only under a

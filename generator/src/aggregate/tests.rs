@@ -427,6 +427,28 @@ fn wildlife_and_environment() {
     );
 }
 
+/// Methanol's class (Acute Tox. 3, H301) reflects human poisonings; a rat's own oral LD50
+/// stands for the laboratory mammal where the record holds one (METHODOLOGY.md, "species").
+#[test]
+fn a_rodent_ld50_stands_in_before_the_acute_oral_class() {
+    let rat = json!({"dose_response": [{"kind": "ld50", "value": 5628.0, "unit": "mg/kg bw", "agency": "EFSA",
+                     "population": "laboratory mammals", "route": "oral", "species": "Rat", "source": "efsa"}]});
+    let toxic = ghs(&["H301"], &["Acute Tox. 3"]);
+    let class_only = record(std::slice::from_ref(&toxic));
+    for context in ["dog", "cat", "terrestrial_wildlife"] {
+        assert_eq!(tier(&class_only, context), Some(High), "{context}");
+    }
+    let both = record(&[toxic, rat]);
+    for context in ["dog", "cat", "terrestrial_wildlife"] {
+        assert_eq!(tier(&both, context), Some(Low), "{context}");
+    }
+    assert_eq!(
+        tier(&both, "human_adult"),
+        Some(High),
+        "people keep the class"
+    );
+}
+
 #[test]
 fn a_rodent_ld50_above_the_top_band_is_not_low_for_cats_when_the_compound_is_a_phenol() {
     let ld50 = |value: f64| {
