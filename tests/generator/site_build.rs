@@ -432,6 +432,39 @@ fn a_deleted_or_corrupted_build_state_gives_the_same_tree() {
     assert_eq!(std::fs::read(&raw).unwrap(), original);
 }
 
+#[test]
+fn a_damaged_shard_manifest_gives_the_same_tree_whether_its_shard_is_written_again_or_not() {
+    let (_data, mut d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let own = out
+        .path()
+        .join(state::manifest_shard(state::shard_of(&benzene)));
+    let other = (0..state::SHARDS)
+        .map(|i| out.path().join(state::manifest_shard(i)))
+        .find(|p| p.is_file() && *p != own)
+        .unwrap();
+
+    // The shard benzene's files are listed in, which the rebuild reads and writes again: a byte
+    // flipped (its length kept) is seen, and everything is rendered again.
+    d.compounds.get_mut(&benzene).unwrap().name = "Benzene (renamed)".into();
+    let mut bytes = std::fs::read(&own).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x01;
+    std::fs::write(&own, &bytes).unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
+    assert_same_as_fresh(&d, out.path());
+
+    // Another shard, which the rebuild neither reads nor writes: its length on disk is checked.
+    d.compounds.get_mut(&benzene).unwrap().name = "Benzene".into();
+    let bytes = std::fs::read(&other).unwrap();
+    std::fs::write(&other, &bytes[..bytes.len() - 2]).unwrap();
+    build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
+    assert_same_as_fresh(&d, out.path());
+    assert_eq!(std::fs::read(&other).unwrap(), bytes);
+}
+
 /// What `saferef-generate build` does: data/ loaded with the previous build's records, checked
 /// but for the records it checked clean, built. Returns the problems instead when there are.
 struct Rebuild {

@@ -18,6 +18,7 @@ pub mod state;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use indicatif::{ParallelProgressIterator, ProgressBar, ProgressStyle};
@@ -158,8 +159,15 @@ impl From<crate::build::output::FsError> for Failure {
 /// before the build.
 #[derive(Debug, Default)]
 pub struct LastBuild {
-    /// The state's files and the manifest written with them, their sums checked.
+    /// Where the tree is.
+    out: PathBuf,
+    /// The state's files and the manifest written with them, their sums checked; of the
+    /// shards' manifests, only their lengths (`state::read_heads`).
     state: Option<state::Files>,
+    /// Each shard's sums as the state's head records them.
+    sums: Vec<state::Sums>,
+    /// Each shard's manifest file, read when a rebuild first needs it (`manifest_shard`).
+    manifests: Vec<OnceLock<Option<Vec<u8>>>>,
     /// The state's records and the snapshot's JSON, when the snapshot is the one the state
     /// describes and this generator parsed the records.
     records: Option<(state::Records, Vec<u8>)>,
@@ -174,14 +182,13 @@ type Frame = (Hash, u64);
 impl LastBuild {
     /// The build at `out`; nothing when there is none or its state is unreadable.
     pub fn read(out: &Path) -> LastBuild {
-        let Some(files) = state::read(out).filter(state::verify) else {
+        let Some(files) = state::read_heads(out).filter(state::verify) else {
             return LastBuild::default();
         };
-        let Some(mut records) = state::decode_verified(&files).map(|s| s.records) else {
-            return LastBuild {
-                state: Some(files),
-                ..LastBuild::default()
-            };
+        let Some((mut records, sums)) =
+            state::decode_verified(&files, &|_| None).map(|s| (s.records, s.shards))
+        else {
+            return LastBuild::default();
         };
         let snapshot = std::fs::read(out.join(crate::load::snapshot::PATH))
             .ok()
@@ -194,10 +201,24 @@ impl LastBuild {
             _ => None,
         };
         LastBuild {
+            out: out.to_path_buf(),
             state: Some(files),
+            manifests: sums.iter().map(|_| OnceLock::new()).collect(),
+            sums,
             records,
             snapshot,
         }
+    }
+
+    /// Shard `i`'s manifest file, when it is the one the state's head describes.
+    fn manifest_shard(&self, i: usize) -> Option<&[u8]> {
+        self.manifests
+            .get(i)?
+            .get_or_init(|| {
+                let sums = self.sums.get(i)?;
+                state::read_manifest_shard(&self.out, i, sums)
+            })
+            .as_deref()
     }
 
     /// The compressed bytes of the previous snapshot's frame with this key.
@@ -339,7 +360,7 @@ fn build_staged(
         routing,
         frames,
     } = rest;
-    let touched = touched_shards(&plan);
+    let touched = std::mem::take(&mut plan.touched);
     let mut stale = stale(&plan.previous, &fresh)?;
     // Earlier builds wrote the manifest at the root, where the CDN published it; it goes.
     if opts.out.join(FORMER_MANIFEST).is_file() {
@@ -439,6 +460,8 @@ struct Plan<'a> {
     frames: Vec<(Hash, Option<&'a [u8]>)>,
     /// The entities to render, by index.
     todo: Vec<usize>,
+    /// The shards whose entities changed (`touched_shards`): written again.
+    touched: Vec<bool>,
     /// `--full`: trust nothing the build did not render.
     full: bool,
 }
@@ -503,13 +526,13 @@ impl<'a> Plan<'a> {
             })
             .collect();
         keys.extend(entity_keys);
-        let decoded = last.state.as_ref().and_then(state::decode_verified);
+        // `--full` trusts nothing it did not render.
+        let reuse = !opts.full;
+        let (decoded, touched) = previous_state(last, &entities, &keys, reuse);
         let mut previous = match decoded {
             Some(s) => Previous::State(Box::new(s)),
             None => Previous::Manifest(read_manifest_hashes(&opts.out)),
         };
-        // Without an identity nothing can be keyed; `--full` trusts nothing it did not render.
-        let reuse = !opts.full;
         let reused: Vec<Option<Group<'_>>> = entities
             .iter()
             .zip(&keys)
@@ -544,6 +567,7 @@ impl<'a> Plan<'a> {
             rest_reused,
             frames,
             todo,
+            touched,
             full: opts.full,
         })
     }
@@ -827,20 +851,58 @@ fn write_manifest(
         .collect())
 }
 
-/// The shards whose entities changed: one rendered again (or new), or one of the previous
-/// build's that is not reused (rendered again or gone). Every shard when there is no state.
-fn touched_shards(plan: &Plan<'_>) -> Vec<bool> {
-    let mut touched = vec![false; state::SHARDS];
-    for &i in &plan.todo {
-        touched[state::shard_of(&plan.entities[i].0)] = true;
+/// The previous build's state, with the manifest entries of the groups in the shards whose
+/// entities changed (`touched_shards`: the shards written again, whose manifest files are
+/// read now), and those shards; no state and every shard when there is none, or when a shard
+/// read is not the one the head describes.
+fn previous_state<'a>(
+    last: &'a LastBuild,
+    entities: &[(String, Kind)],
+    keys: &[Hash],
+    reuse: bool,
+) -> (Option<State<'a>>, Vec<bool>) {
+    let every = || vec![true; state::SHARDS];
+    let Some(files) = last.state.as_ref() else {
+        return (None, every());
+    };
+    let Some(summary) = state::decode_verified(files, &|_| None) else {
+        return (None, every());
+    };
+    let kept: HashSet<&str> = entities
+        .iter()
+        .zip(keys)
+        .filter(|((id, _), k)| reuse && summary.groups.get(id).is_some_and(|g| g.key == **k))
+        .map(|((id, _), _)| id.as_str())
+        .collect();
+    let touched = touched_shards(
+        entities.iter().map(|(id, _)| id.as_str()),
+        summary.groups.keys().map(String::as_str),
+        &kept,
+    );
+    let manifests: Option<Vec<Option<&[u8]>>> = (0..state::SHARDS)
+        .map(|i| match touched[i] {
+            true => last.manifest_shard(i).map(Some),
+            false => Some(None),
+        })
+        .collect();
+    match manifests.and_then(|m| state::decode_verified(files, &|i| m[i])) {
+        Some(decoded) => (Some(decoded), touched),
+        None => (None, every()),
     }
-    match &plan.previous {
-        Previous::State(s) => {
-            for id in s.groups.keys() {
-                touched[state::shard_of(id)] = true;
-            }
+}
+
+/// The shards whose entities changed: one rendered again (or new), or one of the previous
+/// build's that is not kept (rendered again or gone).
+fn touched_shards<'i>(
+    entities: impl Iterator<Item = &'i str>,
+    previous: impl Iterator<Item = &'i str>,
+    kept: &HashSet<&str>,
+) -> Vec<bool> {
+    let mut touched = vec![false; state::SHARDS];
+    for id in entities.chain(previous) {
+        if !kept.contains(id) {
+            touched[state::shard_of(id)] = true;
         }
-        Previous::Manifest(_) => touched.fill(true),
     }
     touched
 }

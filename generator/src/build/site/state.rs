@@ -11,7 +11,10 @@
 //! the shards and the rest's files) holds the rest, the records, the snapshot's frames, and each
 //! shard's lengths and CRC-32s, so a shard that is not the one the head was written with reads as
 //! no state. Both heads are written on every build and moved in last (`output::Staged::commit`):
-//! a build that stops before leaves no head, which reads as no state.
+//! a build that stops before leaves no head, which reads as no state. A rebuild reads the heads
+//! and the shards' state files (`read_heads`), and of the shards' manifest files (four fifths of
+//! the bytes) only those of the shards it writes again (`read_manifest_shard`); the others are
+//! checked by their length.
 //!
 //! A small binary format; the head ends in a CRC-32 of everything before it. A group's manifest
 //! entries are not repeated here: the state says where they are in its shard's manifest file
@@ -78,13 +81,32 @@ impl Sums {
     }
 }
 
-/// The files a state is read from: the head, the manifest, and each shard's manifest and
-/// state (empty when absent).
+/// The files a state is read from: the head, the manifest, each shard's state (empty when
+/// absent) and each shard's manifest.
 #[derive(Debug, Default)]
 pub struct Files {
     pub state: Vec<u8>,
     pub manifest: Vec<u8>,
-    pub shards: Vec<(Vec<u8>, Vec<u8>)>,
+    pub shards: Vec<Vec<u8>>,
+    pub manifests: Vec<ShardManifest>,
+}
+
+/// A shard's manifest file as read: its bytes (empty when absent), or, when a rebuild does not
+/// need them (`read_heads`), only its length on disk (zero when absent).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShardManifest {
+    Read(Vec<u8>),
+    Length(u64),
+}
+
+impl Files {
+    /// Shard `i`'s manifest file, when it was read.
+    pub fn manifest_of(&self, i: usize) -> Option<&[u8]> {
+        match self.manifests.get(i)? {
+            ShardManifest::Read(bytes) => Some(bytes),
+            ShardManifest::Length(_) => None,
+        }
+    }
 }
 
 /// What `encode` writes: the manifest, the head, the shards it encoded (index, manifest,
@@ -233,22 +255,45 @@ pub struct RecordEntry {
     pub len: u64,
 }
 
-/// The state's files and the manifest of the tree at `out`, if there are the two heads
-/// (`verify` and `decode` read them; an absent shard reads as empty).
+/// The state's files and the manifest of the tree at `out`, every shard's read, if there are
+/// the two heads (`verify` and `decode` read them; an absent shard reads as empty).
 pub fn read(out: &Path) -> Option<Files> {
+    read_with(out, |path| {
+        ShardManifest::Read(std::fs::read(path).unwrap_or_default())
+    })
+}
+
+/// As `read`, but of the shards' manifests (four fifths of the bytes) only their lengths: a
+/// rebuild reads those of the shards it writes again (`read_manifest_shard`), and the others'
+/// lengths are checked against the head, as every other file of the tree is trusted to be
+/// the one the build wrote.
+pub fn read_heads(out: &Path) -> Option<Files> {
+    read_with(out, |path| {
+        ShardManifest::Length(std::fs::metadata(path).map_or(0, |m| m.len()))
+    })
+}
+
+fn read_with(out: &Path, manifest: impl Fn(&Path) -> ShardManifest) -> Option<Files> {
     let state = std::fs::read(out.join(PATH)).ok()?;
-    let manifest = std::fs::read(out.join(super::MANIFEST)).ok()?;
+    let head = std::fs::read(out.join(super::MANIFEST)).ok()?;
     let shards = (0..SHARDS)
-        .map(|i| {
-            let read = |p: String| std::fs::read(out.join(p)).unwrap_or_default();
-            (read(manifest_shard(i)), read(state_shard(i)))
-        })
+        .map(|i| std::fs::read(out.join(state_shard(i))).unwrap_or_default())
+        .collect();
+    let manifests = (0..SHARDS)
+        .map(|i| manifest(&out.join(manifest_shard(i))))
         .collect();
     Some(Files {
         state,
-        manifest,
+        manifest: head,
         shards,
+        manifests,
     })
+}
+
+/// Shard `i`'s manifest file at `out` (empty when absent), when it is the one `sums` describes.
+pub fn read_manifest_shard(out: &Path, i: usize, sums: &Sums) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(out.join(manifest_shard(i))).unwrap_or_default();
+    ((bytes.len() as u64, checksum(&bytes)) == sums.manifest).then_some(bytes)
 }
 
 /// The manifest's head up to its lists: `start` (`{"dataset_version":..,"built_at":..`), then the
@@ -377,16 +422,18 @@ fn encode_shard(groups: &[(&String, &Group<'_>)]) -> (Vec<u8>, Vec<u8>) {
     (manifest, w)
 }
 
-/// Reads a state and the manifest beside it, checking every sum.
+/// Reads a state and the manifest beside it, checking every sum; the groups of a shard whose
+/// manifest was not read have no manifest entries.
 pub fn decode(files: &Files) -> Option<State<'_>> {
     if !verify(files) {
         return None;
     }
-    decode_verified(files)
+    decode_verified(files, &|i| files.manifest_of(i))
 }
 
 /// Whether the head's sum holds, the manifest ends with the list of files written with it, and
-/// every shard is the one the head was written with.
+/// every shard is the one the head was written with (of a shard's manifest not read, its
+/// length).
 pub fn verify(files: &Files) -> bool {
     verified(files).is_some()
 }
@@ -406,10 +453,16 @@ fn verified(files: &Files) -> Option<()> {
         return None;
     }
     r.hash()?;
-    r.group(list)?;
+    r.group(Some(list))?;
     for i in 0..SHARDS {
-        let (manifest, state) = files.shards.get(i)?;
-        if r.sums()? != Sums::of(manifest, state) {
+        let (state, manifest) = (files.shards.get(i)?, files.manifests.get(i)?);
+        let sums = r.sums()?;
+        let (len, sum) = sums.manifest;
+        let manifest_holds = match manifest {
+            ShardManifest::Read(bytes) => (bytes.len() as u64, checksum(bytes)) == (len, sum),
+            ShardManifest::Length(on_disk) => *on_disk == len,
+        };
+        if !manifest_holds || (state.len() as u64, checksum(state)) != sums.state {
             return None;
         }
     }
@@ -431,30 +484,35 @@ fn list(manifest: &[u8], len: u64) -> Option<&[u8]> {
     manifest.get(manifest.len().checked_sub(usize::try_from(len).ok()?)?..)
 }
 
-/// Reads a state `verify` accepted, its groups' entries from the manifest and its shards.
-pub fn decode_verified(files: &Files) -> Option<State<'_>> {
+/// Reads a state `verify` accepted, its groups' entries from the manifest and, of the shards
+/// `manifest` gives the manifest file of, from that file (the others' groups have none).
+pub fn decode_verified<'a>(
+    files: &'a Files,
+    manifest: &dyn Fn(usize) -> Option<&'a [u8]>,
+) -> Option<State<'a>> {
     let body = files.state.get(..files.state.len().checked_sub(SUM)?)?;
     let mut r = Reader {
         bytes: body.strip_prefix(MAGIC)?,
     };
     let redirect_rules = usize::try_from(r.u64()?).ok()?;
-    let manifest = list(&files.manifest, r.u64()?)?;
+    let list = list(&files.manifest, r.u64()?)?;
     r.take(SUM)?;
     let routing = r.hash()?;
-    let rest = r.group(manifest)?;
+    let rest = r.group(Some(list))?;
     let mut shards = Vec::with_capacity(SHARDS);
     for _ in 0..SHARDS {
         shards.push(r.sums()?);
     }
     let mut groups = BTreeMap::new();
-    for (manifest, state) in files.shards.iter().take(SHARDS) {
+    for (i, state) in files.shards.iter().take(SHARDS).enumerate() {
         if state.is_empty() {
             continue;
         }
         let mut s = Reader { bytes: state };
+        let entries = manifest(i);
         for _ in 0..s.u64()? {
             let id = s.str()?;
-            groups.insert(id, s.group(manifest)?);
+            groups.insert(id, s.group(entries)?);
         }
         if !s.bytes.is_empty() {
             return None;
@@ -630,15 +688,20 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn group(&mut self, manifest: &'a [u8]) -> Option<Group<'a>> {
+    /// A group, its manifest entries taken from `manifest` (none when it is not given).
+    fn group(&mut self, manifest: Option<&'a [u8]>) -> Option<Group<'a>> {
         let (key, files, size) = (self.hash()?, self.u64()?, self.u64()?);
         let start = usize::try_from(self.u64()?).ok()?;
         let len = usize::try_from(self.u64()?).ok()?;
+        let entries = match manifest {
+            Some(m) => m.get(start..start.checked_add(len)?)?,
+            None => &[],
+        };
         Some(Group {
             key,
             files,
             size,
-            manifest: Cow::Borrowed(manifest.get(start..start.checked_add(len)?)?),
+            manifest: Cow::Borrowed(entries),
             routes: Cow::Borrowed(self.bytes()?),
         })
     }
@@ -720,14 +783,25 @@ mod tests {
 
     /// The files `encode` wrote, as `read` reads them back.
     fn files_of(e: &Encoded) -> Files {
-        let mut shards = vec![(Vec::new(), Vec::new()); SHARDS];
+        let mut shards = vec![Vec::new(); SHARDS];
+        let mut manifests = vec![ShardManifest::Read(Vec::new()); SHARDS];
         for (i, manifest, state) in &e.shards {
-            shards[*i] = (manifest.clone(), state.clone());
+            shards[*i] = state.clone();
+            manifests[*i] = ShardManifest::Read(manifest.clone());
         }
         Files {
             state: e.state.clone(),
             manifest: e.manifest.clone(),
             shards,
+            manifests,
+        }
+    }
+
+    /// Shard `i`'s manifest file in `files`.
+    fn manifest_bytes(files: &mut Files, i: usize) -> &mut Vec<u8> {
+        match &mut files.manifests[i] {
+            ShardManifest::Read(bytes) => bytes,
+            ShardManifest::Length(_) => panic!("shard {i}'s manifest was not read"),
         }
     }
 
@@ -766,7 +840,8 @@ mod tests {
             paths(&listed["files"]),
             ["api/compound/hq-c-org-000001.json"]
         );
-        let in_shard: serde_json::Value = serde_json::from_slice(&written.shards[shard].0).unwrap();
+        let in_shard: serde_json::Value =
+            serde_json::from_slice(written.manifest_of(shard).unwrap()).unwrap();
         assert_eq!(
             paths(&in_shard),
             [
@@ -798,6 +873,7 @@ mod tests {
         );
         let mut kept = files_of(&again);
         kept.shards[shard] = files.shards[shard].clone();
+        kept.manifests[shard] = files.manifests[shard].clone();
         assert_eq!(decoded(&kept).unwrap(), sample());
         // Its shard touched: that one alone.
         let touched = encode(&read, HEAD, &|i| i == shard);
@@ -838,12 +914,63 @@ mod tests {
                 .into_bytes();
         };
         assert!(with(&|f| edit(&mut f.manifest)));
-        assert!(with(&|f| edit(&mut f.shards[shard].0)));
-        assert!(with(&|f| f.shards[shard].1[20] ^= 1));
-        assert!(with(&|f| f.shards[shard].1.clear()));
+        assert!(with(&|f| edit(manifest_bytes(f, shard))));
+        assert!(with(&|f| f.shards[shard][20] ^= 1));
+        assert!(with(&|f| f.shards[shard].clear()));
         assert!(with(
-            &|f| f.shards[(shard + 1) % SHARDS].0 = b"[]\n".to_vec()
+            &|f| *manifest_bytes(f, (shard + 1) % SHARDS) = b"[]\n".to_vec()
         ));
+    }
+
+    #[test]
+    fn a_shard_manifest_not_read_is_checked_by_its_length_and_read_when_needed() {
+        let encoded = encode(&sample(), HEAD, &|_| true);
+        let shard = shard_of("hq-c-org-000001");
+        let dir = tempfile::tempdir().unwrap();
+        let write = |path: &str, bytes: &[u8]| {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, bytes).unwrap();
+        };
+        write(PATH, &encoded.state);
+        write(super::super::MANIFEST, &encoded.manifest);
+        let (_, manifest, state) = &encoded.shards[0];
+        write(&manifest_shard(shard), manifest);
+        write(&state_shard(shard), state);
+
+        let heads = read_heads(dir.path()).unwrap();
+        assert_eq!(
+            heads.manifests[shard],
+            ShardManifest::Length(manifest.len() as u64)
+        );
+        let read = decode(&heads).unwrap();
+        let group = &read.groups["hq-c-org-000001"];
+        assert!(
+            group.manifest.is_empty(),
+            "its shard's manifest is not read"
+        );
+        assert_eq!(group.route_entries().unwrap(), routes());
+        // Read when needed, and taken only when it is the file the head describes.
+        let sums = read.shards[shard];
+        assert_eq!(
+            read_manifest_shard(dir.path(), shard, &sums).as_ref(),
+            Some(manifest)
+        );
+        let with = decode_verified(&heads, &|i| (i == shard).then_some(&manifest[..])).unwrap();
+        assert_eq!(
+            with.groups["hq-c-org-000001"].file_entries().unwrap(),
+            files()
+        );
+        let mut edited = manifest.clone();
+        edited[10] ^= 1;
+        write(&manifest_shard(shard), &edited);
+        assert_eq!(read_manifest_shard(dir.path(), shard, &sums), None);
+        // One of another length (torn, truncated, grown) makes the whole state no state.
+        write(&manifest_shard(shard), &manifest[..manifest.len() - 1]);
+        assert!(decode(&read_heads(dir.path()).unwrap()).is_none());
+        write(&manifest_shard((shard + 1) % SHARDS), b"[]\n");
+        write(&manifest_shard(shard), manifest);
+        assert!(decode(&read_heads(dir.path()).unwrap()).is_none());
     }
 
     #[test]
