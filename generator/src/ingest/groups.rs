@@ -128,7 +128,9 @@ pub fn own_rows_first<S>(list: &mut Vec<(S, Contribution)>) {
 
 /// Writes each continuation row's level (`MemberLevel`) on the compound's listings through its
 /// group row, in place of the group's own level (alpha-HCH's 0.3 µg/day, not technical HCH's
-/// 0.2), and drops the continuation row itself, which lists nothing.
+/// 0.2), and drops the continuation row itself, which lists nothing. The group row is the
+/// listing's `via`, or, on the compound's own row, that row's name (o-phenylenediamine's
+/// 26 µg/day under "o-Phenylenediamine and its salts", filed under its CAS).
 fn member_levels<S>(list: &mut Vec<(S, Contribution)>) {
     let mut levels: Vec<MemberLevel> = Vec::new();
     list.retain(|(_, c)| {
@@ -136,16 +138,23 @@ fn member_levels<S>(list: &mut Vec<(S, Contribution)>) {
         c.member_level.is_none()
     });
     levels.sort_by_key(|l| l.members);
-    for listing in list
-        .iter_mut()
-        .filter_map(|(_, c)| c.fragment.pointer_mut("/regulatory/listings/prop65"))
-        .filter_map(Value::as_array_mut)
-        .flatten()
-        .filter_map(Value::as_object_mut)
-    {
-        let via = listing.get("via").and_then(Value::as_str).map(row_key);
-        if let Some(l) = levels.iter().find(|l| Some(row_key(&l.row)) == via) {
-            listing.insert("safe_harbor_level".into(), Value::String(l.level.clone()));
+    for (_, c) in list.iter_mut() {
+        let own_row = c.name.as_deref().map(row_key);
+        for listing in c
+            .fragment
+            .pointer_mut("/regulatory/listings/prop65")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object_mut)
+        {
+            let row = match listing.get("via").and_then(Value::as_str) {
+                Some(via) => Some(row_key(via)),
+                None => own_row.clone(),
+            };
+            if let Some(l) = levels.iter().find(|l| Some(row_key(&l.row)) == row) {
+                listing.insert("safe_harbor_level".into(), Value::String(l.level.clone()));
+            }
         }
     }
 }
@@ -257,7 +266,14 @@ fn mark(fragment: &mut Value, via: Option<&str>, p: &Placement) {
         }
         note.push_str(&format!("only {q}"));
     }
-    for path in ["/regulatory/classifications", "/dose_response"] {
+    // A value a group substance's row gives a member ("Copper compounds": copper sulfate) is
+    // set for the group, which its qualifier says as OpenFoodTox's "ADI (group)" does.
+    let group_value = via.is_some() && !named;
+    let dose_note = note.replacen("listed as", "set for", 1);
+    for (path, note) in [
+        ("/regulatory/classifications", &note),
+        ("/dose_response", &dose_note),
+    ] {
         for c in fragment
             .pointer_mut(path)
             .and_then(Value::as_array_mut)
@@ -270,9 +286,22 @@ fn mark(fragment: &mut Value, via: Option<&str>, p: &Placement) {
                 None => note.clone(),
             };
             c.insert("basis".into(), Value::String(basis));
-            // Classifications carry the qualifier as a field too (dose values have none).
-            if let (Some(q), "/regulatory/classifications") = (&p.qualifier, path) {
-                c.insert("qualifier".into(), Value::String(q.clone()));
+            match path {
+                // Classifications carry the qualifier as a field too.
+                "/regulatory/classifications" => {
+                    if let Some(q) = &p.qualifier {
+                        c.insert("qualifier".into(), Value::String(q.clone()));
+                    }
+                }
+                _ if group_value => {
+                    let qualifier = match c.get("qualifier").and_then(Value::as_str) {
+                        None => "group".to_string(),
+                        Some(q) if q.split("; ").any(|w| w == "group") => q.to_string(),
+                        Some(q) => format!("group; {q}"),
+                    };
+                    c.insert("qualifier".into(), Value::String(qualifier));
+                }
+                _ => {}
             }
         }
     }
@@ -496,6 +525,77 @@ mod tests {
             "the row naming it alone"
         );
         assert_eq!(level("592-01-8"), "9.8 µg/day");
+    }
+
+    #[test]
+    fn continuation_rows_under_a_group_row_filed_under_the_base_s_cas_reach_base_and_salt() {
+        let group = "o-Phenylenediamine and its salts";
+        let rows = GroupRows::parse(&format!(
+            "{TSV}prop65\t{group}\tcancer|15-May-98\tgroup\tlist\t95-54-5,615-28-1\t-\tsalts\n\
+             prop65\to-Phenylenediamine\t|\tgroup\tlist\t95-54-5\t-\tsub-row\n\
+             prop65\to-Phenylenediamine dihydrochloride\t|\tgroup\tlist\t615-28-1\t-\tsub-row\n"
+        ))
+        .unwrap();
+        let listing = json!({"regulatory": {"listings": {"prop65": [
+            {"toxicity": "cancer", "date_listed": "1998-05-15", "source": "p65"}
+        ]}}});
+        let continuation = |name: &str, level: &str| {
+            let mut c = Contribution::about(Subject::Named(name.into()), json!({})).named(name);
+            c.member_level = Some(MemberLevel {
+                row: group.into(),
+                level: level.into(),
+                members: 0,
+            });
+            c
+        };
+        let mut by_cas: BTreeMap<Cas, Vec<(&str, Contribution)>> = BTreeMap::new();
+        for c in [
+            Contribution::new(cas("95-54-5"), listing).named(group),
+            continuation("o-Phenylenediamine", "26 µg/day"),
+            continuation("o-Phenylenediamine dihydrochloride", "44 µg/day"),
+        ] {
+            for (cas, c) in place("prop65", c, &rows) {
+                by_cas.entry(cas).or_default().push(("p65", c));
+            }
+        }
+        by_cas.values_mut().for_each(own_rows_first);
+        let listing = |cas_no: &str| {
+            by_cas[&cas(cas_no)][0].1.fragment["regulatory"]["listings"]["prop65"][0].clone()
+        };
+        assert_eq!(listing("95-54-5")["safe_harbor_level"], "26 µg/day");
+        assert!(listing("95-54-5").get("via").is_none(), "its own row");
+        assert_eq!(listing("615-28-1")["safe_harbor_level"], "44 µg/day");
+        assert_eq!(listing("615-28-1")["via"], group);
+    }
+
+    #[test]
+    fn a_group_substance_s_guidance_value_reaches_its_members_marked_as_the_group_s() {
+        let rows = GroupRows::parse(&format!(
+            "{TSV}efsa_openfoodtox\tCopper compounds\tADI\tgroup\tlist\t7758-98-7,20427-59-2\t-\tpart of group assessment\n"
+        ))
+        .unwrap();
+        let adi = json!({"dose_response": [
+            {"kind": "adi", "value": 0.15, "unit": "mg/kg bw/day", "agency": "EFSA", "year": 2018,
+             "basis": "EFSA", "source": "efsa"},
+            {"kind": "adi", "qualifier": "provisional", "value": 0.1, "unit": "mg/kg bw/day",
+             "agency": "EFSA", "year": 2008, "basis": "EFSA", "source": "efsa"}
+        ]});
+        let group = Contribution::about(Subject::Named("Copper compounds".into()), adi)
+            .named("Copper compounds");
+        let placed = place("efsa_openfoodtox", group, &rows);
+        assert_eq!(
+            placed.len(),
+            2,
+            "every member, and nothing under the group's name"
+        );
+        assert_eq!(placed[0].0, cas("7758-98-7"));
+        let doses = &placed[0].1.fragment["dose_response"];
+        assert_eq!(doses[0]["qualifier"], "group");
+        assert_eq!(doses[1]["qualifier"], "group; provisional");
+        assert_eq!(
+            doses[0]["basis"],
+            "EFSA; set for \"Copper compounds\"; a member by the rule list of data/curated/group-rows.tsv"
+        );
     }
 
     #[test]

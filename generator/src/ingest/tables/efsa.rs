@@ -12,6 +12,7 @@ use std::path::Path;
 
 use serde_json::json;
 
+use super::dose;
 use super::efsa_points;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
@@ -194,11 +195,15 @@ fn assessment(raw: &str) -> Option<(DoseKind, Option<&'static str>)> {
 
 /// "µg/kg bw" for a TDI -> "µg/kg bw/day": OpenFoodTox leaves the period out of some units
 /// (nickel's 2020 TDI, the dioxin TWIs), which the kind states (a tolerable *daily* intake, a
-/// *weekly* one). Other units are kept as written.
+/// *weekly* one). An acute reference dose is the reverse: an amount eaten at one meal or
+/// within one day, per kg bw, so OpenFoodTox's "mg/kg bw/day" for some ARfDs is served as
+/// "mg/kg bw", as the rest of its ARfDs are (data/README.md, "Acute values are single
+/// doses"). Other units are kept as written.
 fn per_period(kind: DoseKind, unit: &str) -> String {
     let period = match kind {
         DoseKind::Adi | DoseKind::Tdi => "day",
         DoseKind::Twi => "week",
+        DoseKind::Arfd => return efsa_points::single_dose(unit).to_string(),
         _ => return unit.to_string(),
     };
     if unit.ends_with("kg bw") {
@@ -349,23 +354,12 @@ fn parse(
             .chain(label)
             .collect();
         let dose = DoseValue {
-            date_precision: None,
-            effective_from: None,
-            effective_until: None,
-            kind,
             qualifier: (!qualifier.is_empty()).then(|| qualifier.join("; ")),
-            value,
-            unit: per_period(kind, unit),
-            agency: agency.to_string(),
             year: cell(&row, 2).and_then(|y| y.parse().ok()),
             population: cell(&row, 8).map(String::from),
-            route: None,
-            species: None,
             basis: Some(author.to_string()),
             reference: cell(&row, 3).and_then(|id| references.get(id)).cloned(),
-            source: src.id.clone(),
-            status: None,
-            superseded_by: None,
+            ..dose::stated(src, agency, kind, value, per_period(kind, unit))
         };
         doses.add(substance, subject, dose);
     }
@@ -456,6 +450,8 @@ mod tests {
         assert_eq!(per_period(DoseKind::Tdi, "µg/kg bw"), "µg/kg bw/day");
         assert_eq!(per_period(DoseKind::Twi, "pg/kg bw"), "pg/kg bw/week");
         assert_eq!(per_period(DoseKind::Arfd, "mg/kg bw"), "mg/kg bw");
+        assert_eq!(per_period(DoseKind::Arfd, "mg/kg bw/day"), "mg/kg bw");
+        assert_eq!(per_period(DoseKind::Arfd, "µg/kg bw/day"), "µg/kg bw");
         assert_eq!(per_period(DoseKind::Adi, "mg/person/day"), "mg/person/day");
     }
 

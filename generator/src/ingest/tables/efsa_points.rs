@@ -18,6 +18,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::dose;
 use super::efsa::SubstanceDoses;
 use super::ledger::Ledger;
 use super::text::{cell, reader};
@@ -54,11 +55,24 @@ const ACUTE_AQUATIC_DAYS: f64 = 4.0;
 /// The qualifiers OpenFoodTox writes; anything else is not read.
 const QUALIFIERS: &[&str] = &["=", ">", ">=", "<", "<=", "ca."];
 
-/// What one row is, once read: the group it informs, its kind, and its route as served.
+/// What one row is, once read: the group it informs, its kind, its route and its unit as
+/// served.
 struct Endpoint {
     group: EcotoxGroup,
     kind: DoseKind,
     route: Option<&'static str>,
+    unit: &'static str,
+}
+
+/// An acute dose per kg of body weight is one dose (an LD50 is the dose given once that kills
+/// half the animals; an acute reference dose is eaten at one meal or within one day), so the
+/// "/day" OpenFoodTox writes after some of them is dropped: "mg/kg bw/day" -> "mg/kg bw"
+/// (data/README.md, "Acute values are single doses"). Other units are kept.
+pub(super) fn single_dose(unit: &str) -> &str {
+    match unit.strip_suffix("/day") {
+        Some(dose) if dose.ends_with("/kg bw") => dose,
+        _ => unit,
+    }
 }
 
 /// Why an endpoint other than LD50, LC50 and EC50 is not read, named per endpoint so the
@@ -121,12 +135,15 @@ fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, Cow<'static, str>> {
             group: EcotoxGroup::Pollinators,
             kind,
             route: Some(route),
+            unit: "µg/piece",
         });
     }
     if study == "Ecotox (water compartment)" {
-        if kind == DoseKind::Ld50 || !matches!(unit, "mg/L" | "µg/L") {
-            return Err("aquatic value that is not an L(E)C50 in mg/l or µg/l".into());
-        }
+        let unit = match unit {
+            "mg/L" if kind != DoseKind::Ld50 => "mg/L",
+            "µg/L" if kind != DoseKind::Ld50 => "µg/L",
+            _ => return Err("aquatic value that is not an L(E)C50 in mg/l or µg/l".into()),
+        };
         if species == "not reported" {
             return Err("aquatic test species not reported".into());
         }
@@ -138,6 +155,7 @@ fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, Cow<'static, str>> {
             group: EcotoxGroup::AquaticLife,
             kind,
             route: None,
+            unit,
         });
     }
     let group = if BIRDS.contains(&species) {
@@ -161,15 +179,20 @@ fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, Cow<'static, str>> {
                 .into(),
         );
     }
-    if !matches!(unit, "mg/kg bw" | "mg/kg bw/day") {
-        return Err(
-            "LD50 not per kg of body weight (mg/kg without bw may be a feed content)".into(),
-        );
-    }
+    let unit = match unit {
+        // One dose either way (`single_dose`).
+        "mg/kg bw" | "mg/kg bw/day" => "mg/kg bw",
+        _ => {
+            return Err(
+                "LD50 not per kg of body weight (mg/kg without bw may be a feed content)".into(),
+            );
+        }
+    };
     Ok(Endpoint {
         group,
         kind,
         route: Some("oral"),
+        unit,
     })
 }
 
@@ -227,23 +250,14 @@ pub fn parse(
             None => format!("{author}: acute toxicity"),
         };
         let dose = DoseValue {
-            date_precision: None,
-            effective_from: None,
-            effective_until: None,
-            kind: found.kind,
             qualifier: (qualifier != "=").then(|| qualifier.to_string()),
-            value,
-            unit: cell(&row, 12).unwrap_or_default().to_string(),
-            agency: agency.to_string(),
             year: cell(&row, 2).and_then(|y| y.parse().ok()),
             population: Some(found.group.label().to_string()),
             route: found.route.map(String::from),
             species: cell(&row, 6).map(String::from),
             basis: Some(basis),
             reference: cell(&row, 3).and_then(|id| references.get(id)).cloned(),
-            source: src.id.clone(),
-            status: None,
-            superseded_by: None,
+            ..dose::stated(src, agency, found.kind, value, found.unit)
         };
         doses.add(substance, subject, dose);
     }
@@ -327,6 +341,10 @@ mod tests {
         assert!(doses[2].get("route").is_none());
         assert_eq!(doses[3]["unit"], "µg/L", "units are served as written");
         assert_eq!(doses[4]["population"], "birds");
+        assert_eq!(
+            doses[4]["unit"], "mg/kg bw",
+            "an acute LD50 \"per day\" is one dose per kg bw"
+        );
         assert_eq!(doses[5]["population"], "laboratory mammals");
         assert_eq!(doses[5]["basis"], "EFSA: acute toxicity");
     }

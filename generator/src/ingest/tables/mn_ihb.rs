@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use super::dose;
 use super::ledger::Ledger;
 use super::text::{cell, csv_error, read_utf8, reader};
 use super::{Parsed, TableError};
@@ -97,23 +98,9 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
                 (true, None) => None,
             };
             doses.push(to_json(&DoseValue {
-                date_precision: None,
-                effective_from: None,
-                effective_until: None,
-                kind,
-                qualifier: None,
-                value,
-                unit: "µg/m3".into(),
-                agency: agency_of(reference).into(),
                 year: year_of(reference),
-                population: None,
-                route: None,
-                species: None,
                 basis,
-                reference: None,
-                source: src.id.clone(),
-                status: None,
-                superseded_by: None,
+                ..dose::stated(src, agency_of(reference), kind, value, "µg/m3")
             }));
         }
         let mut fragment = json!({});

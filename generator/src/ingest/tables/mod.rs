@@ -13,6 +13,7 @@ mod call;
 mod clp;
 mod cosing;
 mod cpdat;
+mod dose;
 mod efsa;
 mod efsa_points;
 mod fda_food;

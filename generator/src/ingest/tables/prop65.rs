@@ -106,6 +106,10 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             );
             continue;
         }
+        // The rows just below a listing row that carry only a level continue it, whether it
+        // names a group without a CAS ("Lead and lead compounds") or files one under the
+        // base's CAS ("o-Phenylenediamine and its salts", 95-54-5).
+        group_row = Some(name.to_string());
         if let Some(removed) = removed_endpoint(name) {
             tox.retain(|t| *t != removed);
         }
@@ -121,7 +125,6 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             list if list.is_empty() => vec![Subject::Named(clean_name(name))],
             list => list.into_iter().map(Subject::Cas).collect(),
         };
-        group_row = matches!(subjects[..], [Subject::Named(_)]).then(|| name.to_string());
         let mechanism = cell(&row, 2)
             .unwrap_or_default()
             .split_whitespace()
@@ -247,14 +250,22 @@ mod tests {
         let text = "Chemical,Type of Toxicity,Listing Mechanism,CAS No.,Date Listed,NSRL or MADL (µg/day)a\n\
             Lead and lead compounds,cancer,AB,---,1-Oct-92,\n\
             Lead,,,,,15 (oral)\n\
+            o-Phenylenediamine and its salts,cancer ,AB,95-54-5,15-May-98,\n\
+            o-Phenylenediamine dihydrochloride,,,,,44\n\
             Lead acetate,cancer,SQE,301-04-2,1-Jan-88,23 (oral)\n\
-            Lead phosphate,,,,,58 (oral)\n";
+            Phenylhydrazine,,,,,1\n";
         let parsed = parse(text, &descriptor("p65")).unwrap();
         let got = &parsed.contributions;
+        assert_eq!(got.len(), 6);
         assert_eq!(
-            got.len(),
-            3,
-            "a level after a row keyed by CAS continues nothing"
+            got[3].member_level.as_ref().map(|l| l.row.as_str()),
+            Some("o-Phenylenediamine and its salts"),
+            "a group row filed under the base's CAS is continued too"
+        );
+        assert_eq!(
+            got[5].member_level.as_ref().map(|l| l.row.as_str()),
+            Some("Lead acetate"),
+            "a level row continues the listing row above it, whatever that row names"
         );
         assert_eq!(got[1].subject, Subject::Named("Lead".into()));
         assert_eq!(got[1].name.as_deref(), Some("Lead"));
@@ -268,8 +279,7 @@ mod tests {
         );
         assert_eq!(got[1].fragment, json!({}), "it lists nothing of its own");
         let fates: Vec<_> = parsed.ledger.rows().iter().map(|r| &r.fate).collect();
-        assert!(matches!(fates[1], Fate::About(_)));
-        assert!(matches!(fates[3], Fate::Skipped(_)));
+        assert!(fates.iter().all(|f| matches!(f, Fate::About(_))));
     }
 
     #[test]

@@ -13,6 +13,7 @@ use std::path::Path;
 use calamine::{Reader, open_workbook_auto};
 use serde_json::json;
 
+use super::dose;
 use super::ledger::Ledger;
 use super::{Parsed, TableError};
 use crate::ingest::contribution::{Contribution, Subject, to_json};
@@ -288,17 +289,7 @@ fn dose_of(
         .flatten()
         .filter(|y| (1900..=2100).contains(y));
     let dose = DoseValue {
-        date_precision: None,
-        effective_from: None,
-        effective_until: None,
-        kind,
-        qualifier: None,
-        value,
-        unit: unit.to_string(),
-        agency: agency.to_string(),
         year,
-        population: None,
-        route: None,
         species: field(row, c.species_original)
             .and(field(row, c.common_name))
             .map(String::from),
@@ -306,9 +297,7 @@ fn dose_of(
         reference: field(row, c.url)
             .filter(|u| u.starts_with("http") && !u.ends_with("/.pdf"))
             .map(String::from),
-        source: src.id.clone(),
-        status: None,
-        superseded_by: None,
+        ..dose::stated(src, agency, kind, value, unit)
     };
     Ok((cas, dose))
 }
