@@ -264,7 +264,12 @@ fn mark(fragment: &mut Value, via: Option<&str>, p: &Placement) {
         if !note.is_empty() {
             note.push_str("; ");
         }
-        note.push_str(&format!("only {q}"));
+        // Some qualifiers already say "only as ..."; say it once.
+        if q.starts_with("only ") {
+            note.push_str(q);
+        } else {
+            note.push_str(&format!("only {q}"));
+        }
     }
     // A value a group substance's row gives a member ("Copper compounds": copper sulfate) is
     // set for the group, which its qualifier says as OpenFoodTox's "ADI (group)" does.
@@ -412,6 +417,26 @@ mod tests {
                 .get("via")
                 .is_none(),
             "its own row"
+        );
+    }
+
+    #[test]
+    fn a_qualifier_that_already_says_only_is_not_prefixed_again() {
+        let tsv = "table\trow_name\trow_key\tdisposition\trule\tmembers\tqualifier\treason\n\
+            iarc\tEtoposide with cisplatin and bleomycin\t1\tqualified\tlist\t33419-42-0\tonly as the etoposide + cisplatin + bleomycin combination\tb\n";
+        let rows = GroupRows::parse(tsv).unwrap();
+        let c = Contribution::about(
+            Subject::Named("Etoposide with cisplatin and bleomycin".into()),
+            prop65_fragment(),
+        )
+        .named("Etoposide with cisplatin and bleomycin");
+        let placed = place("iarc", c, &rows);
+        let basis = placed[0].1.fragment["regulatory"]["classifications"][0]["basis"]
+            .as_str()
+            .unwrap();
+        assert!(
+            basis.ends_with("; only as the etoposide + cisplatin + bleomycin combination"),
+            "{basis}"
         );
     }
 
