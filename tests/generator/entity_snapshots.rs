@@ -36,6 +36,29 @@ fn one_product_per_tier() {
     }
 }
 
+/// Grapes and raisins (METHODOLOGY.md, "A syndrome without an established cause"): the dog
+/// tier rests on the syndrome the Merck Veterinary Manual documents, high at the route factor
+/// alone, and not on tartaric acid, a proposed toxic principle: without the tartaric acid line
+/// the product is as high.
+#[test]
+fn grapes_rest_on_the_documented_syndrome() {
+    use saferef_generator::aggregate::synthesis::{ProductRisk, synthesize};
+    let grapes = &dataset().products["hq-p-pet-000025"];
+    let (s, _) = synthesize(dataset(), grapes);
+    assert_eq!(s.risk_level, Some(ProductRisk::High));
+    let found: Vec<_> = s
+        .product_findings
+        .iter()
+        .map(|f| (f.context, f.adjusted_score))
+        .collect();
+    assert_eq!(found, [("dog", 3.0)]);
+    let mut without = grapes.clone();
+    without.composition.clear();
+    let (s, traces) = synthesize(dataset(), &without);
+    assert!(traces.is_empty());
+    assert_eq!(s.risk_level, Some(ProductRisk::High));
+}
+
 /// Pets meet a product once (METHODOLOGY.md, "Pets meet a product once"): xylitol, very high
 /// for dogs, in sugar-free gum eaten momentarily and occasionally scores 4 x 1.0 (route alone)
 /// = 4.0, severe, where the people's factors (0.6 x 0.7) held it at the 1.8 floor. Without

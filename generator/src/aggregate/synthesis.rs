@@ -4,19 +4,20 @@
 //! dog and cat contexts, where one exposure poisons, take the route factor alone. Each
 //! compound's share is reported with its basis: a typical or specified content is the
 //! exposure, a legal or advisory limit only its upper bound (METHODOLOGY.md, "Product
-//! synthesis").
+//! synthesis"). A product's own curated finding for a pet (a syndrome whose cause no compound
+//! of the composition is established as) is scored beside the compounds.
 
 use serde::Serialize;
 
 use super::assess;
 use crate::model::Dataset;
 use crate::model::contexts::Context;
-use crate::model::material::{Component, Product, ShareKind};
+use crate::model::material::{Component, Product, ProductFinding, ShareKind};
 use crate::model::vocab::RiskLevel;
 
 pub const METHOD: &str = "max_adjusted_compound_tier";
-pub const VERSION: &str = "1.4";
-pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score; a compound of tier high or above scores at least moderate (1.8), since exposure heuristics are no evidence of low hazard. A dog or cat tier is scored with the route factor alone: a pet is poisoned by one exposure, which how often or how long people use the product does not lessen. The multipliers are calibrated heuristics, not regulatory consensus. A compound's typical or specified share is its exposure; a legal or advisory maximum is only an upper bound on it, never the content.";
+pub const VERSION: &str = "1.5";
+pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score; a compound of tier high or above scores at least moderate (1.8), since exposure heuristics are no evidence of low hazard. A dog or cat tier is scored with the route factor alone: a pet is poisoned by one exposure, which how often or how long people use the product does not lessen. A product's own finding for a dog or cat, a syndrome a veterinary reference documents where no compound is its established cause, is scored the same way. The multipliers are calibrated heuristics, not regulatory consensus. A compound's typical or specified share is its exposure; a legal or advisory maximum is only an upper bound on it, never the content.";
 
 /// What a compound's share tells about its exposure in the product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -205,6 +206,18 @@ pub struct Trace {
     pub share_basis: ShareBasis,
 }
 
+/// A product finding's contribution: the syndrome, its tier in the pet's context and its
+/// score (METHODOLOGY.md, "A syndrome without an established cause").
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct FindingTrace {
+    #[schemars(with = "Context")]
+    pub context: &'static str,
+    pub tier: RiskLevel,
+    pub adjusted_score: f64,
+    pub finding: String,
+    pub source: String,
+}
+
 /// How many assessed compounds have each share basis.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ShareBases {
@@ -221,6 +234,9 @@ pub struct Synthesis {
     pub contexts: Vec<&'static str>,
     pub multipliers: Multipliers,
     pub compounds_assessed: usize,
+    /// The product's own findings that count in its contexts; absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub product_findings: Vec<FindingTrace>,
     pub share_bases: ShareBases,
     pub synthesis_method: &'static str,
     pub synthesis_version: &'static str,
@@ -288,7 +304,12 @@ pub fn synthesize(dataset: &Dataset, product: &Product) -> Synthesized {
             share_basis: ShareBasis::of(c),
         });
     }
-    let score = traces.iter().map(|t| t.adjusted_score).fold(0.0, f64::max);
+    let findings = finding_traces(&product.findings, &contexts, factor_in);
+    let score = traces
+        .iter()
+        .map(|t| t.adjusted_score)
+        .chain(findings.iter().map(|f| f.adjusted_score))
+        .fold(0.0, f64::max);
     let mut bases = ShareBases::default();
     for t in &traces {
         *match t.share_basis {
@@ -298,20 +319,44 @@ pub fn synthesize(dataset: &Dataset, product: &Product) -> Synthesized {
         } += 1;
     }
     // A compound without a tier in any context is evidence of nothing: a product none of whose
-    // compounds is assessed has no level, never "negligible" (METHODOLOGY.md, "Product synthesis").
-    let assessed = traces.iter().any(|t| t.tier.is_some());
+    // compounds is assessed, and with no finding of its own, has no level, never "negligible"
+    // (METHODOLOGY.md, "Product synthesis").
+    let assessed = traces.iter().any(|t| t.tier.is_some()) || !findings.is_empty();
     let synthesis = Synthesis {
         risk_level: assessed.then(|| ProductRisk::from_score(score)),
         score,
         contexts,
         multipliers: m,
         compounds_assessed: traces.len(),
+        product_findings: findings,
         share_bases: bases,
         synthesis_method: METHOD,
         synthesis_version: VERSION,
         methodology_note: METHODOLOGY_NOTE,
     };
     (synthesis, traces)
+}
+
+/// The product's findings in the contexts its exposure names, each scored; a finding for a
+/// species the product's users do not bring in says nothing of this product's exposure.
+fn finding_traces(
+    findings: &[ProductFinding],
+    contexts: &[&'static str],
+    factor_in: impl Fn(&str) -> f64,
+) -> Vec<FindingTrace> {
+    findings
+        .iter()
+        .filter_map(|f| {
+            let ctx = *contexts.iter().find(|c| **c == f.context)?;
+            Some(FindingTrace {
+                context: ctx,
+                tier: f.severity,
+                adjusted_score: adjusted_score(f.severity, factor_in(ctx)),
+                finding: f.finding.clone(),
+                source: f.source.clone(),
+            })
+        })
+        .collect()
 }
 
 fn round2(v: f64) -> f64 {
@@ -321,6 +366,47 @@ fn round2(v: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A product with no compound composition and one documented syndrome for dogs (grapes
+    /// and raisins, METHODOLOGY.md, "A syndrome without an established cause").
+    fn syndrome_product(users: &[&str]) -> Product {
+        serde_json::from_value(serde_json::json!({
+            "id": "hq-p-pet-999999",
+            "name": "Fruit",
+            "tier": "PET",
+            "categories": ["foods"],
+            "description": {"text": "t", "source": "s"},
+            "findings": [{"context": "dog", "severity": "high", "finding": "acute kidney injury", "source": "s"}],
+            "hazard_summary": {"text": "t", "source": "s"},
+            "exposure": {"routes": ["ingestion"], "users": users, "duration": "momentary",
+                "frequency": "occasional", "source": "s"},
+            "sources": [],
+            "meta": {"created": "2026-11-27", "last_reviewed": "2026-11-27", "version": 1}
+        }))
+        .unwrap()
+    }
+
+    /// The syndrome alone assesses the product: high for dogs, one exposure, the route factor
+    /// alone (3 x 1.0), not the people's momentary and occasional use (3 x 0.42).
+    #[test]
+    fn a_product_finding_for_a_pet_decides_without_a_compound() {
+        let d = &Dataset::default();
+        let (s, traces) = synthesize(d, &syndrome_product(&["pets"]));
+        assert!(traces.is_empty());
+        assert_eq!(s.risk_level, Some(ProductRisk::High));
+        assert_eq!(s.score, 3.0);
+        assert_eq!(s.product_findings.len(), 1);
+        assert_eq!(s.product_findings[0].context, "dog");
+    }
+
+    /// A dog finding says nothing of a product no dog meets.
+    #[test]
+    fn a_product_finding_counts_only_where_its_users_bring_the_species_in() {
+        let d = &Dataset::default();
+        let (s, _) = synthesize(d, &syndrome_product(&["adults"]));
+        assert_eq!(s.risk_level, None);
+        assert!(s.product_findings.is_empty());
+    }
 
     #[test]
     fn score_bands_are_ordered_and_cover_the_scale() {

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::record::SourceRef;
+use super::vocab::RiskLevel;
 
 /// What a component's share says (data/README.md, "Shares"): the content the material or
 /// product has, or only a ceiling on it. Synthesis uses the first two as exposure and the
@@ -101,6 +102,24 @@ pub struct BrandExample {
     pub name: String,
     pub source: String,
 }
+
+/// A curated finding about the product itself for a pet (data/README.md, "Products"): the
+/// syndrome a veterinary reference documents for the product where no compound of its
+/// composition is an established cause (grapes and raisins in dogs: the toxic principle is
+/// unknown). Synthesis scores it as it scores a compound's tier in that context
+/// (METHODOLOGY.md, "A syndrome without an established cause").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProductFinding {
+    /// `dog` or `cat`, the contexts a product's `pets` users bring in.
+    pub context: String,
+    pub severity: RiskLevel,
+    pub finding: String,
+    pub source: String,
+}
+
+/// The contexts a product finding may name.
+pub const FINDING_CONTEXTS: [&str; 2] = ["dog", "cat"];
 
 /// A sourced statement.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -242,6 +261,8 @@ pub struct Product {
     pub description: Statement,
     #[serde(default)]
     pub composition: Vec<Component>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<ProductFinding>,
     #[serde(default)]
     pub materials: ProductMaterials,
     pub hazard_summary: Statement,

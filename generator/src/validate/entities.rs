@@ -11,7 +11,9 @@ use super::Sink;
 use super::citations::whole_work;
 use super::entity_gaps::{self, EMPTY_COMPOSITION, Gap, WHOLE_WORK_CITATION};
 use crate::model::cas::Cas;
-use crate::model::material::{Component, EntityMeta, Exposure, Material, Product, ShareKind};
+use crate::model::material::{
+    Component, EntityMeta, Exposure, FINDING_CONTEXTS, Material, Product, ProductFinding, ShareKind,
+};
 use crate::model::record::SourceRef;
 use crate::model::vocab::{
     COMPONENT_ROLES, EXPOSURE_DURATIONS, EXPOSURE_FREQUENCIES, EXPOSURE_ROUTES, EXPOSURE_USERS,
@@ -215,6 +217,7 @@ fn product(p: &Product, dataset: &Dataset, slugs: &BTreeMap<&str, &str>, out: &m
         out.push("categories", "a product needs at least one category");
     }
     components("composition", &p.composition, dataset, out);
+    findings(&p.findings, &p.exposure, out);
     for (section, list) in [
         ("common", &p.materials.common),
         ("concerning", &p.materials.concerning),
@@ -242,6 +245,31 @@ fn product(p: &Product, dataset: &Dataset, slugs: &BTreeMap<&str, &str>, out: &m
     }
     sources(p, &p.sources, out);
     dates(&p.meta, &p.sources, out);
+}
+
+/// A product's own findings: each for a pet, on a product whose users name pets (else the
+/// synthesis would never read it).
+fn findings(list: &[ProductFinding], e: &Exposure, out: &mut Sink<'_>) {
+    for (i, f) in list.iter().enumerate() {
+        if !FINDING_CONTEXTS.contains(&f.context.as_str()) {
+            out.push(
+                format!("findings[{i}].context"),
+                format!(
+                    "unknown context {:?}; one of {}",
+                    f.context,
+                    FINDING_CONTEXTS.join(", ")
+                ),
+            );
+        } else if !e.users.iter().any(|u| u == "pets") {
+            out.push(
+                format!("findings[{i}].context"),
+                format!("a {} finding needs pets among exposure.users", f.context),
+            );
+        }
+        if f.finding.trim().is_empty() {
+            out.push(format!("findings[{i}].finding"), "states no finding");
+        }
+    }
 }
 
 /// A product's exposure: its routes, users, duration and frequency from the vocabularies.
@@ -393,6 +421,40 @@ fn sources<T: Serialize>(entity: &T, refs: &[SourceRef], out: &mut Sink<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn finding_problems(context: &str, users: &[&str]) -> Vec<Problem> {
+        let f = ProductFinding {
+            context: context.into(),
+            severity: crate::model::vocab::RiskLevel::High,
+            finding: "acute kidney injury".into(),
+            source: "s".into(),
+        };
+        let e = Exposure {
+            routes: vec!["ingestion".into()],
+            users: users.iter().map(|u| (*u).to_string()).collect(),
+            duration: "momentary".into(),
+            frequency: "occasional".into(),
+            source: "s".into(),
+            also: Vec::new(),
+        };
+        let mut problems = Vec::new();
+        findings(
+            &[f],
+            &e,
+            &mut Sink {
+                file: "p.json".into(),
+                problems: &mut problems,
+            },
+        );
+        problems
+    }
+
+    #[test]
+    fn a_product_finding_is_for_a_pet_the_product_names() {
+        assert!(finding_problems("dog", &["pets"]).is_empty());
+        assert_eq!(finding_problems("horse", &["pets"]).len(), 1);
+        assert_eq!(finding_problems("cat", &["adults"]).len(), 1);
+    }
 
     #[test]
     fn id_shapes() {

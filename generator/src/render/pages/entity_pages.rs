@@ -138,6 +138,8 @@ struct ProductPage<'a> {
     common_names: &'a [String],
     description: Said,
     hazard: Said,
+    /// The product's own findings that count (species, tier, the finding with its source).
+    findings: Vec<(&'static str, &'static str, Said)>,
     composition: Vec<Part>,
     materials: Vec<(&'static str, Vec<Linked>)>,
     routes: String,
@@ -195,6 +197,17 @@ pub fn product_page(
         common_names: &p.common_names,
         description: said(&p.sources, &p.description),
         hazard: said(&p.sources, &p.hazard_summary),
+        findings: synthesis
+            .product_findings
+            .iter()
+            .map(|f| {
+                let stated = Statement {
+                    text: f.finding.clone(),
+                    source: f.source.clone(),
+                };
+                (f.context, f.tier.as_str(), said(&p.sources, &stated))
+            })
+            .collect(),
         composition: parts(d, &p.sources, &p.composition),
         materials,
         routes: p.exposure.routes.join(", ").replace('_', " "),
