@@ -423,14 +423,14 @@ mod tests {
     #[test]
     fn a_qualifier_that_already_says_only_is_not_prefixed_again() {
         let tsv = "table\trow_name\trow_key\tdisposition\trule\tmembers\tqualifier\treason\n\
-            iarc\tEtoposide with cisplatin and bleomycin\t1\tqualified\tlist\t33419-42-0\tonly as the etoposide + cisplatin + bleomycin combination\tb\n";
+            prop65\tEtoposide with cisplatin and bleomycin\tcancer|1-Jan-88\tqualified\tlist\t33419-42-0\tonly as the etoposide + cisplatin + bleomycin combination\tb\n";
         let rows = GroupRows::parse(tsv).unwrap();
         let c = Contribution::about(
             Subject::Named("Etoposide with cisplatin and bleomycin".into()),
             prop65_fragment(),
         )
         .named("Etoposide with cisplatin and bleomycin");
-        let placed = place("iarc", c, &rows);
+        let placed = place("prop65", c, &rows);
         let basis = placed[0].1.fragment["regulatory"]["classifications"][0]["basis"]
             .as_str()
             .unwrap();
