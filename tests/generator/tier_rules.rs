@@ -457,3 +457,17 @@ fn older_adults_take_reproductive_findings_at_most_moderate() {
     assert_eq!(tier(&diglyme, "human_adult"), Some(High));
     assert_eq!(tier(&diglyme, "human_elderly"), Some(Moderate));
 }
+
+#[test]
+fn a_peptide_medicine_is_not_rated_for_swallowing_by_its_systemic_hazards() {
+    // Leuprorelin acetate and filgrastim: Proposition 65 reproductive and developmental listings
+    // of medicines given by depot injection; swallowed, the peptide and the protein are digested.
+    for cas in ["74381-53-6", "121181-53-1"] {
+        let a = assessed(cas);
+        assert_eq!(tier(&a, "exposure_ingestion"), None, "{cas}");
+        assert!(
+            tier(&a, "human_adult").is_some(),
+            "{cas}: people keep their tier"
+        );
+    }
+}

@@ -166,6 +166,7 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
             || breathed_value(record)
             || routes::on_exhaust_particles(record),
         inhaled_form,
+        digested: routes::not_absorbed_by_mouth(&record.cas),
     }
 }
 
@@ -232,7 +233,13 @@ fn result(context: &'static str, found: &[Finding<'_>], disputed: bool) -> Optio
         })
         .collect();
     let more = evidence.len().saturating_sub(lead.len());
-    let mut summary = format!("{} risk: {}.", capitalise(tier.words()), lead.join("; "));
+    // A finding written as a sentence brings its own full stop.
+    let lead = lead.join("; ");
+    let mut summary = format!(
+        "{} risk: {}.",
+        capitalise(tier.words()),
+        lead.strip_suffix('.').unwrap_or(&lead)
+    );
     if more > 0 {
         summary.push_str(&format!(
             " {more} further finding{} in the evidence.",

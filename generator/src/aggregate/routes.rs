@@ -195,6 +195,26 @@ pub const INJECTED_AGENTS: &[InjectedAgent] = &[InjectedAgent {
     basis: "IARC Monographs Volume 2 (1973) and Supplement 7 (1987), iron-dextran complex: Group 2B on sarcomas at the site of intramuscular or subcutaneous injection in animals",
 }];
 
+/// Peptide and protein medicines given by injection, implant or nasal spray: swallowed, they
+/// are digested like food, so their systemic hazards say nothing of ingestion (rule
+/// "route_relevance"). Each is named with the prescribing information that gives its route.
+pub const NOT_ABSORBED_BY_MOUTH: &[&str] = &[
+    "74381-53-6",  // leuprorelin acetate: Lupron Depot, intramuscular depot suspension
+    "65807-02-5",  // goserelin acetate: Zoladex, subcutaneous implant
+    "86220-42-0",  // nafarelin acetate: Synarel, nasal solution
+    "121181-53-1", // filgrastim: Neupogen, subcutaneous or intravenous injection
+    "52232-67-4",  // teriparatide: Forteo, subcutaneous injection
+    "9002-68-0",   // menotropins: Menopur, subcutaneous injection
+    "97048-13-0",  // urofollitropin: Bravelle, subcutaneous or intramuscular injection
+    "216974-75-3", // bevacizumab: Avastin, intravenous infusion
+    "380610-27-5", // pertuzumab: Perjeta, intravenous infusion
+];
+
+/// Whether a substance is a peptide or protein medicine that the gut digests.
+pub fn not_absorbed_by_mouth(cas: &str) -> bool {
+    NOT_ABSORBED_BY_MOUTH.contains(&cas)
+}
+
 /// The agent of a CAS number, if its cancer evidence is by injection only.
 pub fn injected_agent(cas: &str) -> Option<&'static InjectedAgent> {
     INJECTED_AGENTS.iter().find(|a| a.cas == cas)

@@ -99,7 +99,7 @@ impl Rule {
                 "Germ cell mutagens of category 1 (H340) are high and of category 2 (H341) moderate."
             }
             Rule::ReproductiveToxicity => {
-                "Reproductive or developmental toxicants of category 1 (H360) and Proposition 65 reproductive or developmental listings are high; category 2 (H361) is moderate; effects via lactation (H362) are moderate."
+                "Reproductive or developmental toxicants of category 1 (H360) and Proposition 65 reproductive or developmental listings are high; category 2 (H361) is moderate; effects via lactation (H362) are moderate. In a code's letters an upper case F or D is the code's own category and a lower case f or d category 2 (CLP Annex VI, Table 3: H360Fd is fertility 1B and development 2), so Lilial's H360Fd is a suspected, not a known, developmental toxicant."
             }
             Rule::OrganToxicity => {
                 "Specific target organ toxicity of category 1 (H370, H372) is high and of category 2 (H371, H373) moderate. Where the classification states its route (EU CLP Annex VI \"(Inhalation)\" beside the code; Safe Work Australia's \"if inhaled\", \"if swallowed\", \"in contact with skin\"), it counts only for that route, for the workplace when the route is inhalation or the skin, and for people, at most moderate where inhalation is its only route unless the agent is inhaled in its ordinary form."
@@ -120,7 +120,7 @@ impl Rule {
                 "Potency bands: a tolerable or acceptable daily intake below 0.0001 mg/kg bw/day is high, below 0.01 moderate, otherwise low; a chronic inhalation reference concentration below 1 µg/m3 is high, below 10 µg/m3 moderate, otherwise low; an occupational 8-hour limit below 0.01 mg/m3 is very high, below 0.1 high, below 1 moderate, otherwise low."
             }
             Rule::RouteRelevance => {
-                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit, reference value or unit risk or an air concentration at a stated cancer risk, an agent IARC evaluated with engine exhausts, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation."
+                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit, reference value or unit risk or an air concentration at a stated cancer risk, an agent IARC evaluated with engine exhausts, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation. A peptide or protein medicine given by injection, implant or nasal spray (`aggregate/routes.rs`, each with its prescribing information) counts for ingestion with none of its systemic hazards, since the gut digests it."
             }
             Rule::WatchLists => {
                 "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
@@ -210,6 +210,8 @@ pub struct Exposure {
     pub reaches_air: bool,
     /// An agent inhaled as fibres or dust in its ordinary form (`routes.rs`).
     pub inhaled_form: bool,
+    /// A peptide or protein medicine the gut digests (`routes.rs`).
+    pub digested: bool,
 }
 
 /// A rule applied to a signal: the rule, the tier it gives and the confidence factor of this
@@ -352,6 +354,19 @@ fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -
     let noted = || signals.iter().any(|x| x.hazard == H::SkinNotation);
     let applied = match (context, s.hazard) {
         (_, H::CarcinogenInhalation) if s.strength == 0 => return None,
+        // A peptide or protein medicine is digested when swallowed (METHODOLOGY.md,
+        // route_relevance).
+        (
+            C::ExposureIngestion,
+            H::Carcinogen
+            | H::Mutagen
+            | H::Reproductive
+            | H::Developmental
+            | H::OrganRepeated
+            | H::OrganSingle
+            | H::Lactation
+            | H::EndocrineHuman,
+        ) if exposure.digested => return None,
         (_, H::OrganRepeated | H::OrganSingle) if s.routes.is_some() => {
             return organ_by_stated_route(context, s, exposure);
         }

@@ -527,8 +527,9 @@ fn minimum(classes: &[String], strength: u8) -> &'static str {
 /// Who made a GHS classification: the agency, the trust in it and how a finding names it.
 type Classifier<'a> = (&'a str, f64, &'a str);
 
-/// An H360 or H361 code's signals, by its effect letters: F fertility, D development (upper
-/// case for category 1, lower case for category 2; a code without letters is both). Whether
+/// An H360 or H361 code's signals, by its effect letters: F fertility, D development. An upper
+/// case letter is the code's own category, a lower case one category 2 (H360Fd: fertility 1B,
+/// development 2; CLP Annex VI, Table 3.1 notes); a code without letters is both. Whether
 /// `code` is one.
 fn reproductive(
     code: &str,
@@ -543,32 +544,29 @@ fn reproductive(
         return false;
     };
     let cat1 = code.starts_with("H360");
-    let strength = if cat1 { 2 } else { 1 };
-    let what = if cat1 {
-        "may damage"
-    } else {
-        "suspected of damaging"
+    // Whether the effect is named, and then whether in category 1.
+    let effect = |upper: char, lower: char| {
+        if letters.is_empty() || letters.contains(upper) {
+            Some(cat1)
+        } else {
+            letters.contains(lower).then_some(false)
+        }
     };
-    let dev = letters.contains('D') || letters.contains('d') || letters.is_empty();
-    let fert = letters.contains('F') || letters.contains('f') || letters.is_empty();
-    if dev {
+    for (named, hazard, harmed) in [
+        (effect('D', 'd'), Hazard::Developmental, "the unborn child"),
+        (effect('F', 'f'), Hazard::Reproductive, "fertility"),
+    ] {
+        let Some(category1) = named else { continue };
+        let (strength, what) = if category1 {
+            (2, "may damage")
+        } else {
+            (1, "suspected of damaging")
+        };
         out.push(
             Signal::new(
-                Hazard::Developmental,
+                hazard,
                 strength,
-                format!("{who}: {what} the unborn child ({code})"),
-                source,
-                weight,
-            )
-            .by(agency, None),
-        );
-    }
-    if fert {
-        out.push(
-            Signal::new(
-                Hazard::Reproductive,
-                strength,
-                format!("{who}: {what} fertility ({code})"),
+                format!("{who}: {what} {harmed} ({code})"),
                 source,
                 weight,
             )

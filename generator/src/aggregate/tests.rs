@@ -85,6 +85,16 @@ fn an_oral_cancer_position_reaches_ingestion_beside_an_inhalation_only_entry() {
     assert_eq!(tier(&r, "exposure_inhalation"), Some(VeryHigh));
 }
 
+/// H360Fd is fertility category 1B and development category 2 (Lilial, CLP Annex VI
+/// 605-041-00-3): pregnancy takes the suspected developmental class, not "may damage".
+#[test]
+fn a_lower_case_effect_letter_is_category_2() {
+    let fd = record(&[ghs(&["H360Fd"], &["Repr. 1B"])]);
+    let df = record(&[ghs(&["H360Df"], &["Repr. 1B"])]);
+    assert_eq!(tier(&fd, "human_pregnant"), Some(High));
+    assert_eq!(tier(&df, "human_pregnant"), Some(VeryHigh));
+}
+
 #[test]
 fn a_life_stage_finding_counts_for_that_stage_only() {
     let note = json!({"safety": {"species": {"human_child": [{"finding": "developmental neurotoxicity", "severity": "very_high", "source": "efsa"}]}}});
