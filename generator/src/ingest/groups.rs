@@ -503,6 +503,32 @@ mod tests {
         );
     }
 
+    /// A Proposition 65 continuation row: a member's own level under `group`'s row.
+    fn continuation(group: &str, name: &str, level: &str) -> Contribution {
+        let mut c = Contribution::about(Subject::Named(name.into()), json!({})).named(name);
+        c.member_level = Some(MemberLevel {
+            row: group.into(),
+            level: level.into(),
+            members: 0,
+        });
+        c
+    }
+
+    /// The Proposition 65 contributions placed by CAS, each compound's own rows first.
+    fn placed_by_cas(
+        contributions: impl IntoIterator<Item = Contribution>,
+        rows: &GroupRows,
+    ) -> BTreeMap<Cas, Vec<(&'static str, Contribution)>> {
+        let mut by_cas: BTreeMap<Cas, Vec<(&str, Contribution)>> = BTreeMap::new();
+        for c in contributions {
+            for (cas, c) in place("prop65", c, rows) {
+                by_cas.entry(cas).or_default().push(("p65", c));
+            }
+        }
+        by_cas.values_mut().for_each(own_rows_first);
+        by_cas
+    }
+
     #[test]
     fn a_continuation_row_s_level_is_written_on_its_member_s_listing_through_the_group_row() {
         let rows = GroupRows::parse(&format!(
@@ -515,26 +541,14 @@ mod tests {
         let listing = json!({"regulatory": {"listings": {"prop65": [
             {"toxicity": "male", "date_listed": "2013-07-05", "source": "p65"}
         ]}}});
-        let continuation = |name: &str, level: &str| {
-            let mut c = Contribution::about(Subject::Named(name.into()), json!({})).named(name);
-            c.member_level = Some(MemberLevel {
-                row: group.into(),
-                level: level.into(),
-                members: 0,
-            });
-            c
-        };
-        let mut by_cas: BTreeMap<Cas, Vec<(&str, Contribution)>> = BTreeMap::new();
-        for c in [
-            Contribution::about(Subject::Named(group.into()), listing).named(group),
-            continuation("Cyanide salts (expressed as cyanide)f", "9.8 µg/day"),
-            continuation("Sodium cyanidef", "19 µg/day (oral)"),
-        ] {
-            for (cas, c) in place("prop65", c, &rows) {
-                by_cas.entry(cas).or_default().push(("p65", c));
-            }
-        }
-        by_cas.values_mut().for_each(own_rows_first);
+        let by_cas = placed_by_cas(
+            [
+                Contribution::about(Subject::Named(group.into()), listing).named(group),
+                continuation(group, "Cyanide salts (expressed as cyanide)f", "9.8 µg/day"),
+                continuation(group, "Sodium cyanidef", "19 µg/day (oral)"),
+            ],
+            &rows,
+        );
         let level = |cas_no: &str| {
             let list = &by_cas[&cas(cas_no)];
             assert_eq!(
@@ -564,26 +578,14 @@ mod tests {
         let listing = json!({"regulatory": {"listings": {"prop65": [
             {"toxicity": "cancer", "date_listed": "1998-05-15", "source": "p65"}
         ]}}});
-        let continuation = |name: &str, level: &str| {
-            let mut c = Contribution::about(Subject::Named(name.into()), json!({})).named(name);
-            c.member_level = Some(MemberLevel {
-                row: group.into(),
-                level: level.into(),
-                members: 0,
-            });
-            c
-        };
-        let mut by_cas: BTreeMap<Cas, Vec<(&str, Contribution)>> = BTreeMap::new();
-        for c in [
-            Contribution::new(cas("95-54-5"), listing).named(group),
-            continuation("o-Phenylenediamine", "26 µg/day"),
-            continuation("o-Phenylenediamine dihydrochloride", "44 µg/day"),
-        ] {
-            for (cas, c) in place("prop65", c, &rows) {
-                by_cas.entry(cas).or_default().push(("p65", c));
-            }
-        }
-        by_cas.values_mut().for_each(own_rows_first);
+        let by_cas = placed_by_cas(
+            [
+                Contribution::new(cas("95-54-5"), listing).named(group),
+                continuation(group, "o-Phenylenediamine", "26 µg/day"),
+                continuation(group, "o-Phenylenediamine dihydrochloride", "44 µg/day"),
+            ],
+            &rows,
+        );
         let listing = |cas_no: &str| {
             by_cas[&cas(cas_no)][0].1.fragment["regulatory"]["listings"]["prop65"][0].clone()
         };
