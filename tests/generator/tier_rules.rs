@@ -94,14 +94,19 @@ fn life_stages_follow_what_each_class_concerns() {
     assert_eq!(tier(&nma, "human_pregnant"), Some(VeryHigh));
     assert_eq!(tier(&nma, "human_child"), Some(High));
     assert_eq!(tier(&nma, "human_infant"), Some(High));
-    assert_eq!(tier(&nma, "human_nursing"), Some(High), "no H362");
-    // Ethylene glycol (H302; Proposition 65 developmental): neither an acute class nor a
-    // developmental listing without H362 raises the child; the listing raises pregnancy.
+    assert_eq!(
+        tier(&nma, "human_nursing"),
+        Some(Moderate),
+        "no H362: harm to the offspring reaches no breast-fed child"
+    );
+    // Ethylene glycol (H302; Proposition 65 developmental by an authoritative body): neither an
+    // acute class nor a developmental listing without H362 raises the child, and a carried
+    // listing does not raise pregnancy.
     let eg = assessed("107-21-1");
     assert_eq!(tier(&eg, "human_adult"), Some(High));
     assert_eq!(tier(&eg, "human_child"), Some(High));
     assert_eq!(tier(&eg, "human_infant"), Some(High));
-    assert_eq!(tier(&eg, "human_pregnant"), Some(VeryHigh));
+    assert_eq!(tier(&eg, "human_pregnant"), Some(High));
     // Tetrapropenyl phenol (H360F, fertility only): pregnancy is not raised.
     let tpp = assessed("74499-35-7");
     assert_eq!(tier(&tpp, "human_adult"), Some(High));
@@ -370,12 +375,12 @@ fn an_agency_value_for_air_or_an_exhaust_volume_puts_a_solid_carcinogen_in_the_a
         tier(&aminobiphenyl, "occupational_exposure"),
         Some(VeryHigh)
     );
-    // 3,7-Dinitrofluoranthene: no boiling point or air value, IARC Volumes 46 and 105 (engine
-    // exhausts), Proposition 65 cancer: high.
-    assert_eq!(
-        tier(&assessed("105735-71-5"), "exposure_inhalation"),
-        Some(High)
-    );
+    // 3,7-Dinitrofluoranthene and 6-nitrochrysene: no boiling point or air value, IARC Volumes
+    // 46 and 105 (engine exhausts): their cancer tier counts for inhalation, IARC 2B (the
+    // carried Proposition 65 listing takes its grade) and 2A.
+    let dnf = assessed("105735-71-5");
+    assert_eq!(tier(&dnf, "exposure_inhalation"), Some(Moderate));
+    assert!(rules(&dnf, "exposure_inhalation").contains(&Rule::RouteRelevance));
     assert_eq!(
         tier(&assessed("7496-02-8"), "exposure_inhalation"),
         Some(High)
@@ -470,4 +475,86 @@ fn a_peptide_medicine_is_not_rated_for_swallowing_by_its_systemic_hazards() {
             "{cas}: people keep their tier"
         );
     }
+}
+
+#[test]
+fn a_carried_cancer_listing_takes_the_grade_of_the_call_beside_it() {
+    // Pentosan polysulfate (Labor Code, IARC 2B), 1-tert-butoxypropan-2-ol (authoritative body,
+    // IARC 2B) and mepanipyrim (authoritative body, Carc. 2): possible, not probable.
+    for cas in ["37319-17-8", "57018-52-7", "110235-47-7"] {
+        let a = assessed(cas);
+        for context in ["human_adult", "exposure_ingestion", "human_pregnant"] {
+            assert_eq!(tier(&a, context), Some(Moderate), "{cas} {context}");
+        }
+    }
+    // 1,2-Diethylhydrazine (State's Qualified Experts, IARC 2B) and TDCPP (State's Qualified
+    // Experts, Carc. 2): the State's own evaluation stays probable.
+    for cas in ["1615-80-1", "13674-87-8"] {
+        assert_eq!(tier(&assessed(cas), "human_adult"), Some(High), "{cas}");
+    }
+}
+
+#[test]
+fn a_developmental_listing_raises_pregnancy_by_its_basis() {
+    // Atrazine and methanol (authoritative body; no EU developmental class): high, not raised.
+    for cas in ["1912-24-9", "67-56-1"] {
+        assert_eq!(tier(&assessed(cas), "human_pregnant"), Some(High), "{cas}");
+    }
+    // Lovastatin (labelling, FR): the FDA's 2021 review did not uphold it for pregnancy.
+    let lovastatin = assessed("75330-75-5");
+    assert_eq!(tier(&lovastatin, "human_pregnant"), Some(High));
+    // Carbamazepine (FR, no later evaluation) is still raised.
+    assert_eq!(
+        tier(&assessed("298-46-4"), "human_pregnant"),
+        Some(VeryHigh)
+    );
+}
+
+#[test]
+fn breastfeeding_children_and_infants_take_what_reaches_them() {
+    // Developmental listings without H362: at most moderate for breastfeeding (leuprorelin
+    // stays high on its female and male reproductive listings, the nursing person's own).
+    for cas in ["298-46-4", "3963-95-9", "121181-53-1"] {
+        assert_eq!(
+            tier(&assessed(cas), "human_nursing"),
+            Some(Moderate),
+            "{cas}"
+        );
+    }
+    // Chrysoidine (Muta. 2): children and infants as adults.
+    let chrysoidine = assessed("532-82-1");
+    for context in ["human_child", "human_infant"] {
+        assert_eq!(
+            tier(&chrysoidine, context),
+            tier(&chrysoidine, "human_adult"),
+            "{context}"
+        );
+    }
+    // Curcumin: its EFSA ADI says nothing of infants below 16 weeks.
+    let curcumin = assessed("458-37-7");
+    assert_eq!(tier(&curcumin, "human_adult"), Some(Low));
+    assert_eq!(tier(&curcumin, "human_infant"), None);
+}
+
+#[test]
+fn curated_life_stage_findings_raise_the_stage_they_concern() {
+    let hexachlorophene = assessed("70-30-4");
+    for context in ["human_infant", "human_child"] {
+        assert_eq!(tier(&hexachlorophene, context), Some(VeryHigh), "{context}");
+    }
+    // Carbamazepine: the cap on its developmental listing lowers no other finding for older
+    // adults (AGS Beers Criteria 2023).
+    assert_eq!(tier(&assessed("298-46-4"), "human_elderly"), Some(High));
+}
+
+#[test]
+fn a_gas_is_not_rated_for_swallowing_by_its_systemic_hazards() {
+    // Tetrafluoroethylene (boiling point -76 °C; Carc. 1B) and butane (an everyday substance).
+    for cas in ["116-14-3", "106-97-8"] {
+        assert_eq!(tier(&assessed(cas), "exposure_ingestion"), None, "{cas}");
+    }
+    assert_eq!(
+        tier(&assessed("116-14-3"), "exposure_inhalation"),
+        Some(High)
+    );
 }

@@ -167,6 +167,12 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
             || routes::on_exhaust_particles(record),
         inhaled_form,
         digested: routes::not_absorbed_by_mouth(&record.cas),
+        gas: record
+            .properties
+            .physical_properties
+            .boiling_point
+            .as_ref()
+            .is_some_and(|b| b.unit == "°C" && b.value < 20.0),
     }
 }
 

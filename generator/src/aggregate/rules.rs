@@ -93,7 +93,7 @@ impl Rule {
     pub fn text(self) -> &'static str {
         match self {
             Rule::Carcinogenicity => {
-                "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, a listing of airborne particles, fibres or mists, or an agent whose cancer evidence is by inhaled fibres, dust, powder or workplace aerosols: asbestos, crystalline silica, beryllium, titanium dioxide, talc, nickel compounds) counts at that strength for inhalation and the workplace, and for people where the agent is inhaled in its ordinary form (asbestos fibres, crystalline silica dust), at most moderate for people otherwise, and not for ingestion or the skin; where a substance's own EU CLP entry is by inhalation only (H350i), the route-free calls of IARC, NTP and Proposition 65 on it count as by inhalation too. A cancer hazard by injection only (an agent whose evidence is tumours at the injection site: iron dextran) is at most moderate for people and counts for no route of exposure. A position whose evidence is by the oral route only (chromium(VI) in drinking water, NTP Technical Report 546) counts for people and ingestion only, whatever the route of the substance's EU CLP entry. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4."
+                "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, a listing of airborne particles, fibres or mists, or an agent whose cancer evidence is by inhaled fibres, dust, powder or workplace aerosols: asbestos, crystalline silica, beryllium, titanium dioxide, talc, nickel compounds) counts at that strength for inhalation and the workplace, and for people where the agent is inhaled in its ordinary form (asbestos fibres, crystalline silica dust), at most moderate for people otherwise, and not for ingestion or the skin; where a substance's own EU CLP entry is by inhalation only (H350i), the route-free calls of IARC, NTP and Proposition 65 on it count as by inhalation too. A cancer hazard by injection only (an agent whose evidence is tumours at the injection site: iron dextran) is at most moderate for people and counts for no route of exposure. A position whose evidence is by the oral route only (chromium(VI) in drinking water, NTP Technical Report 546) counts for people and ingestion only, whatever the route of the substance's EU CLP entry. A Proposition 65 cancer listing made through the Labor Code or by an authoritative body (OEHHA mechanisms LC and AB) carries another body's identification into the list: where the record's other calls weigh the agent as possible or suspected (IARC 2B, Carc. 2) and none as probable or known, it counts as possible too, unless the agent is a germ cell mutagen (H340, H341); a listing by the State's Qualified Experts (SQE) or by a formal labelling requirement (FR) stays probable. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4."
             }
             Rule::Mutagenicity => {
                 "Germ cell mutagens of category 1 (H340) are high and of category 2 (H341) moderate."
@@ -120,16 +120,16 @@ impl Rule {
                 "Potency bands: a tolerable or acceptable daily intake below 0.0001 mg/kg bw/day is high, below 0.01 moderate, otherwise low; a chronic inhalation reference concentration below 1 µg/m3 is high, below 10 µg/m3 moderate, otherwise low; an occupational 8-hour limit below 0.01 mg/m3 is very high, below 0.1 high, below 1 moderate, otherwise low."
             }
             Rule::RouteRelevance => {
-                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit, reference value or unit risk or an air concentration at a stated cancer risk, an agent IARC evaluated with engine exhausts, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation. A peptide or protein medicine given by injection, implant or nasal spray (`aggregate/routes.rs`, each with its prescribing information) counts for ingestion with none of its systemic hazards, since the gut digests it."
+                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit, reference value or unit risk or an air concentration at a stated cancer risk, an agent IARC evaluated with engine exhausts, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation. A peptide or protein medicine given by injection, implant or nasal spray (`aggregate/routes.rs`, each with its prescribing information) counts for ingestion with none of its systemic hazards, since the gut digests it, and so does a gas at room temperature (boiling point below 20 °C), which is not swallowed and is not low for ingestion either."
             }
             Rule::WatchLists => {
                 "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
             }
             Rule::LowConcern => {
-                "Low needs positive evidence of low hazard: a reference value in the lowest potency band, an acute LD50, LC50 or EC50 above the top band of the severity rubric (a bound such as \">2000 mg/kg bw\" only when every value it allows is above it), or the curator's call of an everyday substance, which is low for people other than infants and for ingestion. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
+                "Low needs positive evidence of low hazard: a reference value in the lowest potency band, an acute LD50, LC50 or EC50 above the top band of the severity rubric (a bound such as \">2000 mg/kg bw\" only when every value it allows is above it), or the curator's call of an everyday substance, which is low for people other than infants and for ingestion; a reference value in the lowest band is not low for infants either. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
             }
             Rule::LifeStage => {
-                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards; infants and children for endocrine and mutagenic hazards, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children. A curated finding of an assessment for a life stage (EFSA's developmental neurotoxicity of lead in young children) counts for that stage at the curator's tier."
+                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards, except a Proposition 65 developmental listing carried from an authoritative body or the Labor Code (AB, LC) or one that a later evaluation for pregnancy, curated for that stage, did not uphold, which stays at its own tier; infants and children for endocrine hazards and category 1 mutagens (H340, not H341), and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards, which without it count at most moderate for breastfeeding. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate, a cap that lowers no other finding for them. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children. A curated finding of an assessment for a life stage (EFSA's developmental neurotoxicity of lead in young children) counts for that stage at the curator's tier."
             }
             Rule::Species => {
                 "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low, but not for cats when the compound is a phenol, which cats glucuronidate poorly) or, where no such LD50 counts, its acute oral classification at its tier (fatal very high, toxic high, harmful moderate), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
@@ -212,6 +212,8 @@ pub struct Exposure {
     pub inhaled_form: bool,
     /// A peptide or protein medicine the gut digests (`routes.rs`).
     pub digested: bool,
+    /// A gas at room temperature (boiling point below 20 °C): not swallowed.
+    pub gas: bool,
 }
 
 /// A rule applied to a signal: the rule, the tier it gives and the confidence factor of this
@@ -232,7 +234,7 @@ pub fn findings<'s>(
         .filter_map(|s| {
             let (rule, tier, factor) =
                 watch_list(context, s, signals).or_else(|| match context.kind() {
-                    Kind::Human => people(context, s, exposure),
+                    Kind::Human => people(context, s, signals, exposure),
                     Kind::Route => route(context, s, signals, exposure),
                     Kind::Animal => animal(context, s, signals),
                     Kind::Environmental => environment(context, s, signals),
@@ -276,7 +278,7 @@ fn watch_list(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applie
 
 /// A group of people (`human_*`): every systemic and acute hazard counts; sensitisers and
 /// local effects at most moderate, as people meet the substance in products.
-fn people(context: Context, s: &Signal, exposure: Exposure) -> Option<Applied> {
+fn people(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -> Option<Applied> {
     let applied = match s.hazard {
         H::Carcinogen => carcinogen(s),
         H::CarcinogenInhalation if s.strength == 0 => return None,
@@ -309,6 +311,11 @@ fn people(context: Context, s: &Signal, exposure: Exposure) -> Option<Applied> {
         H::Reproductive | H::Developmental | H::Lactation if context == C::HumanElderly => {
             (R::LifeStage, by_strength2(s.strength).min(Moderate), 1.0)
         }
+        // Harm to the offspring reaches a breast-fed child only through milk: without H362, what
+        // is left is exposure before a later conception (METHODOLOGY.md, life_stage).
+        H::Developmental if context == C::HumanNursing && !has(signals, &[H::Lactation]) => {
+            (R::LifeStage, by_strength2(s.strength).min(Moderate), 1.0)
+        }
         H::Reproductive | H::Developmental => {
             (R::ReproductiveToxicity, by_strength2(s.strength), 1.0)
         }
@@ -325,6 +332,11 @@ fn people(context: Context, s: &Signal, exposure: Exposure) -> Option<Applied> {
         H::EyeDamage => (R::LocalEffects, Moderate, 0.9),
         H::Aspiration if matches!(context, C::HumanChild | C::HumanInfant) => {
             (R::LocalEffects, Moderate, 1.0)
+        }
+        // Guidance values set for the general population do not apply below 16 weeks of age
+        // (EFSA Scientific Committee 2017): a low one is no evidence for infants.
+        H::OralReferenceDose if context == C::HumanInfant && oral_potency(s).1 == Low => {
+            return None;
         }
         H::OralReferenceDose => oral_potency(s),
         H::InhalationReference if context == C::HumanAdult => inhalation_potency(s),
@@ -354,8 +366,8 @@ fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -
     let noted = || signals.iter().any(|x| x.hazard == H::SkinNotation);
     let applied = match (context, s.hazard) {
         (_, H::CarcinogenInhalation) if s.strength == 0 => return None,
-        // A peptide or protein medicine is digested when swallowed (METHODOLOGY.md,
-        // route_relevance).
+        // A peptide or protein medicine is digested when swallowed, and a gas is not swallowed
+        // (METHODOLOGY.md, route_relevance).
         (
             C::ExposureIngestion,
             H::Carcinogen
@@ -366,7 +378,7 @@ fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -
             | H::OrganSingle
             | H::Lactation
             | H::EndocrineHuman,
-        ) if exposure.digested => return None,
+        ) if exposure.digested || exposure.gas => return None,
         (_, H::OrganRepeated | H::OrganSingle) if s.routes.is_some() => {
             return organ_by_stated_route(context, s, exposure);
         }
@@ -437,7 +449,7 @@ fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -
         (C::OccupationalExposure, H::OccupationalLimit) => {
             (R::Potency, by_strength3(s.strength), 0.9)
         }
-        (C::ExposureIngestion, H::EverydaySubstance) => (R::LowConcern, Low, 0.7),
+        (C::ExposureIngestion, H::EverydaySubstance) if !exposure.gas => (R::LowConcern, Low, 0.7),
         _ => return None,
     };
     Some(applied)
@@ -653,17 +665,27 @@ fn systemic(s: &Signal) -> RiskLevel {
 }
 
 /// Findings each life stage is sensitive to (rule "life_stage").
-fn sensitive(context: Context, finding: &Finding<'_>, to_milk: bool) -> bool {
+fn sensitive(context: Context, finding: &Finding<'_>, to_milk: bool, reviewed: bool) -> bool {
     let hazard = finding.signal.hazard;
     match context {
         // A developmental class or listing rests on exposure before birth unless H362 shows
         // the substance harming the child after it; an acute class is per kg of body weight.
+        // A suspected mutagen (H341) raises neither: the young's greater sensitivity is that to
+        // a mutagenic mode of action (US EPA 2005).
         C::HumanInfant | C::HumanChild => {
-            matches!(hazard, H::EndocrineHuman | H::Mutagen)
+            hazard == H::EndocrineHuman
+                || (hazard == H::Mutagen && finding.signal.strength >= 2)
                 || (to_milk && hazard == H::Developmental)
         }
         C::HumanTeen => hazard == H::EndocrineHuman,
-        C::HumanPregnant => matches!(hazard, H::Developmental | H::EndocrineHuman),
+        // A listing carried from an authoritative body, or one a later evaluation for pregnancy
+        // did not uphold, stays at its own tier (METHODOLOGY.md, life_stage).
+        C::HumanPregnant => {
+            hazard == H::EndocrineHuman
+                || (hazard == H::Developmental
+                    && !finding.signal.carried
+                    && !(reviewed && finding.signal.agency.as_deref() == Some("OEHHA")))
+        }
         // H362 is the evidence that the substance reaches the breast-fed child.
         C::HumanNursing => hazard == H::Lactation || (to_milk && hazard == H::Developmental),
         _ => false,
@@ -672,9 +694,11 @@ fn sensitive(context: Context, finding: &Finding<'_>, to_milk: bool) -> bool {
 
 fn life_stage<'s>(context: Context, out: &mut Vec<Finding<'s>>) {
     let to_milk = out.iter().any(|f| f.signal.hazard == Hazard::Lactation);
+    // A curated finding of a later evaluation for this life stage (`is_note_on`).
+    let reviewed = out.iter().any(|f| f.signal.hazard == Hazard::SpeciesNote);
     let mut raised = Vec::new();
     for f in out.iter() {
-        if sensitive(context, f, to_milk) && f.tier < VeryHigh {
+        if sensitive(context, f, to_milk, reviewed) && f.tier < VeryHigh {
             raised.push(Finding {
                 rule: R::LifeStage,
                 tier: f.tier.raised(VeryHigh),

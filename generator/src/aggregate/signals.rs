@@ -133,6 +133,11 @@ pub struct Signal {
     /// which the cat rule does not take as evidence of low hazard.
     #[serde(skip)]
     pub phenol: bool,
+    /// A Proposition 65 listing carried into the list from another body's identification
+    /// (OEHHA mechanisms AB, authoritative bodies, and LC, the Labor Code), not the State's own
+    /// evaluation (SQE) or a labelling requirement (FR).
+    #[serde(skip)]
+    pub carried: bool,
 }
 
 impl Signal {
@@ -157,12 +162,20 @@ impl Signal {
             by_mouth_only: false,
             routes: None,
             phenol: false,
+            carried: false,
         }
     }
 
     fn by(mut self, agency: &str, year: Option<i32>) -> Signal {
         self.agency = Some(agency.to_string());
         self.year = year;
+        self
+    }
+
+    /// Marks a Proposition 65 listing whose mechanisms are only AB and LC (`carried`).
+    fn carried_by(mut self, mechanism: &str) -> Signal {
+        let mut parts = mechanism.split_whitespace().peekable();
+        self.carried = parts.peek().is_some() && parts.all(|m| matches!(m, "AB" | "LC"));
         self
     }
 
@@ -377,8 +390,39 @@ pub fn signals(r: &CompoundRecord) -> Vec<Signal> {
     uses_and_watch(r, &mut out);
     species(r, &mut out);
     acute_values(r, &mut out);
+    weigh_carried_cancer_listings(&mut out);
     by_route(r, &mut out);
     out
+}
+
+/// A Proposition 65 cancer listing carried from another body's identification counts as
+/// possible where the record's own calls weigh the same agent as possible or suspected (IARC
+/// Group 2B, Carc. 2) and none as probable or known, unless the agent is a germ cell mutagen
+/// (METHODOLOGY.md, carcinogenicity).
+fn weigh_carried_cancer_listings(out: &mut [Signal]) {
+    let is_cancer = |s: &Signal| {
+        matches!(
+            s.hazard,
+            Hazard::Carcinogen | Hazard::CarcinogenInhalation | Hazard::CarcinogenInjected
+        )
+    };
+    let others = || out.iter().filter(|s| is_cancer(s) && !s.carried);
+    let possible = others().any(|s| s.strength == 1);
+    let stronger = others().any(|s| s.strength >= 2);
+    let mutagen = out.iter().any(|s| s.hazard == Hazard::Mutagen);
+    if !possible || stronger || mutagen {
+        return;
+    }
+    for s in out
+        .iter_mut()
+        .filter(|s| s.carried && s.hazard == Hazard::Carcinogen && s.strength == 2)
+    {
+        s.strength = 1;
+        s.finding = format!(
+            "{}; counted as possible: a listing carried from another body's identification, which the record's own calls weigh as possible (IARC Group 2B or Carc. 2)",
+            s.finding
+        );
+    }
 }
 
 /// Cancer calls on an agent whose evidence is by one route (METHODOLOGY.md,
@@ -768,7 +812,8 @@ fn prop65(l: &Listings, out: &mut Vec<Signal>) {
                 0.85,
             )
             .by("OEHHA", year)
-            .within(p.qualifier.as_deref()),
+            .within(p.qualifier.as_deref())
+            .carried_by(&p.listing_mechanism),
         );
     }
 }

@@ -482,3 +482,84 @@ fn a_rodent_ld50_above_the_top_band_is_not_low_for_cats_when_the_compound_is_a_p
         "a phenol toxic to the rat stays toxic for the cat"
     );
 }
+
+fn prop65(toxicity: &str, mechanism: &str) -> Value {
+    json!({"regulatory": {"listings": {"prop65": [{"toxicity": toxicity, "listing_mechanism": mechanism, "date_listed": "2004-06-11", "source": "p65"}]}}})
+}
+
+#[test]
+fn a_carried_cancer_listing_takes_the_grade_beside_it() {
+    for mechanism in ["AB", "LC"] {
+        let listing = prop65("cancer", mechanism);
+        assert_eq!(
+            tier(&record(std::slice::from_ref(&listing)), "human_adult"),
+            Some(High),
+            "{mechanism} alone"
+        );
+        let graded = record(&[listing.clone(), iarc("2B")]);
+        assert_eq!(tier(&graded, "human_adult"), Some(Moderate), "{mechanism}");
+        let eu = record(&[listing.clone(), ghs(&["H351"], &["Carc. 2"])]);
+        assert_eq!(
+            tier(&eu, "exposure_ingestion"),
+            Some(Moderate),
+            "{mechanism}"
+        );
+        let mutagen = record(&[listing.clone(), iarc("2B"), ghs(&["H341"], &["Muta. 2"])]);
+        assert_eq!(tier(&mutagen, "human_adult"), Some(High), "{mechanism}");
+    }
+    let own = record(&[prop65("cancer", "SQE"), iarc("2B")]);
+    assert_eq!(tier(&own, "human_adult"), Some(High));
+}
+
+#[test]
+fn a_carried_developmental_listing_does_not_raise_pregnancy() {
+    let carried = record(&[prop65("developmental", "AB")]);
+    assert_eq!(tier(&carried, "human_pregnant"), Some(High));
+    let own = record(&[prop65("developmental", "SQE")]);
+    assert_eq!(tier(&own, "human_pregnant"), Some(VeryHigh));
+    let later = json!({"safety": {"species": {"human_pregnant": [{"finding": "not upheld", "severity": "high", "source": "fda"}]}}});
+    let reviewed = record(&[prop65("developmental", "FR"), later]);
+    assert_eq!(tier(&reviewed, "human_pregnant"), Some(High));
+    assert_eq!(
+        tier(&record(&[prop65("developmental", "FR")]), "human_pregnant"),
+        Some(VeryHigh)
+    );
+}
+
+#[test]
+fn breastfeeding_takes_developmental_hazards_through_milk_only() {
+    let dev = record(&[ghs(&["H360D"], &["Repr. 1B"])]);
+    assert_eq!(tier(&dev, "human_adult"), Some(High));
+    assert_eq!(tier(&dev, "human_nursing"), Some(Moderate));
+    let milk = record(&[ghs(&["H360D", "H362"], &["Repr. 1B", "Lact."])]);
+    assert_eq!(tier(&milk, "human_nursing"), Some(VeryHigh));
+}
+
+#[test]
+fn a_suspected_mutagen_raises_no_child() {
+    let suspected = record(&[ghs(&["H341"], &["Muta. 2"])]);
+    assert_eq!(tier(&suspected, "human_child"), Some(Moderate));
+    assert_eq!(tier(&suspected, "human_infant"), Some(Moderate));
+    let known = record(&[ghs(&["H340"], &["Muta. 1B"])]);
+    assert_eq!(tier(&known, "human_child"), Some(VeryHigh));
+}
+
+#[test]
+fn a_low_intake_value_says_nothing_of_infants() {
+    let adi = record(&[
+        json!({"dose_response": [{"kind": "adi", "value": 3.0, "unit": "mg/kg bw/day", "agency": "EFSA", "source": "efsa"}]}),
+    ]);
+    assert_eq!(tier(&adi, "human_adult"), Some(Low));
+    assert_eq!(tier(&adi, "human_infant"), None);
+}
+
+#[test]
+fn a_gas_is_not_swallowed() {
+    let bp = |value: f64| json!({"properties": {"physical_properties": {"boiling_point": {"value": value, "unit": "°C", "source": "crc"}}}});
+    let carc = ghs(&["H350"], &["Carc. 1B"]);
+    let gas = record(&[carc.clone(), bp(-76.0)]);
+    assert_eq!(tier(&gas, "exposure_ingestion"), None);
+    assert_eq!(tier(&gas, "exposure_inhalation"), Some(High));
+    let liquid = record(&[carc, bp(96.0)]);
+    assert_eq!(tier(&liquid, "exposure_ingestion"), Some(High));
+}
