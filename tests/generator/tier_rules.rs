@@ -521,6 +521,8 @@ fn breastfeeding_children_and_infants_take_what_reaches_them() {
             "{cas}"
         );
     }
+    // Lithium carbonate: a curated finding of transfer to milk keeps breastfeeding high.
+    assert_eq!(tier(&assessed("554-13-2"), "human_nursing"), Some(High));
     // Chrysoidine (Muta. 2): children and infants as adults.
     let chrysoidine = assessed("532-82-1");
     for context in ["human_child", "human_infant"] {
