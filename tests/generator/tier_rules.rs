@@ -560,3 +560,46 @@ fn a_gas_is_not_rated_for_swallowing_by_its_systemic_hazards() {
         Some(High)
     );
 }
+
+#[test]
+fn eye_and_skin_injuries_beyond_the_class_are_read() {
+    // Hydrogen fluoride: Acute Tox. 1 (H310) with Skin Corr. 1A: a penetrating burn.
+    let hf = assessed("7664-39-3");
+    assert_eq!(tier(&hf, "exposure_ocular"), Some(VeryHigh));
+    assert!(rules(&hf, "exposure_ocular").contains(&Rule::LocalEffects));
+    // Sodium pentachlorophenate (Annex VI minimum class H311*): fatal infant poisonings by
+    // skin (data/curated/local-injuries.json); p-benzoquinone (Eye Irrit. 2): corneal lesions.
+    assert_eq!(
+        tier(&assessed("131-52-2"), "exposure_dermal"),
+        Some(VeryHigh)
+    );
+    assert_eq!(tier(&assessed("106-51-4"), "exposure_ocular"), Some(High));
+}
+
+#[test]
+fn tets_is_an_acute_toxin_for_people_and_pets() {
+    let tets = assessed("80-12-6");
+    for context in ["dog", "cat", "human_adult", "exposure_ingestion"] {
+        assert_eq!(tier(&tets, context), Some(VeryHigh), "{context}");
+    }
+}
+
+#[test]
+fn persistent_organic_pollutants_and_acaricides_in_wildlife_and_pollinators() {
+    // Dicofol: Stockholm Convention Annex A (SC-9/11), an acaricide with no bee LD50.
+    let dicofol = assessed("115-32-2");
+    assert_eq!(tier(&dicofol, "terrestrial_wildlife"), Some(High));
+    assert_eq!(tier(&dicofol, "pollinator"), None);
+    // Hexachlorobenzene had no wildlife finding before its listing was read.
+    assert_eq!(
+        tier(&assessed("118-74-1"), "terrestrial_wildlife"),
+        Some(High)
+    );
+    // Propargite: EFSA's honey bee contact LD50 of 47.92 µg/bee decides, not a default.
+    assert_eq!(tier(&assessed("2312-35-8"), "pollinator"), Some(Low));
+    // Malathion: US EPA's pheasant LD50 (136 mg/kg bw) is more sensitive than EFSA's quail.
+    assert_eq!(
+        tier(&assessed("121-75-5"), "terrestrial_wildlife"),
+        Some(High)
+    );
+}

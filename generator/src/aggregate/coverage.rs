@@ -12,8 +12,8 @@ pub struct Coverage {
     pub compounds: usize,
     /// Compounds with a current GHS classification or an agency classification.
     pub classified: usize,
-    /// Compounds with an insecticide, organophosphate or neonicotinoid use class (the classes
-    /// the pollinator rule reads, `signals.rs`).
+    /// Compounds with an insecticide, organophosphate, neonicotinoid or acaricide use class
+    /// (the classes the pollinator target names, `signals.rs`).
     pub insecticides: usize,
     /// Per context, in `Context::ALL` order: (context, answered, answered among classified,
     /// answered among insecticides).
@@ -33,7 +33,7 @@ impl Coverage {
             let insecticide = r.use_classes.iter().any(|u| {
                 matches!(
                     u.class.as_str(),
-                    "insecticide" | "neonicotinoid" | "organophosphate"
+                    "insecticide" | "neonicotinoid" | "organophosphate" | "acaricide"
                 )
             });
             c.classified += usize::from(classified);
@@ -70,7 +70,7 @@ impl fmt::Display for Coverage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "contexts answered (of {} compounds; of {} classified; of {} insecticides):",
+            "contexts answered (of {} compounds; of {} classified; of {} insecticides and acaricides):",
             self.compounds, self.classified, self.insecticides
         )?;
         for (context, all, classified, insecticides) in &self.per_context {

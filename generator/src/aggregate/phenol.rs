@@ -3,8 +3,9 @@
 //! animals and the environment"), so the cat rule reads this. The SMILES the sources give are
 //! mostly Kekulé ("OC1=CC=CC=C1"), so a carbon counts as aromatic when written lowercase or
 //! when it lies in a six-carbon ring whose every atom has one double bond to a ring carbon
-//! (a quinone's exocyclic C=O is not one). An O-metal bond or a charged oxygen (a phenolate
-//! salt) is not a hydroxyl.
+//! (a quinone's exocyclic C=O is not one). A phenolate salt counts as its phenol: its oxygen
+//! charged (`[O-].[Na+]`) or bonded to an alkali metal (`O[Na]`), it is the phenol's anion,
+//! the form in which a phenol as acidic as pentachlorophenol (pKa 4.7) circulates anyway.
 
 /// One atom: its element (capitalised), whether written aromatic, and for a bracket atom its
 /// hydrogen count and whether it is charged.
@@ -208,14 +209,32 @@ pub fn is_phenol(smiles: &str) -> bool {
         return false;
     };
     g.atoms.iter().enumerate().any(|(i, atom)| {
-        let hydroxyl = atom.element == "O"
-            && !atom.aromatic
-            && atom.bracket.is_none_or(|(h, charged)| h == 1 && !charged)
-            && g.bonds[i].len() == 1
-            && g.bonds[i][0].1 == 1;
-        hydroxyl && g.on_benzene_ring(g.bonds[i][0].0)
+        if atom.element != "O" || atom.aromatic {
+            return false;
+        }
+        let is_alkali = |n: usize| ALKALI.contains(&g.atoms[n].element.as_str());
+        let alkali = g.bonds[i].iter().filter(|(n, _)| is_alkali(*n)).count();
+        let others: Vec<(usize, u8)> = g.bonds[i]
+            .iter()
+            .copied()
+            .filter(|(n, _)| !is_alkali(*n))
+            .collect();
+        // One neighbour besides a metal, by a single bond: the ring carbon.
+        let [(carbon, 1)] = others.as_slice() else {
+            return false;
+        };
+        // A hydroxyl (O, [OH]), a phenolate anion ([O-]) or an oxygen bonded to an alkali
+        // metal (O[Na]).
+        let hydroxyl_or_salt = match atom.bracket {
+            None => alkali <= 1,
+            Some((h, charged)) => alkali == 0 && ((h == 1 && !charged) || (h == 0 && charged)),
+        };
+        hydroxyl_or_salt && g.on_benzene_ring(*carbon)
     })
 }
+
+/// The alkali metals a phenolate's oxygen may be written bonded to.
+const ALKALI: [&str; 3] = ["Li", "Na", "K"];
 
 #[cfg(test)]
 mod tests {
@@ -239,14 +258,27 @@ mod tests {
     }
 
     #[test]
-    fn other_hydroxyls_quinones_phenolates_and_unread_smiles_are_not() {
+    fn a_phenolate_salt_is_its_phenol() {
+        for smiles in [
+            "C1=CC=C(C=C1)[O-].[Na+]",
+            "C1=CC=C(C=C1)O[Na]",
+            "C1(=C(C(=C(C(=C1Cl)Cl)Cl)Cl)Cl)[O-].[Na+]",
+            "[K+].[O-]c1ccccc1",
+        ] {
+            assert!(is_phenol(smiles), "{smiles}");
+        }
+    }
+
+    #[test]
+    fn other_hydroxyls_quinones_alkoxides_ethers_and_unread_smiles_are_not() {
         for smiles in [
             "C1CCCCC1O",
             "OCC1=CC=CC=C1",
             "OC(=O)C1=CC=CC=C1",
             "C1=CC(=O)C=CC1=O",
-            "C1=CC=C(C=C1)[O-].[Na+]",
-            "C1=CC=C(C=C1)O[Na]",
+            "CC[O-].[Na+]",
+            "COC1=CC=CC=C1",
+            "C1=CC=C(C=C1)O[Hg]C",
             "CCO",
             "OC1=CC=CC=C",
             "c1ccccc1O)",

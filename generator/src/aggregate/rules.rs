@@ -114,7 +114,7 @@ impl Rule {
                 "Respiratory sensitisers (H334) are high where the air is the route and moderate otherwise; skin sensitisers (H317) are moderate where the skin is exposed: skin contact, the workplace and every group of people, whose skin meets the substance in products."
             }
             Rule::LocalEffects => {
-                "Corrosion (H314) is high for skin, eye, ingestion and workplace exposure, and for inhalation where the substance reaches the air; for every group of people it is high for skin corrosion sub-category 1A and moderate for 1B, 1C or an unstated sub-category; serious eye damage (H318) is high for the eye; skin irritation (H315), eye irritation (H319), respiratory irritation (H335), drowsiness (H336) and aspiration (H304) are moderate where their route applies."
+                "Corrosion (H314) is high for skin, eye, ingestion and workplace exposure, and for inhalation where the substance reaches the air; for every group of people it is high for skin corrosion sub-category 1A and moderate for 1B, 1C or an unstated sub-category; serious eye damage (H318) is high for the eye; skin irritation (H315), eye irritation (H319), respiratory irritation (H335), drowsiness (H336) and aspiration (H304) are moderate where their route applies. A corrosive that is also fatal in contact with skin (H314 with H310) is very high for the eye, and a curated injury of the eye or skin that its classes understate (`data/curated/local-injuries.json`, each citing the document that records it) counts for that route at the curator's tier."
             }
             Rule::Potency => {
                 "Potency bands: a tolerable or acceptable daily intake below 0.0001 mg/kg bw/day is high, below 0.01 moderate, otherwise low; a chronic inhalation reference concentration below 1 µg/m3 is high, below 10 µg/m3 moderate, otherwise low; an occupational 8-hour limit below 0.01 mg/m3 is very high, below 0.1 high, below 1 moderate, otherwise low."
@@ -141,10 +141,10 @@ impl Rule {
                 "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400), chronic category 1 whose entry states M-factors of 1 only, and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high, and a vPvB listing without a PBT one moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
             }
             Rule::Wildlife => {
-                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative toxicants high and a vPvB listing without a PBT one moderate; the most sensitive bird acute oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low); insecticides without a bird or rodent LD50 moderate; without a curated wildlife finding, the laboratory mammal's rat or mouse oral LD50, or without one its acute oral classification, stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust."
+                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative toxicants and persistent organic pollutants (a curated Stockholm Convention listing) high and a vPvB listing without a PBT one moderate; the most sensitive bird acute oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low); insecticides and acaricides without a bird or rodent LD50 moderate; without a curated wildlife finding, the laboratory mammal's rat or mouse oral LD50, or without one its acute oral classification, stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust."
             }
             Rule::Pollinators => {
-                "Pollinators: neonicotinoids are very high; the most sensitive honey bee acute LD50, contact or oral, is high below 2 µg/bee, moderate below 11 and low from 11 (US EPA's categories); other insecticides are high whatever their LD50; curated pollinator findings count at the curator's tier."
+                "Pollinators: neonicotinoids are very high; the most sensitive honey bee acute LD50, contact or oral, is high below 2 µg/bee, moderate below 11 and low from 11 (US EPA's categories); other insecticides are high whatever their LD50, an acaricide only by its own LD50; curated pollinator findings count at the curator's tier."
             }
             Rule::Confidence => {
                 "Confidence is the trust in the deciding evidence (0.9 for harmonised classifications and agency evaluations, 0.85 for listings and reference values, 0.8 for fallback classifications and curated findings, 0.7 for use classes, 0.6 or less for stand-ins and low-concern findings), plus 0.03 for each further agency that agrees, at most 0.97, and 0.1 less where agencies disagree on carcinogenicity."
@@ -425,6 +425,15 @@ fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -
         (C::ExposureDermal | C::OccupationalExposure, H::SkinSensitiser) => {
             (R::Sensitisation, Moderate, 1.0)
         }
+        // A corrosive that kills through the skin penetrates the eye it burns and poisons
+        // through it (METHODOLOGY.md, local_effects).
+        (C::ExposureOcular, H::Corrosive) if fatal_by_skin(signals) => {
+            (R::LocalEffects, VeryHigh, 1.0)
+        }
+        // A curated injury of the eye or skin beyond its class (METHODOLOGY.md, local_effects).
+        (C::ExposureOcular | C::ExposureDermal, H::SpeciesNote) if is_note_on(s, context) => {
+            (R::LocalEffects, s.severity.unwrap_or(High), 1.0)
+        }
         (
             C::ExposureDermal | C::ExposureOcular | C::ExposureIngestion | C::OccupationalExposure,
             H::Corrosive,
@@ -525,9 +534,11 @@ fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Appli
         (C::TerrestrialWildlife, H::PersistentBioaccumulative) if s.strength == VPVB => {
             (R::Wildlife, Moderate, 0.85)
         }
-        (C::TerrestrialWildlife, H::PersistentBioaccumulative) => (R::Wildlife, High, 0.85),
+        (C::TerrestrialWildlife, H::PersistentBioaccumulative | H::PersistentOrganicPollutant) => {
+            (R::Wildlife, High, 0.85)
+        }
         // A use class stands in only where no measured bird or mammal value does.
-        (C::TerrestrialWildlife, H::Insecticide | H::Neonicotinoid)
+        (C::TerrestrialWildlife, H::Insecticide | H::Neonicotinoid | H::Acaricide)
             if !has(signals, &[H::BirdLd50, H::RodentLd50]) =>
         {
             (R::Wildlife, Moderate, 0.7)
@@ -622,6 +633,13 @@ fn rodent_ld50_counts(context: Context, signals: &[Signal]) -> bool {
     signals
         .iter()
         .any(|s| s.hazard == H::RodentLd50 && !(context == C::Cat && s.phenol && s.strength == 0))
+}
+
+/// Whether the substance is fatal in contact with skin (H310).
+fn fatal_by_skin(signals: &[Signal]) -> bool {
+    signals
+        .iter()
+        .any(|s| s.hazard == H::AcuteDermal && s.strength >= 3)
 }
 
 /// Whether any signal of these hazards is in the record.

@@ -73,10 +73,16 @@ pub enum Hazard {
     WatchedAcute,
     Neonicotinoid,
     Insecticide,
+    /// A mite killer that is not also an insecticide: bees are insects, mites are not, so its
+    /// use class says nothing of its toxicity to bees.
+    Acaricide,
     Rodenticide,
     OtherPesticide,
     /// A curated note about a species or environmental context (`species` key in `context`).
     SpeciesNote,
+    /// A listing under the Stockholm Convention on Persistent Organic Pollutants: a curated
+    /// environmental finding citing one of its texts or decisions (a `stockholm-` source).
+    PersistentOrganicPollutant,
     /// The most sensitive honey bee acute LD50 (`bands.rs`); strength 2 high to 0 low.
     BeeLd50,
     /// The most sensitive aquatic acute LC50 or EC50; strength 3 very high to 0 low.
@@ -1174,6 +1180,7 @@ fn uses_and_watch(r: &CompoundRecord, out: &mut Vec<Signal>) {
         let (hazard, words) = match u.class.as_str() {
             "neonicotinoid" => (Hazard::Neonicotinoid, "neonicotinoid insecticide"),
             "insecticide" | "organophosphate" => (Hazard::Insecticide, "insecticide"),
+            "acaricide" => (Hazard::Acaricide, "acaricide"),
             "rodenticide" => (Hazard::Rodenticide, "rodenticide"),
             "herbicide" | "fungicide" | "pesticide" => (Hazard::OtherPesticide, "pesticide"),
             "everyday_substance" => (Hazard::EverydaySubstance, "everyday substance"),
@@ -1205,10 +1212,24 @@ fn species(r: &CompoundRecord, out: &mut Vec<Signal>) {
                 s.finding = format!("{} (toxic dose: {dose})", n.finding);
                 s.magnitude = stated_mg_per_kg(dose);
             }
+            if key.as_str() == "environmental" && n.source.starts_with(STOCKHOLM) {
+                out.push(Signal::new(
+                    Hazard::PersistentOrganicPollutant,
+                    1,
+                    "listed under the Stockholm Convention on Persistent Organic Pollutants: \
+                     persistent, bioaccumulative and adverse to wildlife (Annex D)",
+                    &n.source,
+                    0.85,
+                ));
+            }
             out.push(s);
         }
     }
 }
+
+/// The prefix of the curated sources that are texts or decisions of the Stockholm Convention
+/// (data/README.md).
+const STOCKHOLM: &str = "stockholm-";
 
 /// The dose a curated toxic dose states for the species, in mg/kg ("oral LD50 in cats 100
 /// mg/kg"; the lower end of "10-20 mg/kg"), if it states one; an account without a value

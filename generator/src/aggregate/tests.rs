@@ -481,6 +481,89 @@ fn a_rodent_ld50_above_the_top_band_is_not_low_for_cats_when_the_compound_is_a_p
         Some(High),
         "a phenol toxic to the rat stays toxic for the cat"
     );
+    let phenolate =
+        json!({"identity": {"smiles": "C1=CC=C(C=C1)C2=CC=CC=C2[O-].[Na+]", "source": "pc"}});
+    assert_eq!(
+        tier(&record(&[ld50(2733.0), phenolate]), "cat"),
+        None,
+        "a phenolate salt is its phenol's anion"
+    );
+}
+
+/// A corrosive that is fatal in contact with skin is very high for the eye; a corrosive that
+/// is not stays high (METHODOLOGY.md, local_effects).
+#[test]
+fn a_corrosive_fatal_by_skin_is_very_high_for_the_eye() {
+    let hf = record(&[ghs(&["H310", "H314"], &["Acute Tox. 1", "Skin Corr. 1A"])]);
+    assert_eq!(tier(&hf, "exposure_ocular"), Some(VeryHigh));
+    let toxic_by_skin = record(&[ghs(&["H311", "H314"], &["Acute Tox. 3", "Skin Corr. 1B"])]);
+    assert_eq!(tier(&toxic_by_skin, "exposure_ocular"), Some(High));
+    let fatal_without_burns = record(&[ghs(&["H310", "H319"], &["Acute Tox. 1", "Eye Irrit. 2"])]);
+    assert_eq!(
+        tier(&fatal_without_burns, "exposure_ocular"),
+        Some(Moderate)
+    );
+}
+
+/// A curated injury of the eye or skin counts for that route only, at the curator's tier.
+#[test]
+fn a_curated_local_injury_counts_for_its_route() {
+    let irritant = ghs(&["H315", "H319"], &["Skin Irrit. 2", "Eye Irrit. 2"]);
+    let eye = json!({"safety": {"species": {"exposure_ocular": [{"finding": "corneal lesions", "severity": "high", "source": "paper"}]}}});
+    let r = record(&[irritant.clone(), eye]);
+    assert_eq!(tier(&r, "exposure_ocular"), Some(High));
+    assert_eq!(tier(&r, "exposure_dermal"), Some(Moderate));
+    let skin = json!({"safety": {"species": {"exposure_dermal": [{"finding": "fatal infant poisonings", "severity": "very_high", "source": "paper"}]}}});
+    let r = record(&[irritant, skin]);
+    assert_eq!(tier(&r, "exposure_dermal"), Some(VeryHigh));
+    assert_eq!(tier(&r, "exposure_ocular"), Some(Moderate));
+    assert_eq!(
+        tier(&r, "human_adult"),
+        None,
+        "a route's injury is not a group's"
+    );
+}
+
+/// A curated Stockholm Convention listing makes terrestrial wildlife high; the same finding
+/// from another source does not (METHODOLOGY.md, wildlife).
+#[test]
+fn a_persistent_organic_pollutant_listing_is_high_for_wildlife() {
+    let listing = |source: &str| json!({"safety": {"species": {"environmental": [{"finding": "listed in Annex A", "severity": "very_high", "source": source}]}}});
+    let harmful = ghs(&["H302"], &["Acute Tox. 4"]);
+    let pop = record(&[harmful.clone(), listing("stockholm-sc-9-11")]);
+    assert_eq!(tier(&pop, "terrestrial_wildlife"), Some(High));
+    assert_eq!(tier(&pop, "environmental"), Some(VeryHigh));
+    assert_eq!(
+        tier(&pop, "aquatic_life"),
+        None,
+        "a listing states no aquatic value"
+    );
+    let other = record(&[harmful, listing("national-list")]);
+    assert_eq!(tier(&other, "terrestrial_wildlife"), Some(Moderate));
+}
+
+/// An acaricide is high for pollinators only by its own bee LD50; an insecticide is high
+/// whatever its LD50 (METHODOLOGY.md, pollinators).
+#[test]
+fn an_acaricide_takes_no_insecticide_default_for_bees() {
+    let acaricide = json!({"use_classes": [{"class": "acaricide", "source": "sel"}]});
+    let insecticide = json!({"use_classes": [{"class": "insecticide", "source": "sel"}]});
+    let bee = json!({"dose_response": [{"kind": "ld50", "value": 47.92, "unit": "µg/piece", "agency": "EFSA",
+                     "population": "pollinators", "route": "dermal", "species": "Honey bee", "source": "efsa"}]});
+    assert_eq!(
+        tier(&record(std::slice::from_ref(&acaricide)), "pollinator"),
+        None
+    );
+    assert_eq!(
+        tier(&record(&[acaricide.clone(), bee.clone()]), "pollinator"),
+        Some(Low)
+    );
+    assert_eq!(tier(&record(&[insecticide, bee]), "pollinator"), Some(High));
+    assert_eq!(
+        tier(&record(&[acaricide]), "terrestrial_wildlife"),
+        Some(Moderate),
+        "a pesticide without a bird or rodent value stands in for wildlife as an insecticide does"
+    );
 }
 
 fn prop65(toxicity: &str, mechanism: &str) -> Value {

@@ -287,6 +287,7 @@ impl EcotoxGroup {
 /// The compound use classes (the `type_filter` / `category_filter` examples and the
 /// classes the corpus is chosen by).
 pub const USE_CLASSES: &[&str] = &[
+    "acaricide",
     "antimicrobial",
     "antioxidant",
     "bisphenol",
@@ -337,6 +338,7 @@ const TYPE_PREFERENCE: &[&str] = &[
     "organophosphate",
     "herbicide",
     "insecticide",
+    "acaricide",
     "fungicide",
     "rodenticide",
     "pesticide",
@@ -411,8 +413,8 @@ pub fn primary_use_class(curated: &[String], from_tables: &[String]) -> Option<&
 /// The broad category of a use class.
 pub fn category_of(class: &str) -> Option<&'static str> {
     Some(match class {
-        "neonicotinoid" | "organophosphate" | "herbicide" | "insecticide" | "fungicide"
-        | "rodenticide" | "pesticide" => "pesticide",
+        "neonicotinoid" | "organophosphate" | "herbicide" | "insecticide" | "acaricide"
+        | "fungicide" | "rodenticide" | "pesticide" => "pesticide",
         "chemical_warfare_agent" | "chemical_weapon_precursor" => "warfare",
         "uv_filter" | "fragrance_allergen" | "fragrance_ingredient" | "cosmetic_ingredient" => {
             "cosmetic"
