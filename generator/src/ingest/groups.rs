@@ -337,6 +337,7 @@ pub fn parents(rows: &GroupRows, formula_of: &BTreeMap<Cas, String>) -> BTreeMap
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::cas::cas;
     use serde_json::json;
 
     const TSV: &str = "table\trow_name\trow_key\tdisposition\trule\tmembers\tqualifier\treason\n\
@@ -346,10 +347,6 @@ mod tests {
         iarc\tChromium (VI) compounds\t1\tgroup\tlist\t7778-50-9\t-\tcurated file applies it\n\
         prop65\tTamoxifen and its salts\tcancer|1-Sep-96\tgroup\tlist\t10540-29-1,54965-24-1\t-\tsalts\n\
         clp\tlead compounds with the exception of those specified elsewhere in this Annex\t082-001-00-6\tgroup\telement:Pb\t301-04-2,1317-36-8\t-\tPb\n";
-
-    fn cas(s: &str) -> Cas {
-        Cas::parse(s).unwrap()
-    }
 
     fn prop65_fragment() -> Value {
         json!({"regulatory": {

@@ -98,10 +98,7 @@ pub fn unique(all: &BTreeMap<Cas, Vec<(String, String)>>) -> BTreeMap<Cas, (Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cas(s: &str) -> Cas {
-        Cas::parse(s).unwrap()
-    }
+    use crate::model::cas::cas;
 
     fn named(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs

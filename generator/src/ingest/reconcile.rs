@@ -184,10 +184,7 @@ impl Reconciliation {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cas(s: &str) -> Cas {
-        Cas::parse(s).unwrap()
-    }
+    use crate::model::cas::cas;
 
     #[test]
     fn every_row_gets_one_outcome() {

@@ -104,10 +104,7 @@ impl AlternateCas {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cas(s: &str) -> Cas {
-        Cas::parse(s).unwrap()
-    }
+    use crate::model::cas::cas;
 
     #[test]
     fn an_alternate_is_filed_under_its_primary() {

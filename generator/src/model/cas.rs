@@ -109,6 +109,12 @@ pub fn parse_cell(cell: &str) -> Vec<Cas> {
         .collect()
 }
 
+/// Test shorthand: a CAS number known to be valid.
+#[cfg(test)]
+pub fn cas(s: &str) -> Cas {
+    Cas::parse(s).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -219,10 +219,7 @@ impl IdRegistry {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cas(s: &str) -> Cas {
-        Cas::parse(s).unwrap()
-    }
+    use crate::model::cas::cas;
 
     #[test]
     fn id_round_trip() {
