@@ -193,14 +193,42 @@ fn kind_of(row: &[String], c: &Columns) -> Option<(DoseKind, &'static str)> {
     None
 }
 
-/// A value's magnitude in one unit per kind, to find the same value given in mg and µg.
-fn magnitude(dose: &DoseValue) -> String {
-    let v = if dose.unit == "(mg/m3)-1" {
-        dose.value / 1000.0
+/// A value in one unit per kind (unit risks per µg/m3), to find the same value given in mg
+/// and µg.
+fn per_ug(d: &DoseValue) -> (f64, &str) {
+    if d.unit == "(mg/m3)-1" {
+        (d.value / 1000.0, "(µg/m3)-1")
     } else {
-        dose.value
+        (d.value, d.unit.as_str())
+    }
+}
+
+/// Whether two values are one: equal once the more precise is rounded to the significant
+/// digits of the other, as a compilation copies a body's value (RSL's 9e-6 for IRIS's 8.8e-6,
+/// 0.103 and 0.1), and within 10% of each other, so that a one-digit value is not taken for
+/// a copy of a distinct one (HEAST's 20 beside IRIS's 16).
+fn same_value(a: f64, b: f64) -> bool {
+    if (a - b).abs() > 0.1 * a.abs().max(b.abs()) {
+        return false;
+    }
+    let digits = |v: f64| {
+        format!("{v:e}")
+            .split('e')
+            .next()
+            .map_or(1, |m| m.bytes().filter(u8::is_ascii_digit).count())
     };
-    format!("{v:.9e}")
+    let n = digits(a).min(digits(b)).max(1);
+    let round = |v: f64| format!("{v:.*e}", n - 1);
+    round(a) == round(b)
+}
+
+/// A number as a reader expects it: plain between 0.01 and 1000, else in e-notation.
+fn readable(v: f64) -> String {
+    if (0.01..1000.0).contains(&v) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
 }
 
 fn parse(rows: &[Vec<String>], src: &SourceDescriptor) -> Result<Parsed, String> {
@@ -237,12 +265,15 @@ fn parse(rows: &[Vec<String>], src: &SourceDescriptor) -> Result<Parsed, String>
             Vec::new()
         });
         let duplicate = list.iter().any(|d| {
-            d.kind == dose.kind && d.agency == dose.agency && magnitude(d) == magnitude(&dose)
+            d.kind == dose.kind
+                && d.agency == dose.agency
+                && same_value(per_ug(d).0, per_ug(&dose).0)
         });
         if !duplicate {
             list.push(dose);
         }
     }
+    values.values_mut().for_each(|list| mark_alternatives(list));
     let contributions = order
         .into_iter()
         .map(|(cas, name)| {
@@ -254,6 +285,42 @@ fn parse(rows: &[Vec<String>], src: &SourceDescriptor) -> Result<Parsed, String>
         contributions,
         ledger,
     })
+}
+
+/// Several values of one kind from one agency are alternatives the table does not tell
+/// apart: IRIS gives the ends of a range for benzene, estimates from birth and in adulthood
+/// for vinyl chloride, an upper bound and a central tendency for ethylene dibromide, and
+/// ToxValDB keeps none of those words. Each is served marked as one of the set, never as the
+/// agency's single answer.
+fn mark_alternatives(list: &mut [DoseValue]) {
+    let notes: Vec<Option<String>> = list
+        .iter()
+        .map(|d| {
+            let set: Vec<(f64, &str)> = list
+                .iter()
+                .filter(|o| o.kind == d.kind && o.agency == d.agency)
+                .map(per_ug)
+                .collect();
+            (set.len() > 1).then(|| {
+                let low = set.iter().map(|v| v.0).fold(f64::INFINITY, f64::min);
+                let high = set.iter().map(|v| v.0).fold(f64::NEG_INFINITY, f64::max);
+                format!(
+                    "one of {} {} values in the table ({} to {} {}), which does not say \
+                     which estimate each is",
+                    set.len(),
+                    d.agency,
+                    readable(low),
+                    readable(high),
+                    set[0].1
+                )
+            })
+        })
+        .collect();
+    for (d, note) in list.iter_mut().zip(notes) {
+        if note.is_some() {
+            d.qualifier = note;
+        }
+    }
 }
 
 /// The row's CAS and value, or why the row gives none.
@@ -595,13 +662,24 @@ mod tests {
             .as_array()
             .expect("test data");
         assert_eq!(got[0].name.as_deref(), Some("Benzene"));
+        let range = "one of 2 US EPA values in the table (2.2e-6 to 7.8e-6 (µg/m3)-1), which \
+                     does not say which estimate each is";
         assert_eq!(
             benzene[0],
-            json!({"kind": "inhalation_unit_risk", "value": 7.8e-6, "unit": "(µg/m3)-1",
-                   "agency": "US EPA", "basis": "IRIS; critical effect: leukemia",
+            json!({"kind": "inhalation_unit_risk", "qualifier": range, "value": 7.8e-6,
+                   "unit": "(µg/m3)-1", "agency": "US EPA",
+                   "basis": "IRIS; critical effect: leukemia",
                    "reference": IRIS_URL, "source": "toxval"})
         );
         assert_eq!(benzene[1]["value"], 2.2e-6);
+        assert_eq!(
+            benzene[1]["qualifier"], range,
+            "both ends of IRIS's range are marked"
+        );
+        assert!(
+            benzene[2].get("qualifier").is_none(),
+            "OEHHA's one slope factor is its answer"
+        );
         // PPRTV's 0.0022 per mg/m3 is IRIS's 2.2e-6 per µg/m3: the same US EPA value.
         // RSL's copy of IRIS is dropped too; OEHHA's "oral unit risk" is a slope factor.
         assert_eq!(benzene.len(), 4, "{benzene:#?}");
@@ -630,6 +708,21 @@ mod tests {
             tetra[0].get("year").is_none(),
             "Wignall's year is the study's"
         );
+    }
+
+    #[test]
+    fn a_compilation_s_rounded_copy_is_the_same_value() {
+        assert!(same_value(8.8e-6, 9e-6));
+        assert!(same_value(0.103, 0.1));
+        assert!(same_value(0.0022 / 1000.0, 2.2e-6));
+        assert!(
+            !same_value(0.72, 0.75),
+            "IRIS's two vinyl chloride estimates"
+        );
+        assert!(!same_value(1.4, 1.5));
+        assert!(!same_value(16.0, 20.0), "a distinct one-digit value");
+        assert_eq!(readable(0.055), "0.055");
+        assert_eq!(readable(7.8e-6), "7.8e-6");
     }
 
     #[test]
