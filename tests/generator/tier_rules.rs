@@ -479,17 +479,19 @@ fn a_peptide_medicine_is_not_rated_for_swallowing_by_its_systemic_hazards() {
 
 #[test]
 fn a_carried_cancer_listing_takes_the_grade_of_the_call_beside_it() {
-    // Pentosan polysulfate (Labor Code, IARC 2B), 1-tert-butoxypropan-2-ol (authoritative body,
-    // IARC 2B) and mepanipyrim (authoritative body, Carc. 2): possible, not probable.
-    for cas in ["37319-17-8", "57018-52-7", "110235-47-7"] {
+    // Pentosan polysulfate (Labor Code, IARC 2B) and mepanipyrim (authoritative body, EU
+    // Carc. 2): possible, not probable.
+    for cas in ["37319-17-8", "110235-47-7"] {
         let a = assessed(cas);
         for context in ["human_adult", "exposure_ingestion", "human_pregnant"] {
             assert_eq!(tier(&a, context), Some(Moderate), "{cas} {context}");
         }
     }
     // 1,2-Diethylhydrazine (State's Qualified Experts, IARC 2B) and TDCPP (State's Qualified
-    // Experts, Carc. 2): the State's own evaluation stays probable.
-    for cas in ["1615-80-1", "13674-87-8"] {
+    // Experts, Carc. 2): the State's own evaluation stays probable; 1-tert-butoxypropan-2-ol
+    // and N-nitrosomethylethylamine (authoritative body, IARC 2B, no EU Carc. 2): the body's
+    // grade is not in the record, so the listing keeps its own.
+    for cas in ["1615-80-1", "13674-87-8", "57018-52-7", "10595-95-6"] {
         assert_eq!(tier(&assessed(cas), "human_adult"), Some(High), "{cas}");
     }
 }

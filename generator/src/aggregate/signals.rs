@@ -144,6 +144,9 @@ pub struct Signal {
     /// evaluation (SQE) or a labelling requirement (FR).
     #[serde(skip)]
     pub carried: bool,
+    /// A carried listing made through the Labor Code only (LC): the IARC or NTP call it names.
+    #[serde(skip)]
+    pub labor_code: bool,
 }
 
 impl Signal {
@@ -169,6 +172,7 @@ impl Signal {
             routes: None,
             phenol: false,
             carried: false,
+            labor_code: false,
         }
     }
 
@@ -181,7 +185,10 @@ impl Signal {
     /// Marks a Proposition 65 listing whose mechanisms are only AB and LC (`carried`).
     fn carried_by(mut self, mechanism: &str) -> Signal {
         let mut parts = mechanism.split_whitespace().peekable();
-        self.carried = parts.peek().is_some() && parts.all(|m| matches!(m, "AB" | "LC"));
+        let mechanisms: Vec<&str> = parts.by_ref().collect();
+        self.carried =
+            !mechanisms.is_empty() && mechanisms.iter().all(|m| matches!(*m, "AB" | "LC"));
+        self.labor_code = !mechanisms.is_empty() && mechanisms.iter().all(|m| *m == "LC");
         self
     }
 
@@ -402,9 +409,11 @@ pub fn signals(r: &CompoundRecord) -> Vec<Signal> {
 }
 
 /// A Proposition 65 cancer listing carried from another body's identification counts as
-/// possible where the record's own calls weigh the same agent as possible or suspected (IARC
-/// Group 2B, Carc. 2) and none as probable or known, unless the agent is a germ cell mutagen
-/// (METHODOLOGY.md, carcinogenicity).
+/// possible where the record's own calls weigh the same agent as possible or suspected and
+/// none as probable or known, unless the agent is a germ cell mutagen: a Labor Code listing
+/// beside any such call (it names IARC's or the NTP's), an authoritative-body listing only
+/// beside the EU's harmonised Carc. 2, since the body it rests on may be one whose grade the
+/// record does not hold (US EPA's "probable") (METHODOLOGY.md, carcinogenicity).
 fn weigh_carried_cancer_listings(out: &mut [Signal]) {
     let is_cancer = |s: &Signal| {
         matches!(
@@ -414,15 +423,19 @@ fn weigh_carried_cancer_listings(out: &mut [Signal]) {
     };
     let others = || out.iter().filter(|s| is_cancer(s) && !s.carried);
     let possible = others().any(|s| s.strength == 1);
+    let suspected_in_eu =
+        others().any(|s| s.strength == 1 && s.agency.as_deref() == Some("European Commission"));
     let stronger = others().any(|s| s.strength >= 2);
     let mutagen = out.iter().any(|s| s.hazard == Hazard::Mutagen);
     if !possible || stronger || mutagen {
         return;
     }
-    for s in out
-        .iter_mut()
-        .filter(|s| s.carried && s.hazard == Hazard::Carcinogen && s.strength == 2)
-    {
+    for s in out.iter_mut().filter(|s| {
+        s.carried
+            && s.hazard == Hazard::Carcinogen
+            && s.strength == 2
+            && (s.labor_code || suspected_in_eu)
+    }) {
         s.strength = 1;
         s.finding = format!(
             "{}; counted as possible: a listing carried from another body's identification, which the record's own calls weigh as possible (IARC Group 2B or Carc. 2)",
