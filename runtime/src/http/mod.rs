@@ -29,7 +29,7 @@ use saferef_generator::build::site::{header_lines, html_security_lines};
 use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
 use warp::http::header::{
-    CACHE_CONTROL, CONTENT_TYPE, ETAG, HeaderName, HeaderValue, IF_NONE_MATCH, LOCATION,
+    CACHE_CONTROL, CONTENT_TYPE, ETAG, HeaderMap, HeaderName, HeaderValue, IF_NONE_MATCH, LOCATION,
 };
 use warp::http::{Method, StatusCode};
 use warp::reply::Response;
@@ -307,6 +307,19 @@ fn with_caller_headers(
     res
 }
 
+/// The headers of an answer kept in memory (the static tree's, the render cache's, health's),
+/// with room for those every answer gains after it is taken from memory (tier, rate limits,
+/// CDN policy, CORS): a copy of the map keeps its table's size, so adding them to each copy
+/// grows and rehashes nothing.
+fn kept_headers(headers: &HeaderMap) -> HeaderMap {
+    /// The most headers added to a kept answer: the tier, six rate-limit headers, a retry or a
+    /// warning with the upgrade address, three of the CDN's, two of CORS and `Vary`.
+    const ADDED: usize = 14;
+    let mut kept = headers.clone();
+    kept.reserve(ADDED);
+    kept
+}
+
 /// Adds the security headers `_headers` gives every page's path (`html_security_lines`).
 fn with_page_security(res: &mut Response) {
     let h = res.headers_mut();
@@ -402,4 +415,25 @@ fn not_modified(req: &Request, res: Response) -> Response {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_of_a_kept_answer_s_headers_has_room_for_the_headers_added_after() {
+        let mut headers = HeaderMap::new();
+        for i in 0..12 {
+            let name = HeaderName::from_bytes(format!("x-kept-{i}").as_bytes()).unwrap();
+            headers.insert(name, HeaderValue::from_static("v"));
+        }
+        let copy = kept_headers(&headers).clone();
+        assert!(
+            copy.capacity() >= headers.len() + 14,
+            "{} of room for {} headers",
+            copy.capacity(),
+            headers.len()
+        );
+    }
 }

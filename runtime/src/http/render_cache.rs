@@ -205,7 +205,7 @@ impl RenderCache {
         }
         let kept = Kept {
             status: res.status(),
-            headers: res.headers().clone(),
+            headers: super::kept_headers(res.headers()),
             held: held(&key, res.headers(), &body),
             body,
         };
