@@ -3,6 +3,7 @@
 //! per request, before routing.
 
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 
 use chrono::Utc;
 use saferef_generator::render::error::ApiError;
@@ -20,7 +21,8 @@ pub struct Caller {
     /// Quota bucket: `acct:<account>` (survives rotation), `mkt:<user>` or `ip:<address>` (an
     /// IPv6 client's /64).
     pub bucket: String,
-    pub key: Option<KeyRecord>,
+    /// The key's record as held in memory (`keys::lookup_shared`), shared, not copied.
+    pub key: Option<Arc<KeyRecord>>,
     pub plan: Option<Plan>,
 }
 
@@ -44,10 +46,12 @@ pub async fn resolve(
         .map(str::trim)
         .filter(|k| !k.is_empty());
     if let Some(key) = given {
-        let record = keys::lookup(&state.service.store, key).await.map_err(|e| {
-            tracing::error!("store: {e}");
-            ApiError::unavailable("the key store is unavailable; retry shortly")
-        })?;
+        let record = keys::lookup_shared(&state.service.store, key)
+            .await
+            .map_err(|e| {
+                tracing::error!("store: {e}");
+                ApiError::unavailable("the key store is unavailable; retry shortly")
+            })?;
         return match record {
             Some(r) if r.usable(Utc::now()) => Ok(Caller {
                 tier: r.tier,

@@ -156,37 +156,25 @@ pub async fn delete(store: &Store, record: &KeyRecord) -> Result<bool, StoreErro
 
 /// The record of `key`, if it exists (usable or not).
 pub async fn lookup(store: &Store, key: &str) -> Result<Option<KeyRecord>, StoreError> {
+    Ok(lookup_shared(store, key).await?.map(|r| (*r).clone()))
+}
+
+/// `lookup` as the request path reads it: the record held in memory with its stored bytes,
+/// parsed once per stored form (`Store::get_decoded`), shared rather than copied. A record
+/// written again (rotation, revocation, a payment state) replaces the held one, so it is
+/// parsed again.
+pub async fn lookup_shared(
+    store: &Store,
+    key: &str,
+) -> Result<Option<std::sync::Arc<KeyRecord>>, StoreError> {
     if !well_formed(key) {
         return Ok(None);
     }
-    Ok(store
-        .get(&keyspace::api_key(&hash(key)))
-        .await?
-        .and_then(|v| parsed(&v)))
-}
-
-/// How many stored records `parsed` remembers before it starts again empty.
-const PARSED_HELD: usize = 10_000;
-
-/// The record stored as `bytes`. A key's record is read on every keyed request, and parsing it
-/// (timestamps, the flattened billing fields) cost more than the rest of the lookup, so each
-/// record is parsed once and remembered by its bytes: the same bytes are the same record,
-/// and a record written again (rotation, revocation, a payment state) is other bytes, parsed
-/// again. What the bytes are is the store's to say (`store/cache.rs`); this only reads them.
-fn parsed(bytes: &[u8]) -> Option<KeyRecord> {
-    type Parsed = std::collections::HashMap<Vec<u8>, KeyRecord>;
-    static PARSED: std::sync::OnceLock<std::sync::RwLock<Parsed>> = std::sync::OnceLock::new();
-    let parsed = PARSED.get_or_init(Default::default);
-    if let Some(record) = parsed.read().unwrap_or_else(|e| e.into_inner()).get(bytes) {
-        return Some(record.clone());
-    }
-    let record: KeyRecord = serde_json::from_slice(bytes).ok()?;
-    let mut held = parsed.write().unwrap_or_else(|e| e.into_inner());
-    if held.len() >= PARSED_HELD {
-        held.clear();
-    }
-    held.insert(bytes.to_vec(), record.clone());
-    Some(record)
+    store
+        .get_decoded(&keyspace::api_key(&hash(key)), |bytes| {
+            serde_json::from_slice::<KeyRecord>(bytes).ok()
+        })
+        .await
 }
 
 /// Every key record, by creation time.
@@ -229,29 +217,28 @@ mod tests {
         assert_eq!(hash("x").len(), 64);
     }
 
-    #[test]
-    fn a_record_written_again_is_read_as_written_again() {
-        let key = generate();
-        let record = KeyRecord {
-            hash: hash(&key),
-            account: "acc_parsed".into(),
-            prefix: key[..12].to_string(),
-            tier: Tier::Pro,
-            email: None,
-            created: Utc::now(),
-            expires_at: None,
-            active: true,
-            payment_status: None,
-            billing: Billing::default(),
-        };
-        let revoked = KeyRecord {
-            active: false,
-            ..record.clone()
-        };
-        for _ in 0..2 {
-            assert_eq!(parsed(&encode(&record)), Some(record.clone()));
-            assert_eq!(parsed(&encode(&revoked)), Some(revoked.clone()));
-        }
-        assert_eq!(parsed(b"{not a record"), None);
+    #[tokio::test]
+    async fn a_record_is_parsed_once_and_read_again_once_written_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::embedded(&dir.path().join("store.redb")).unwrap();
+        let (key, record) = create(&store, Tier::Pro, None, None).await.unwrap();
+        let first = lookup_shared(&store, &key).await.unwrap().unwrap();
+        let again = lookup_shared(&store, &key).await.unwrap().unwrap();
+        assert!(
+            std::sync::Arc::ptr_eq(&first, &again),
+            "shared, not parsed again"
+        );
+        assert_eq!(*first, record);
+        revoke(&store, &record.prefix).await.unwrap();
+        let revoked = lookup_shared(&store, &key).await.unwrap().unwrap();
+        assert!(!revoked.active);
+        assert!(
+            first.active,
+            "a request holding the old record keeps its own"
+        );
+        assert_eq!(
+            lookup_shared(&store, "sr_live_unknown").await.unwrap(),
+            None
+        );
     }
 }

@@ -188,5 +188,5 @@ pub async fn serve_live(
     live: Arc<Live>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
-    server::run(listener, http::all(live), shutdown).await;
+    server::run(listener, live, shutdown).await;
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Days, NaiveTime, Utc};
 use saferef_generator::render::pages::docs::{UPGRADE_TIERS, UPGRADE_TRIAL};
+use warp::http::header::{HeaderMap, HeaderName, HeaderValue};
 
 use crate::caller::Caller;
 use crate::store::keyspace;
@@ -65,38 +66,62 @@ fn upgrade_url(tier: Tier) -> &'static str {
     }
 }
 
-/// The headers (and the IETF RateLimit pair); enterprise callers get only the tier.
-pub fn headers(caller: &Caller, usage: &Usage, now: DateTime<Utc>) -> Vec<(&'static str, String)> {
-    let mut out = vec![("x-api-tier", caller.tier.name().to_string())];
+/// The names of the quota headers, made once.
+const X_API_TIER: HeaderName = HeaderName::from_static("x-api-tier");
+const X_RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("x-ratelimit-limit");
+const X_RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
+const X_RATELIMIT_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
+const RATELIMIT_POLICY: HeaderName = HeaderName::from_static("ratelimit-policy");
+const RATELIMIT: HeaderName = HeaderName::from_static("ratelimit");
+const RETRY_AFTER: HeaderName = HeaderName::from_static("retry-after");
+const X_UPGRADE_URL: HeaderName = HeaderName::from_static("x-upgrade-url");
+const X_USAGE_WARNING: HeaderName = HeaderName::from_static("x-usage-warning");
+
+/// The tier's header alone: an answer not counted.
+pub fn tier_header(caller: &Caller, h: &mut HeaderMap) {
+    h.insert(X_API_TIER, HeaderValue::from_static(caller.tier.name()));
+}
+
+/// Puts the headers (and the IETF RateLimit pair) into `h`; enterprise callers get only the
+/// tier. Numbers are written straight into their values, names and fixed values are static.
+pub fn headers(caller: &Caller, usage: &Usage, now: DateTime<Utc>, h: &mut HeaderMap) {
+    tier_header(caller, h);
     let Some(limit) = usage.limit else {
-        return out;
+        return;
     };
     let remaining = limit.saturating_sub(usage.used);
     let seconds = (usage.reset - now).num_seconds().max(0);
-    out.push(("x-ratelimit-limit", limit.to_string()));
-    out.push(("x-ratelimit-remaining", remaining.to_string()));
-    out.push((
-        "x-ratelimit-reset",
-        usage.reset.timestamp_millis().to_string(),
-    ));
-    out.push(("ratelimit-policy", format!("\"daily\";q={limit};w=86400")));
-    out.push(("ratelimit", format!("\"daily\";r={remaining};t={seconds}")));
+    h.insert(X_RATELIMIT_LIMIT, HeaderValue::from(limit));
+    h.insert(X_RATELIMIT_REMAINING, HeaderValue::from(remaining));
+    h.insert(
+        X_RATELIMIT_RESET,
+        HeaderValue::from(usage.reset.timestamp_millis()),
+    );
+    let formatted = |v: String| HeaderValue::from_str(&v).expect("digits and quotes");
+    h.insert(
+        RATELIMIT_POLICY,
+        formatted(format!("\"daily\";q={limit};w=86400")),
+    );
+    h.insert(
+        RATELIMIT,
+        formatted(format!("\"daily\";r={remaining};t={seconds}")),
+    );
     let share = usage.used as f64 / limit as f64;
+    let upgrade = HeaderValue::from_static(upgrade_url(caller.tier));
     if !usage.admitted {
-        out.push(("retry-after", seconds.to_string()));
-        out.push(("x-upgrade-url", upgrade_url(caller.tier).to_string()));
+        h.insert(RETRY_AFTER, HeaderValue::from(seconds));
+        h.insert(X_UPGRADE_URL, upgrade);
     } else if share >= 0.8 {
         let level = if share >= 0.95 { 95 } else { 80 };
-        out.push((
-            "x-usage-warning",
-            format!(
+        h.insert(
+            X_USAGE_WARNING,
+            formatted(format!(
                 "{level}% of the daily quota used ({} of {limit})",
                 usage.used
-            ),
-        ));
-        out.push(("x-upgrade-url", upgrade_url(caller.tier).to_string()));
+            )),
+        );
+        h.insert(X_UPGRADE_URL, upgrade);
     }
-    out
 }
 
 #[cfg(test)]
@@ -121,10 +146,12 @@ mod tests {
             admitted,
             reset: next_midnight(now),
         };
-        let h = |u: Usage| headers(&caller(Tier::Public), &u, now);
-        let get = |hs: &[(&str, String)], n: &str| {
-            hs.iter().find(|(k, _)| *k == n).map(|(_, v)| v.clone())
+        let h = |u: Usage| {
+            let mut h = HeaderMap::new();
+            headers(&caller(Tier::Public), &u, now, &mut h);
+            h
         };
+        let get = |hs: &HeaderMap, n: &str| hs.get(n).map(|v| v.to_str().unwrap().to_string());
         let low = h(usage(10, true));
         assert_eq!(get(&low, "x-ratelimit-remaining").unwrap(), "490");
         assert_eq!(get(&low, "x-ratelimit-reset").unwrap(), "1795305600000");
@@ -146,9 +173,9 @@ mod tests {
             limit: None,
             ..usage(1, true)
         };
-        assert_eq!(
-            headers(&caller(Tier::Enterprise), &enterprise, now),
-            vec![("x-api-tier", "enterprise".to_string())]
-        );
+        let mut h = HeaderMap::new();
+        headers(&caller(Tier::Enterprise), &enterprise, now, &mut h);
+        assert_eq!(h.len(), 1);
+        assert_eq!(h["x-api-tier"], "enterprise");
     }
 }

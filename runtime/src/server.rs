@@ -1,26 +1,24 @@
-//! The HTTP/1.1 server loop: warp's own `serve` offers no connection timeouts, so this is its
-//! loop (accept, one task per connection, graceful shutdown) with the limits a public service
-//! needs against slow or hostile clients (slowloris): request headers must arrive within
+//! The HTTP/1.1 server loop, on hyper directly (accept, one task per connection, one service
+//! function per connection calling `http::answer_request`, graceful shutdown): no warp filter
+//! is composed, boxed or run per request. It holds the limits a public service needs against
+//! slow or hostile clients (slowloris): request headers must arrive within
 //! `HEADER_TIMEOUT`, and are capped at `MAX_HEADER_BYTES` (431), a target at
 //! `MAX_TARGET_BYTES` (414); request bodies are read under `http::BODY_TIMEOUT` (408) and
 //! `http::BODY_LIMIT` (413). hyper's own answers to a head it cannot parse get the service's
 //! JSON error (`parse_refusals.rs`).
 
+use std::convert::Infallible;
 use std::future::Future;
-use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use saferef_generator::render::error::ApiError;
-use tower_service::Service;
 
+use crate::Live;
 use crate::parse_refusals::Refusals;
-
-/// The client's socket address, put into each request for `warp::ext`.
-#[derive(Debug, Clone, Copy)]
-pub struct ClientAddr(pub SocketAddr);
 
 /// Time a client has to send a request's headers (also between keep-alive requests).
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -32,9 +30,8 @@ pub const MAX_TARGET_BYTES: usize = 16 * 1024;
 
 /// The 414 for a target over `MAX_TARGET_BYTES`, and the 400 for a request target that names
 /// no path: the authority form (`GET host:port`, `CONNECT host:port`) and the asterisk form
-/// (`OPTIONS *`). This service is no proxy and has
-/// no server-wide options; and warp's path filters panic on a target without a path, so such
-/// a request must never reach them.
+/// (`OPTIONS *`). This service is no proxy and has no server-wide options, and the request
+/// path reads every request by its path, so such a request never reaches it.
 fn refuse_target<B>(req: &hyper::Request<B>) -> Option<warp::reply::Response> {
     let has_path = req.uri().path_and_query().is_some() && req.uri().path().starts_with('/');
     if has_path && req.method() != hyper::Method::CONNECT {
@@ -52,15 +49,13 @@ fn refuse_target<B>(req: &hyper::Request<B>) -> Option<warp::reply::Response> {
     )))
 }
 
-/// Serves `filter` on `listener` until `shutdown` resolves, then lets requests in flight end.
-pub async fn run<F>(
+/// Serves the release `live` holds on `listener` until `shutdown` resolves, then lets
+/// requests in flight end.
+pub async fn run(
     listener: tokio::net::TcpListener,
-    filter: F,
+    live: Arc<Live>,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) where
-    F: warp::Filter + Clone + Send + Sync + 'static,
-    F::Extract: warp::Reply,
-{
+) {
     let graceful = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
@@ -76,15 +71,14 @@ pub async fn run<F>(
             },
             () = &mut shutdown => break,
         };
-        let warp_service = warp::service(filter.clone());
-        let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-            req.extensions_mut().insert(ClientAddr(remote));
-            let mut warp_service = warp_service.clone();
+        let live = live.clone();
+        let service = hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
+            let live = live.clone();
             async move {
                 if let Some(refusal) = refuse_target(&req) {
-                    return Ok(refusal);
+                    return Ok::<_, Infallible>(refusal);
                 }
-                warp_service.call(req).await
+                Ok(crate::http::answer_request(&live, req, remote).await)
             }
         });
         let conn = hyper::server::conn::http1::Builder::new()

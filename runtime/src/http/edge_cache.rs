@@ -13,7 +13,7 @@
 
 use chrono::{DateTime, Timelike, Utc};
 use saferef_generator::api::Op;
-use warp::http::header::{CACHE_CONTROL, HeaderValue};
+use warp::http::header::{CACHE_CONTROL, HeaderName, HeaderValue};
 use warp::http::{Method, StatusCode};
 use warp::reply::Response;
 
@@ -85,8 +85,10 @@ pub fn keep(res: &mut Response, fingerprint: &str, now: DateTime<Utc>) {
 
 /// Tells the CDN not to keep `res`, unless `keep` said otherwise.
 pub fn or_no_store(res: &mut Response) {
+    // Every answer passes here: the name is made once, not parsed per answer.
+    const NAME: HeaderName = HeaderName::from_static(CDN_CACHE_CONTROL);
     res.headers_mut()
-        .entry(CDN_CACHE_CONTROL)
+        .entry(NAME)
         .or_insert(HeaderValue::from_static(NO_STORE));
 }
 

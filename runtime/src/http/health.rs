@@ -52,7 +52,7 @@ pub fn plain(state: &AppState) -> Response {
     *latest.0.write().unwrap_or_else(|e| e.into_inner()) = Some(Sent {
         second: now.timestamp(),
         status: res.status(),
-        headers: res.headers().clone(),
+        headers: super::kept_headers(res.headers()),
         body,
     });
     res

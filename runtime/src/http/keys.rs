@@ -15,7 +15,7 @@ use crate::keys::{self, KeyRecord};
 use crate::store::keyspace;
 
 fn record(caller: &Caller) -> Result<&KeyRecord, ApiError> {
-    caller.key.as_ref().ok_or_else(|| {
+    caller.key.as_deref().ok_or_else(|| {
         ApiError::unauthorized("send the API key this concerns in X-API-Key or api_key")
     })
 }

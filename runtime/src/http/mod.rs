@@ -28,9 +28,9 @@ use chrono::Utc;
 use saferef_generator::build::site::{header_lines, html_security_lines};
 use saferef_generator::render::error::ApiError;
 use saferef_generator::render::{Cache, Rendered};
-use warp::Filter;
-use warp::filters::BoxedFilter;
-use warp::http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderName, HeaderValue, LOCATION};
+use warp::http::header::{
+    CACHE_CONTROL, CONTENT_TYPE, ETAG, HeaderMap, HeaderName, HeaderValue, IF_NONE_MATCH, LOCATION,
+};
 use warp::http::{Method, StatusCode};
 use warp::reply::Response;
 
@@ -53,26 +53,24 @@ pub const BODY_LIMIT: usize = 256 * 1024;
 /// A request body must arrive within this long (slow senders get 408).
 pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
-/// The whole service as one warp filter, answering from the release `live` holds when each
-/// request arrives.
-pub fn all(live: Arc<Live>) -> BoxedFilter<(Response,)> {
-    cors::origin()
-        .and(request::filter())
-        .and_then(
-            move |origin: Option<HeaderValue>, req: Result<Request, ApiError>| {
-                let state = live.current();
-                async move {
-                    let mut res = match req {
-                        Ok(req) => handle(&state, req).await,
-                        Err(e) => reply(e),
-                    };
-                    edge_cache::or_no_store(&mut res);
-                    let origins = &state.service.config.cors_origins;
-                    Ok::<_, std::convert::Infallible>(cors::allow(origins, origin.as_ref(), res))
-                }
-            },
-        )
-        .boxed()
+/// Answers one request hyper read from `remote`, from the release `live` holds once the
+/// request is read. Called directly by the connection's service (`server.rs`): no filter is
+/// composed or boxed per request, and the request's head is moved into `Request`, not copied.
+pub async fn answer_request(
+    live: &Live,
+    req: hyper::Request<hyper::body::Incoming>,
+    remote: std::net::SocketAddr,
+) -> Response {
+    let (head, body) = req.into_parts();
+    let origin = cors::origin(&head.headers);
+    let req = Request::read(head, body, remote).await;
+    let state = live.current();
+    let mut res = match req {
+        Ok(req) => handle(&state, req).await,
+        Err(e) => reply(e),
+    };
+    edge_cache::or_no_store(&mut res);
+    cors::allow(&state.service.config.cors_origins, origin.as_ref(), res)
 }
 
 async fn handle(state: &Arc<AppState>, req: Request) -> Response {
@@ -303,18 +301,23 @@ fn with_caller_headers(
 ) -> Response {
     let h = res.headers_mut();
     match usage {
-        Some((usage, now)) => {
-            for (name, value) in quota::headers(caller, usage, now) {
-                if let Ok(v) = HeaderValue::from_str(&value) {
-                    h.insert(name, v);
-                }
-            }
-        }
-        None => {
-            h.insert("x-api-tier", HeaderValue::from_static(caller.tier.name()));
-        }
+        Some((usage, now)) => quota::headers(caller, usage, now, h),
+        None => quota::tier_header(caller, h),
     }
     res
+}
+
+/// The headers of an answer kept in memory (the static tree's, the render cache's, health's),
+/// with room for those every answer gains after it is taken from memory (tier, rate limits,
+/// CDN policy, CORS): a copy of the map keeps its table's size, so adding them to each copy
+/// grows and rehashes nothing.
+fn kept_headers(headers: &HeaderMap) -> HeaderMap {
+    /// The most headers added to a kept answer: the tier, six rate-limit headers, a retry or a
+    /// warning with the upgrade address, three of the CDN's, two of CORS and `Vary`.
+    const ADDED: usize = 14;
+    let mut kept = headers.clone();
+    kept.reserve(ADDED);
+    kept
 }
 
 /// Adds the security headers `_headers` gives every page's path (`html_security_lines`).
@@ -365,7 +368,7 @@ fn reply_kept(r: Rendered) -> (Response, bytes::Bytes) {
     if let Some(loc) = r.location.and_then(|l| HeaderValue::from_str(&l).ok()) {
         h.insert(LOCATION, loc);
     }
-    h.insert("etag", tag);
+    h.insert(ETAG, tag);
     (res, body)
 }
 
@@ -387,11 +390,8 @@ pub fn etag_of(digest: &[u8]) -> HeaderValue {
 
 /// 304 when a GET's `If-None-Match` names the response's ETag.
 fn not_modified(req: &Request, res: Response) -> Response {
-    let given = req
-        .headers
-        .get("if-none-match")
-        .and_then(|v| v.to_str().ok());
-    let matches = match (given, res.headers().get("etag")) {
+    let given = req.headers.get(IF_NONE_MATCH).and_then(|v| v.to_str().ok());
+    let matches = match (given, res.headers().get(ETAG)) {
         (Some(inm), Some(tag)) => {
             let tag = tag.to_str().unwrap_or_default();
             inm.trim() == "*"
@@ -415,4 +415,25 @@ fn not_modified(req: &Request, res: Response) -> Response {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_of_a_kept_answer_s_headers_has_room_for_the_headers_added_after() {
+        let mut headers = HeaderMap::new();
+        for i in 0..12 {
+            let name = HeaderName::from_bytes(format!("x-kept-{i}").as_bytes()).unwrap();
+            headers.insert(name, HeaderValue::from_static("v"));
+        }
+        let copy = kept_headers(&headers).clone();
+        assert!(
+            copy.capacity() >= headers.len() + 14,
+            "{} of room for {} headers",
+            copy.capacity(),
+            headers.len()
+        );
+    }
 }

@@ -33,7 +33,7 @@ const MAX_HELD_BYTES: usize = 32 << 20;
 const PER_PART: usize = 64;
 
 /// What an answer depends on, besides the release.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Key {
     pub op: Op,
     pub params: Vec<String>,
@@ -41,6 +41,70 @@ pub struct Key {
     pub keyed: bool,
     pub batch_cap: usize,
     pub today: NaiveDate,
+}
+
+/// A `Key` as the request holds it, borrowed: a kept answer is found without copying the
+/// request's path parameters and query (the map is searched by `dyn Lookup`, which `Key`
+/// and `KeyRef` hash and compare alike); only an answer kept copies them, into a `Key`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyRef<'a> {
+    pub op: Op,
+    pub params: &'a [String],
+    pub query: &'a Params,
+    pub keyed: bool,
+    pub batch_cap: usize,
+    pub today: NaiveDate,
+}
+
+/// What the map is searched by: a key owned or borrowed, seen as the same fields.
+trait Lookup {
+    fn view(&self) -> KeyRef<'_>;
+}
+
+impl Lookup for Key {
+    fn view(&self) -> KeyRef<'_> {
+        KeyRef {
+            op: self.op,
+            params: &self.params,
+            query: &self.query,
+            keyed: self.keyed,
+            batch_cap: self.batch_cap,
+            today: self.today,
+        }
+    }
+}
+
+impl Lookup for KeyRef<'_> {
+    fn view(&self) -> KeyRef<'_> {
+        *self
+    }
+}
+
+impl<'a> std::borrow::Borrow<dyn Lookup + 'a> for Key {
+    fn borrow(&self) -> &(dyn Lookup + 'a) {
+        self
+    }
+}
+
+impl std::hash::Hash for dyn Lookup + '_ {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.view().hash(state);
+    }
+}
+
+impl PartialEq for dyn Lookup + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.view() == other.view()
+    }
+}
+
+impl Eq for dyn Lookup + '_ {}
+
+/// Hashed as its borrowed form, so that either finds the same entry.
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.view().hash(state);
+    }
 }
 
 impl Key {
@@ -51,25 +115,39 @@ impl Key {
     }
 
     /// The key of a GET, or `None` when its answer must not be kept.
-    pub fn of(
+    pub fn of<'a>(
         op: Op,
-        params: &[String],
-        query: &Params,
+        params: &'a [String],
+        query: &'a Params,
         keyed: bool,
         batch_cap: usize,
         today: NaiveDate,
-    ) -> Option<Key> {
+    ) -> Option<KeyRef<'a>> {
         if query.get("api_key").is_some() {
             return None;
         }
-        Some(Key {
+        Some(KeyRef {
             op,
-            params: params.to_vec(),
-            query: query.clone(),
+            params,
+            query,
             keyed,
             batch_cap,
             today,
         })
+    }
+}
+
+impl KeyRef<'_> {
+    /// The key, owned, to keep an answer under.
+    pub fn owned(&self) -> Key {
+        Key {
+            op: self.op,
+            params: self.params.to_vec(),
+            query: self.query.clone(),
+            keyed: self.keyed,
+            batch_cap: self.batch_cap,
+            today: self.today,
+        }
     }
 }
 
@@ -107,9 +185,9 @@ struct Inner {
 
 impl RenderCache {
     /// The kept answer for `key`, if any.
-    pub fn get(&self, key: &Key) -> Option<Response> {
+    pub fn get(&self, key: &KeyRef<'_>) -> Option<Response> {
         let inner = self.inner.read().unwrap_or_else(|e| e.into_inner());
-        let kept = inner.map.get(key)?;
+        let kept = inner.map.get(key as &dyn Lookup)?;
         let mut res = Response::new(kept.body.clone().into());
         *res.status_mut() = kept.status;
         *res.headers_mut() = kept.headers.clone();
@@ -117,7 +195,8 @@ impl RenderCache {
     }
 
     /// Keeps the answer `rendered` makes under `key` and returns it to be sent.
-    pub fn keep(&self, key: Key, mut rendered: Rendered) -> Response {
+    pub fn keep(&self, key: KeyRef<'_>, mut rendered: Rendered) -> Response {
+        let key = key.owned();
         // The body is kept as allocated: without the serialiser's spare capacity.
         rendered.body.shrink_to_fit();
         let (res, body) = super::reply_kept(rendered);
@@ -126,7 +205,7 @@ impl RenderCache {
         }
         let kept = Kept {
             status: res.status(),
-            headers: res.headers().clone(),
+            headers: super::kept_headers(res.headers()),
             held: held(&key, res.headers(), &body),
             body,
         };
@@ -158,14 +237,8 @@ mod tests {
     fn key(q: &str, n: usize) -> Option<Key> {
         let today = NaiveDate::from_ymd_opt(2026, 11, 26).unwrap();
         let params = vec![format!("hq-c-org-{n:06}")];
-        Key::of(
-            Op::Compare,
-            &params,
-            &Params::parse(q).unwrap(),
-            true,
-            100,
-            today,
-        )
+        let query = Params::parse(q).unwrap();
+        Key::of(Op::Compare, &params, &query, true, 100, today).map(|k| k.owned())
     }
 
     fn rendered(body: &str) -> Rendered {
@@ -176,25 +249,25 @@ mod tests {
     fn a_kept_answer_is_sent_again_as_it_was_first_sent() {
         let cache = RenderCache::default();
         let k = key("ids=a,b", 1).unwrap();
-        assert!(cache.get(&k).is_none());
-        let first = cache.keep(k.clone(), rendered("first"));
-        let again = cache.get(&k).expect("kept");
+        assert!(cache.get(&k.view()).is_none());
+        let first = cache.keep(k.view(), rendered("first"));
+        let again = cache.get(&k.view()).expect("kept");
         assert_eq!(again.status(), first.status());
         assert_eq!(again.headers(), first.headers());
         assert!(again.headers().contains_key("etag"));
         // Another query, path parameter, caller or day is another answer.
-        assert!(cache.get(&key("ids=a,c", 1).unwrap()).is_none());
-        assert!(cache.get(&key("ids=a,b", 2).unwrap()).is_none());
+        assert!(cache.get(&key("ids=a,c", 1).unwrap().view()).is_none());
+        assert!(cache.get(&key("ids=a,b", 2).unwrap().view()).is_none());
         let other_caller = Key {
             keyed: false,
             ..k.clone()
         };
-        assert!(cache.get(&other_caller).is_none());
+        assert!(cache.get(&other_caller.view()).is_none());
         let next_day = Key {
             today: k.today.succ_opt().unwrap(),
             ..k
         };
-        assert!(cache.get(&next_day).is_none());
+        assert!(cache.get(&next_day.view()).is_none());
     }
 
     #[test]
@@ -206,12 +279,16 @@ mod tests {
     fn past_its_bound_the_cache_starts_again_empty() {
         let cache = RenderCache::default();
         for n in 0..MAX_ENTRIES {
-            cache.keep(key("ids=a,b", n).unwrap(), rendered("x"));
+            cache.keep(key("ids=a,b", n).unwrap().view(), rendered("x"));
         }
-        assert!(cache.get(&key("ids=a,b", 0).unwrap()).is_some());
-        cache.keep(key("ids=a,b", MAX_ENTRIES).unwrap(), rendered("x"));
-        assert!(cache.get(&key("ids=a,b", 0).unwrap()).is_none());
-        assert!(cache.get(&key("ids=a,b", MAX_ENTRIES).unwrap()).is_some());
+        assert!(cache.get(&key("ids=a,b", 0).unwrap().view()).is_some());
+        cache.keep(key("ids=a,b", MAX_ENTRIES).unwrap().view(), rendered("x"));
+        assert!(cache.get(&key("ids=a,b", 0).unwrap().view()).is_none());
+        assert!(
+            cache
+                .get(&key("ids=a,b", MAX_ENTRIES).unwrap().view())
+                .is_some()
+        );
         let inner = cache.inner.read().unwrap();
         assert_eq!(inner.map.len(), 1);
         let only = inner.map.values().next().unwrap();
@@ -228,7 +305,7 @@ mod tests {
         let body = "y".repeat(100 << 10);
         let mut most = 0;
         for n in 0..(4 * MAX_HELD_BYTES / body.len()) {
-            cache.keep(key("ids=a,b", n).unwrap(), rendered(&body));
+            cache.keep(key("ids=a,b", n).unwrap().view(), rendered(&body));
             let held = cache.held_bytes();
             assert!(
                 held <= MAX_HELD_BYTES,
@@ -242,8 +319,8 @@ mod tests {
         assert!(most > MAX_HELD_BYTES - 2 * body.len(), "{most}");
         // The same key again replaces its answer rather than counting it twice.
         let before = cache.held_bytes();
-        cache.keep(key("ids=a,b", 0).unwrap(), rendered(&body));
-        cache.keep(key("ids=a,b", 0).unwrap(), rendered(&body));
+        cache.keep(key("ids=a,b", 0).unwrap().view(), rendered(&body));
+        cache.keep(key("ids=a,b", 0).unwrap().view(), rendered(&body));
         let one = cache.inner.read().unwrap().map[&key("ids=a,b", 0).unwrap()].held;
         assert!(cache.held_bytes() <= before + one);
     }

@@ -1,19 +1,19 @@
 //! One request, read whole before routing: method, the path under `/api` (the `/v1` alias
-//! removed), the query parameters, headers, peer address and a size-limited body.
+//! removed), the query parameters, headers, peer address and a size-limited body, taken from
+//! hyper's request as it is (its head moved, not copied).
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use bytes::{Buf, Bytes, BytesMut};
-use futures_util::{Stream, StreamExt};
+use bytes::{Bytes, BytesMut};
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
 use saferef_generator::render::error::ApiError;
-use warp::Filter;
 use warp::http::header::{CONTENT_LENGTH, TRANSFER_ENCODING};
 use warp::http::{HeaderMap, Method};
 
 use super::{BODY_LIMIT, BODY_TIMEOUT};
-use crate::server::ClientAddr;
 
 #[derive(Debug)]
 pub struct Request {
@@ -30,6 +30,48 @@ pub struct Request {
 }
 
 impl Request {
+    /// Reads a request as hyper hands it over: the head is moved in, not copied; the body is
+    /// read only when the head announces one. Errors (413 for a body over the limit, 408 for
+    /// one that does not arrive in time) come back as the `Err` reply.
+    pub async fn read(
+        head: warp::http::request::Parts,
+        body: Incoming,
+        remote: SocketAddr,
+    ) -> Result<Request, ApiError> {
+        let body = if announces_body(&head.headers) {
+            tokio::time::timeout(BODY_TIMEOUT, read_body(body))
+                .await
+                .map_err(|_| {
+                    ApiError::request_timeout(format!(
+                        "the request body did not arrive within {} s",
+                        BODY_TIMEOUT.as_secs()
+                    ))
+                })??
+        } else {
+            Bytes::new()
+        };
+        let path = normalize(head.uri.path());
+        let segments = path
+            .strip_prefix("/api")
+            .unwrap_or("")
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                percent_encoding::percent_decode_str(s)
+                    .decode_utf8_lossy()
+                    .into_owned()
+            })
+            .collect();
+        Ok(Request {
+            method: head.method,
+            query: Params::parse(head.uri.query().unwrap_or_default()),
+            segments,
+            path,
+            headers: head.headers,
+            remote: Some(remote),
+            body,
+        })
+    }
     /// `api_key` from the query, when the query parsed.
     pub fn api_key(&self) -> Option<&str> {
         self.query.as_ref().ok().and_then(|q| q.get("api_key"))
@@ -101,61 +143,6 @@ pub fn next_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// Reads a request; errors (413 for a body over the limit) come back as the `Err` reply.
-pub fn filter()
--> impl Filter<Extract = (Result<Request, ApiError>,), Error = std::convert::Infallible> + Clone {
-    warp::method()
-        .and(warp::path::full())
-        .and(warp::query::raw().or(warp::any().map(String::new)).unify())
-        .and(warp::header::headers_cloned())
-        .and(warp::ext::optional::<ClientAddr>().map(|a: Option<ClientAddr>| a.map(|a| a.0)))
-        .and(warp::body::stream())
-        .then(
-            |method: Method,
-             path: warp::path::FullPath,
-             raw: String,
-             headers: HeaderMap,
-             remote: Option<SocketAddr>,
-             body| async move {
-                let body = if announces_body(&headers) {
-                    tokio::time::timeout(BODY_TIMEOUT, read_body(body))
-                        .await
-                        .map_err(|_| {
-                            ApiError::request_timeout(format!(
-                                "the request body did not arrive within {} s",
-                                BODY_TIMEOUT.as_secs()
-                            ))
-                        })??
-                } else {
-                    Bytes::new()
-                };
-                let path = normalize(path.as_str());
-                let segments = path
-                    .strip_prefix("/api")
-                    .unwrap_or("")
-                    .split('/')
-                    .filter(|s| !s.is_empty())
-                    .map(|s| {
-                        percent_encoding::percent_decode_str(s)
-                            .decode_utf8_lossy()
-                            .into_owned()
-                    })
-                    .collect();
-                Ok(Request {
-                    method,
-                    query: Params::parse(&raw),
-                    segments,
-                    path,
-                    headers,
-                    remote,
-                    body,
-                })
-            },
-        )
-        .or(warp::any().then(|| async { Err(ApiError::bad_request("unreadable request")) }))
-        .unify()
-}
-
 /// Whether the request has a body to read. HTTP/1.1 frames a request body only by
 /// `Content-Length` or `Transfer-Encoding` (RFC 9112, section 6.3): without either, or with a
 /// length of 0, there is none, and most requests (every GET) skip the read and its timer.
@@ -174,27 +161,20 @@ fn normalize(path: &str) -> String {
     }
 }
 
-async fn read_body<S, B>(stream: S) -> Result<Bytes, ApiError>
-where
-    S: Stream<Item = Result<B, warp::Error>>,
-    B: Buf,
-{
-    let mut stream = std::pin::pin!(stream);
+async fn read_body(mut body: Incoming) -> Result<Bytes, ApiError> {
     let mut out = BytesMut::new();
-    while let Some(chunk) = stream.next().await {
-        let mut chunk =
-            chunk.map_err(|e| ApiError::bad_request(format!("unreadable body: {e}")))?;
-        if out.len() + chunk.remaining() > BODY_LIMIT {
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| ApiError::bad_request(format!("unreadable body: {e}")))?;
+        // Trailers carry no bytes of the body.
+        let Ok(chunk) = frame.into_data() else {
+            continue;
+        };
+        if out.len() + chunk.len() > BODY_LIMIT {
             return Err(ApiError::payload_too_large(format!(
                 "request body over the limit of {BODY_LIMIT} bytes"
             )));
         }
-        while chunk.has_remaining() {
-            let part = chunk.chunk();
-            out.extend_from_slice(part);
-            let n = part.len();
-            chunk.advance(n);
-        }
+        out.extend_from_slice(&chunk);
     }
     Ok(out.freeze())
 }

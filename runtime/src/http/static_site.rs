@@ -141,7 +141,7 @@ fn resolve(site: &StaticSite, cache: &StaticCache, path: &str, query: &Params) -
             };
             Answer::File {
                 status: StatusCode::from_u16(status).ok()?,
-                headers,
+                headers: super::kept_headers(&headers),
                 body,
             }
         }

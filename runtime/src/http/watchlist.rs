@@ -47,7 +47,7 @@ fn store_error(e: StoreError) -> ApiError {
 fn account(caller: &Caller) -> Result<&str, ApiError> {
     caller
         .key
-        .as_ref()
+        .as_deref()
         .map(|k| k.account_id())
         .ok_or_else(|| ApiError::unauthorized("send your API key in X-API-Key or api_key"))
 }

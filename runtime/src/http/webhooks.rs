@@ -44,7 +44,7 @@ fn view(w: &Webhook) -> WebhookView<'_> {
 }
 
 fn account(caller: &Caller) -> Result<&KeyRecord, ApiError> {
-    caller.key.as_ref().ok_or_else(|| {
+    caller.key.as_deref().ok_or_else(|| {
         ApiError::unauthorized(
             "webhooks belong to an API key's account: send the key in X-API-Key or api_key",
         )

@@ -14,9 +14,14 @@
 //!
 //! A read that raced a write never puts the old value back: every invalidation advances a
 //! generation, and a read fills the cache only if the generation is the one it started with.
+//!
+//! A value is held with what its reader decoded from it (`Held::decoded`: a key record,
+//! parsed once), so a keyed request neither copies the bytes nor parses them again; the
+//! decoded form lives and goes with the bytes it was made from.
 
+use std::any::Any;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::keyspace;
 
@@ -37,12 +42,49 @@ pub struct ReadCache {
 struct Inner {
     on: bool,
     generation: u64,
-    map: HashMap<String, Option<Vec<u8>>>,
+    map: HashMap<String, Option<Arc<Held>>>,
+}
+
+/// A value as the store answered it, with the form its reader decoded from it.
+#[derive(Debug)]
+pub struct Held {
+    pub bytes: Vec<u8>,
+    decoded: OnceLock<Option<Arc<dyn Any + Send + Sync>>>,
+}
+
+impl Held {
+    pub fn new(bytes: Vec<u8>) -> Held {
+        Held {
+            bytes,
+            decoded: OnceLock::new(),
+        }
+    }
+
+    /// The value as `decode` reads it (`None` when it does not), decoded at the first call
+    /// and shared after. A prefix's values are read as one type; asked for another, it
+    /// decodes again without keeping it.
+    pub fn decoded<T: Any + Send + Sync>(
+        &self,
+        decode: impl FnOnce(&[u8]) -> Option<T>,
+    ) -> Option<Arc<T>> {
+        if let Some(kept) = self.decoded.get() {
+            return match kept.clone().map(Arc::downcast::<T>) {
+                Some(Ok(value)) => Some(value),
+                Some(Err(_)) => decode(&self.bytes).map(Arc::new),
+                None => None,
+            };
+        }
+        // Two first readers may both decode; the first to finish is kept, both are the same.
+        let value = decode(&self.bytes).map(Arc::new);
+        let shared = value.clone().map(|v| v as Arc<dyn Any + Send + Sync>);
+        let _ = self.decoded.set(shared);
+        value
+    }
 }
 
 /// What the cache knows of a key.
 pub enum Lookup {
-    Hit(Option<Vec<u8>>),
+    Hit(Option<Arc<Held>>),
     /// Not held: read the store, then `fill` with this generation.
     Miss(u64),
     /// The cache is off (a Redis store not yet following invalidations): read the store.
@@ -73,7 +115,7 @@ impl ReadCache {
 
     /// Keeps what the store answered for `key`, unless an invalidation came since the read
     /// began (`generation`).
-    pub fn fill(&self, key: &str, value: &Option<Vec<u8>>, generation: u64) {
+    pub fn fill(&self, key: &str, value: &Option<Arc<Held>>, generation: u64) {
         let mut inner = self.inner();
         if !inner.on || inner.generation != generation {
             return;

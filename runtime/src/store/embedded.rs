@@ -109,17 +109,6 @@ impl Embedded {
         .await
     }
 
-    /// Whether the write-behind interval has passed since the last write (and, if so, starts
-    /// the next interval).
-    fn due(&self) -> bool {
-        let mut c = self.counters();
-        if c.last_write.is_some_and(|t| t.elapsed() < WRITE_BEHIND) {
-            return false;
-        }
-        c.last_write = Some(Instant::now());
-        true
-    }
-
     /// Takes the dirty counters and drops expired ones from memory.
     fn take_dirty(&self) -> Vec<(String, Counter)> {
         let mut c = self.counters();
@@ -420,51 +409,21 @@ impl Embedded {
         limit: Option<u64>,
         ttl: Duration,
     ) -> Result<Admitted, StoreError> {
-        if self.counter(key).is_none() {
-            // First use in this process: continue from what an earlier run persisted.
-            let stored = self.get(key).await?;
-            let count = stored
-                .and_then(|v| String::from_utf8(v).ok())
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(0);
-            self.counters()
-                .map
-                .entry(key.to_string())
-                .or_insert(Counter {
-                    count,
-                    expires: expiry(Some(ttl)),
-                    dirty: false,
-                });
-        }
-        let result = {
-            let mut c = self.counters();
-            let entry = c.map.entry(key.to_string()).or_insert(Counter {
-                count: 0,
-                expires: expiry(Some(ttl)),
-                dirty: true,
-            });
-            if !live(entry.expires) {
-                *entry = Counter {
-                    count: 0,
-                    expires: expiry(Some(ttl)),
-                    dirty: true,
-                };
-            }
-            if limit.is_some_and(|l| entry.count + amount > l) {
-                Admitted {
-                    admitted: false,
-                    count: entry.count,
-                }
-            } else {
-                entry.count += amount;
-                entry.dirty = true;
-                Admitted {
-                    admitted: true,
-                    count: entry.count,
-                }
+        let (result, due) = match self.count(key, amount, limit, ttl, None) {
+            Some(counted) => counted,
+            None => {
+                // First use in this process: continue from what an earlier run persisted.
+                let stored = self
+                    .get(key)
+                    .await?
+                    .and_then(|v| String::from_utf8(v).ok())
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(0);
+                self.count(key, amount, limit, ttl, Some(stored))
+                    .expect("a counter given where it starts is counted")
             }
         };
-        if self.due() {
+        if due {
             // Written behind on a task of its own: the request that happens to come after the
             // interval does not wait for the write transaction.
             let this = self.clone();
@@ -475,6 +434,59 @@ impl Embedded {
             });
         }
         Ok(result)
+    }
+
+    /// Counts `amount` at `key` under one hold of the counters' lock, and says whether the
+    /// write-behind interval has passed (starting the next one if so). A counter not in
+    /// memory starts at `start`; without one, `None`: the caller reads where it starts.
+    fn count(
+        &self,
+        key: &str,
+        amount: u64,
+        limit: Option<u64>,
+        ttl: Duration,
+        start: Option<u64>,
+    ) -> Option<(Admitted, bool)> {
+        let mut guard = self.counters();
+        let counters = &mut *guard;
+        if !counters.map.contains_key(key) {
+            counters.map.insert(
+                key.to_string(),
+                Counter {
+                    count: start?,
+                    expires: expiry(Some(ttl)),
+                    dirty: false,
+                },
+            );
+        }
+        let entry = counters.map.get_mut(key)?;
+        if !live(entry.expires) {
+            *entry = Counter {
+                count: 0,
+                expires: expiry(Some(ttl)),
+                dirty: true,
+            };
+        }
+        let result = if limit.is_some_and(|l| entry.count + amount > l) {
+            Admitted {
+                admitted: false,
+                count: entry.count,
+            }
+        } else {
+            entry.count += amount;
+            entry.dirty = true;
+            Admitted {
+                admitted: true,
+                count: entry.count,
+            }
+        };
+        let due = counters
+            .last_write
+            .is_none_or(|t| t.elapsed() >= WRITE_BEHIND);
+        if due {
+            counters.last_write = Some(Instant::now());
+        }
+        Some((result, due))
     }
 
     /// One write transaction: redb serializes writers and commits all or nothing.

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use cache::{Lookup, ReadCache};
+use cache::{Held, Lookup, ReadCache};
 
 use embedded::Embedded;
 use redis::RedisStore;
@@ -194,9 +194,33 @@ impl Store {
         format!("{}{key}", self.namespace)
     }
 
+    /// `key` under the namespace, borrowed when there is none (a serving process's reads).
+    fn full_key<'k>(&self, key: &'k str) -> std::borrow::Cow<'k, str> {
+        match self.namespace.is_empty() {
+            true => std::borrow::Cow::Borrowed(key),
+            false => std::borrow::Cow::Owned(self.key(key)),
+        }
+    }
+
     pub async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.held(key).await?.map(|held| held.bytes.clone()))
+    }
+
+    /// The value at `key` as `decode` reads it (`None` when absent or when it does not
+    /// decode). Under a cached prefix it is decoded once per value held (`cache::Held`) and
+    /// shared after: a key record is neither copied nor parsed per request.
+    pub async fn get_decoded<T: std::any::Any + Send + Sync>(
+        &self,
+        key: &str,
+        decode: impl FnOnce(&[u8]) -> Option<T>,
+    ) -> Result<Option<Arc<T>>, StoreError> {
+        Ok(self.held(key).await?.and_then(|held| held.decoded(decode)))
+    }
+
+    /// The value at `key`, from memory under a cached prefix while the cache is on.
+    async fn held(&self, key: &str) -> Result<Option<Arc<Held>>, StoreError> {
         let cached = cache::covers(key);
-        let key = self.key(key);
+        let key = self.full_key(key);
         let generation = match cached.then(|| self.cache.lookup(&key)) {
             Some(Lookup::Hit(value)) => return Ok(value),
             Some(Lookup::Miss(generation)) => Some(generation),
@@ -205,7 +229,8 @@ impl Store {
         let value = match &self.backend {
             Backend::Embedded(s) => s.get(&key).await,
             Backend::Redis(s) => s.get(&key).await,
-        }?;
+        }?
+        .map(|bytes| Arc::new(Held::new(bytes)));
         if let Some(generation) = generation {
             self.cache.fill(&key, &value, generation);
         }
