@@ -489,9 +489,9 @@ fn a_carried_cancer_listing_takes_the_grade_of_the_call_beside_it() {
     }
     // 1,2-Diethylhydrazine (State's Qualified Experts, IARC 2B) and TDCPP (State's Qualified
     // Experts, Carc. 2): the State's own evaluation stays probable; 1-tert-butoxypropan-2-ol
-    // and N-nitrosomethylethylamine (authoritative body, IARC 2B, no EU Carc. 2): the body's
-    // grade is not in the record, so the listing keeps its own.
-    for cas in ["1615-80-1", "13674-87-8", "57018-52-7", "10595-95-6"] {
+    // (authoritative body, IARC 2B, no EU Carc. 2): the body's grade is not in the record, so
+    // the listing keeps its own.
+    for cas in ["1615-80-1", "13674-87-8", "57018-52-7"] {
         assert_eq!(tier(&assessed(cas), "human_adult"), Some(High), "{cas}");
     }
 }
