@@ -376,10 +376,10 @@ fn an_agency_value_for_air_or_an_exhaust_volume_puts_a_solid_carcinogen_in_the_a
         Some(VeryHigh)
     );
     // 3,7-Dinitrofluoranthene and 6-nitrochrysene: no boiling point or air value, IARC Volumes
-    // 46 and 105 (engine exhausts): their cancer tier counts for inhalation, IARC 2B (the
-    // carried Proposition 65 listing takes its grade) and 2A.
+    // 46 and 105 (engine exhausts): their cancer tier counts for inhalation (an authoritative-
+    // body Proposition 65 listing with no EU Carc. 2 beside it, and IARC 2A).
     let dnf = assessed("105735-71-5");
-    assert_eq!(tier(&dnf, "exposure_inhalation"), Some(Moderate));
+    assert_eq!(tier(&dnf, "exposure_inhalation"), Some(High));
     assert!(rules(&dnf, "exposure_inhalation").contains(&Rule::RouteRelevance));
     assert_eq!(
         tier(&assessed("7496-02-8"), "exposure_inhalation"),
