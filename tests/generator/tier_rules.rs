@@ -364,6 +364,9 @@ fn aquatic_classes_and_m_factors_follow_the_rubric() {
     // 1,2-Dichlorobenzene: Aquatic Chronic 1 in an entry that states no M-factor, which
     // suppliers set (CLP Article 10(4)): not read as M=1.
     assert_eq!(tier(&assessed("95-50-1"), "aquatic_life"), Some(VeryHigh));
+    // 2-Phenylphenol: ATP22's entry (curated) labels its factors "Aquatic Acute 1: M = 1;
+    // Aquatic Chronic 1: M = 1": high, as for an Annex VI "M=1 | M=1".
+    assert_eq!(tier(&assessed("90-43-7"), "aquatic_life"), Some(High));
 }
 
 #[test]
@@ -603,5 +606,14 @@ fn persistent_organic_pollutants_and_acaricides_in_wildlife_and_pollinators() {
     assert_eq!(
         tier(&assessed("121-75-5"), "terrestrial_wildlife"),
         Some(High)
+    );
+}
+
+#[test]
+fn serious_eye_damage_counts_for_swallowing_the_neat_substance() {
+    // Calcium hydroxide: Eye Dam. 1 beside the curator's everyday call: moderate, not low.
+    assert_eq!(
+        tier(&assessed("1305-62-0"), "exposure_ingestion"),
+        Some(Moderate)
     );
 }

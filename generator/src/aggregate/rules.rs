@@ -441,6 +441,9 @@ fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -
         | (C::ExposureOcular | C::OccupationalExposure, H::EyeDamage) => {
             (R::LocalEffects, High, 1.0)
         }
+        // What destroys the eye's surface injures the lining of the mouth and gullet swallowed
+        // neat (METHODOLOGY.md, local_effects).
+        (C::ExposureIngestion, H::EyeDamage) => (R::LocalEffects, Moderate, 0.8),
         (C::ExposureOcular, H::EyeIrritant)
         | (C::ExposureDermal, H::SkinIrritant)
         | (

@@ -639,21 +639,44 @@ fn reproductive(
     true
 }
 
-/// The M-factor an entry states for acute aquatic toxicity: "M=100", or the smaller of an
-/// acute and a chronic factor ("M=100 | M=10"), which bounds the acute one from below.
+/// The M-factors an entry states, each with whether its label names acute toxicity: the
+/// Annex VI table's bare cells ("M=100 | M=10", no label) and the curated later ATPs'
+/// labelled ones ("Aquatic Acute 1: M = 10; Aquatic Chronic 1: M = 1").
+fn m_factors(cell: &str) -> Vec<(Option<bool>, u32)> {
+    cell.split(['|', ';'])
+        .filter_map(|part| {
+            let part = part.trim();
+            let (label, m) = match part.rsplit_once(':') {
+                Some((label, m)) => (Some(label.contains("Acute")), m.trim()),
+                None => (None, part),
+            };
+            let value = m.strip_prefix('M')?.trim_start().strip_prefix('=')?;
+            let value = value.trim().trim_end_matches('"').parse::<u32>().ok()?;
+            Some((label, value))
+        })
+        .collect()
+}
+
+/// The M-factor an entry states for acute aquatic toxicity: the one labelled acute, else the
+/// smaller of the unlabelled ones ("M=100 | M=10"), which bounds the acute one from below.
 fn acute_m_factor(cell: &str) -> Option<u32> {
-    cell.split('|')
-        .filter_map(|part| part.trim().strip_prefix("M="))
-        .filter_map(|m| m.trim().trim_end_matches('"').parse::<u32>().ok())
-        .min()
+    let factors = m_factors(cell);
+    factors
+        .iter()
+        .find(|(acute, _)| *acute == Some(true))
+        .map(|&(_, m)| m)
+        .or_else(|| {
+            factors
+                .iter()
+                .filter(|(label, _)| label.is_none())
+                .map(|&(_, m)| m)
+                .min()
+        })
 }
 
 /// The largest M-factor an entry states, acute or chronic ("M=1 | M=10" gives 10).
 fn largest_m_factor(cell: &str) -> Option<u32> {
-    cell.split('|')
-        .filter_map(|part| part.trim().strip_prefix("M="))
-        .filter_map(|m| m.trim().trim_end_matches('"').parse::<u32>().ok())
-        .max()
+    m_factors(cell).into_iter().map(|(_, m)| m).max()
 }
 
 /// ", only in alcoholic beverages": a finding says when its listing holds only under a
