@@ -617,3 +617,13 @@ fn serious_eye_damage_counts_for_swallowing_the_neat_substance() {
         Some(Moderate)
     );
 }
+
+#[test]
+fn a_beryllium_compound_s_cancer_calls_are_by_inhalation() {
+    // Beryllium phosphate: classified through the Annex VI beryllium compounds entry (H350i);
+    // IARC Group 1 (Volume 100C: lung cancer from inhaled dust and fume) and NTP known count
+    // for inhalation, and ingestion rests on its H301.
+    let b = assessed("13598-15-7");
+    assert_eq!(tier(&b, "exposure_inhalation"), Some(VeryHigh));
+    assert_eq!(tier(&b, "exposure_ingestion"), Some(High));
+}

@@ -215,6 +215,27 @@ pub fn not_absorbed_by_mouth(cas: &str) -> bool {
     NOT_ABSORBED_BY_MOUTH.contains(&cas)
 }
 
+/// An EU CLP Annex VI group entry whose members' cancer evidence IARC places on inhaled dust
+/// and fume: a member classified through it is that agent (METHODOLOGY.md, carcinogenicity).
+#[derive(Debug, Clone, Copy)]
+pub struct InhaledGroup {
+    /// How the group entry's name begins, as records give it in `via`.
+    pub entry: &'static str,
+    pub basis: &'static str,
+}
+
+/// Chromium(VI) compounds are not here: their group entry is by inhalation (H350i), but NTP
+/// Technical Report 546 found cancers of the mouth and small intestine from drinking water.
+pub const INHALED_GROUPS: &[InhaledGroup] = &[InhaledGroup {
+    entry: "beryllium compounds",
+    basis: BERYLLIUM,
+}];
+
+/// The inhaled-agent group of an Annex VI group entry a record's classification comes through.
+pub fn inhaled_group(via: &str) -> Option<&'static InhaledGroup> {
+    INHALED_GROUPS.iter().find(|g| via.starts_with(g.entry))
+}
+
 /// The agent of a CAS number, if its cancer evidence is by injection only.
 pub fn injected_agent(cas: &str) -> Option<&'static InjectedAgent> {
     INJECTED_AGENTS.iter().find(|a| a.cas == cas)

@@ -461,6 +461,21 @@ fn by_route(r: &CompoundRecord, out: &mut [Signal]) {
             Hazard::CarcinogenInjected,
             format!("by injection only ({})", agent.basis),
         )
+    } else if let Some(group) = r
+        .safety
+        .ghs
+        .iter()
+        .filter(|g| g.is_current() && g.jurisdiction == "EU")
+        .filter_map(|g| g.via.as_deref())
+        .find_map(super::routes::inhaled_group)
+    {
+        (
+            Hazard::CarcinogenInhalation,
+            format!(
+                "by inhaled dust and fume, as a member of the EU CLP group entry for {} ({})",
+                group.entry, group.basis
+            ),
+        )
     } else if r.safety.ghs.iter().any(|g| {
         g.is_current()
             && g.jurisdiction == "EU"
