@@ -132,12 +132,13 @@ fn life_stages_are_raised_by_what_concerns_them_not_mechanically() {
         tier(&caffeine, "human_adult")
     );
     assert!(!rules(&caffeine, "human_infant").contains(&Rule::LifeStage));
-    // Goserelin acetate (Proposition 65 developmental, no H362): pregnancy, not children.
+    // Goserelin acetate (Proposition 65 developmental on its labelling, no H362; an implant,
+    // so moderate for people): pregnancy is raised, children are not.
     let goserelin = assessed("65807-02-5");
-    assert_eq!(tier(&goserelin, "human_adult"), Some(High));
-    assert_eq!(tier(&goserelin, "human_pregnant"), Some(VeryHigh));
-    assert_eq!(tier(&goserelin, "human_child"), Some(High));
-    assert_eq!(tier(&goserelin, "human_infant"), Some(High));
+    assert_eq!(tier(&goserelin, "human_adult"), Some(Moderate));
+    assert_eq!(tier(&goserelin, "human_pregnant"), Some(High));
+    assert_eq!(tier(&goserelin, "human_child"), Some(Moderate));
+    assert_eq!(tier(&goserelin, "human_infant"), Some(Moderate));
     // 4-Methylbenzylidene camphor (SVHC, endocrine disruptor for human health): pregnancy is
     // raised with children, infants and teenagers.
     let mbc = assessed("741687-98-9");
@@ -416,7 +417,7 @@ fn cancer_evidence_by_one_route_counts_by_that_route() {
         "{:?}",
         rules(&nio, "exposure_ingestion")
     );
-    // People meet it as a workplace aerosol only: cancer at most moderate, its STOT RE 1 high.
+    // People meet it as a compound worked as dust: cancer at most high for them.
     assert_eq!(tier(&nio, "human_adult"), Some(High));
     let cancer_for_people = nio
         .get("human_adult")
@@ -426,7 +427,7 @@ fn cancer_evidence_by_one_route_counts_by_that_route() {
         .filter(|e| e.rule == Rule::Carcinogenicity)
         .map(|e| e.tier)
         .max();
-    assert_eq!(cancer_for_people, Some(Moderate));
+    assert_eq!(cancer_for_people, Some(High));
     // Iron dextran: IARC 2B, NTP and Proposition 65 on injection-site sarcomas: moderate for
     // people, and no route of exposure is answered by it.
     let iron_dextran = assessed("9004-66-4");
@@ -517,8 +518,7 @@ fn a_developmental_listing_raises_pregnancy_by_its_basis() {
 
 #[test]
 fn breastfeeding_children_and_infants_take_what_reaches_them() {
-    // Developmental listings without H362: at most moderate for breastfeeding (leuprorelin
-    // stays high on its female and male reproductive listings, the nursing person's own).
+    // Developmental listings without H362: at most moderate for breastfeeding.
     for cas in ["298-46-4", "3963-95-9", "121181-53-1"] {
         assert_eq!(
             tier(&assessed(cas), "human_nursing"),
@@ -626,4 +626,85 @@ fn a_beryllium_compound_s_cancer_calls_are_by_inhalation() {
     let b = assessed("13598-15-7");
     assert_eq!(tier(&b, "exposure_inhalation"), Some(VeryHigh));
     assert_eq!(tier(&b, "exposure_ingestion"), Some(High));
+}
+
+#[test]
+fn fibres_and_powders_people_breathe_reach_them() {
+    // Refractory ceramic fibres (Annex VI 650-017-00-8, Carc. 1B H350i; NTP on respirable
+    // fibres): inhaled as fibres wherever they are met, like asbestos.
+    let rcf = assessed("142844-00-6");
+    for context in [
+        "human_adult",
+        "human_child",
+        "human_elderly",
+        "human_nursing",
+    ] {
+        assert_eq!(tier(&rcf, context), Some(High), "{context}");
+    }
+    // Nickel carbonate, a powder: its Group 1 by inhalation is high for older and breastfeeding
+    // adults too, not very high, and still nothing for ingestion.
+    let nickel = assessed("3333-67-3");
+    for context in ["human_elderly", "human_nursing", "human_adult"] {
+        assert_eq!(tier(&nickel, context), Some(High), "{context}");
+    }
+    assert!(!rules(&nickel, "exposure_ingestion").contains(&Rule::Carcinogenicity));
+}
+
+#[test]
+fn iarc_group_3_grades_a_carried_listing_and_dna_reactive_classes_keep_it() {
+    // Chlorobenzilate: authoritative-body listing (US EPA B2), IARC Group 3, no EU Carc. class.
+    let chlorobenzilate = assessed("510-15-6");
+    for context in [
+        "human_adult",
+        "human_child",
+        "human_teen",
+        "human_infant",
+        "human_pregnant",
+        "human_nursing",
+        "human_elderly",
+        "human_immunocompromised",
+        "occupational_exposure",
+        "exposure_inhalation",
+        "exposure_ingestion",
+    ] {
+        assert_eq!(tier(&chlorobenzilate, context), Some(Moderate), "{context}");
+    }
+    // N-Nitrosomethylethylamine and 1,3-dinitropyrene (Labor Code, IARC 2B): DNA-reactive.
+    for cas in ["10595-95-6", "75321-20-9"] {
+        let a = assessed(cas);
+        for context in ["human_adult", "exposure_ingestion", "occupational_exposure"] {
+            assert_eq!(tier(&a, context), Some(High), "{cas} {context}");
+        }
+    }
+    // Titanium dioxide's Labor Code listing of respirable particles takes its Group 2B.
+    let tio2 = assessed("13463-67-7");
+    assert_eq!(tier(&tio2, "exposure_inhalation"), Some(Moderate));
+}
+
+#[test]
+fn injected_protein_medicines_reach_people_as_patients_under_their_label() {
+    // Urofollitropin (Proposition 65 developmental, FR; an FSH glycoprotein given by injection).
+    let urofollitropin = assessed("97048-13-0");
+    for context in ["human_adult", "human_child", "occupational_exposure"] {
+        assert_eq!(tier(&urofollitropin, context), Some(Moderate), "{context}");
+    }
+    assert_eq!(tier(&urofollitropin, "human_pregnant"), Some(High));
+    // Nafarelin, a nasal spray, is not given by injection only.
+    assert_eq!(
+        tier(&assessed("86220-42-0"), "human_pregnant"),
+        Some(VeryHigh)
+    );
+}
+
+#[test]
+fn a_germ_cell_mutagen_raises_the_young_as_a_mutagenic_carcinogen_only() {
+    // Trimethyl phosphate: Muta. 1B beside Carc. 2 and an authoritative-body listing.
+    let tmp = assessed("512-56-1");
+    for context in ["human_child", "human_infant"] {
+        assert_eq!(tier(&tmp, context), Some(High), "{context}");
+    }
+    // Acrylamide: Muta. 1B and Carc. 1B, high for adults and raised for the young.
+    let acrylamide = assessed("79-06-1");
+    assert_eq!(tier(&acrylamide, "human_adult"), Some(High));
+    assert_eq!(tier(&acrylamide, "human_child"), Some(VeryHigh));
 }

@@ -4,11 +4,13 @@
 
 pub mod bands;
 pub mod coverage;
+mod dna_reactive;
 pub mod graph;
 mod phenol;
 pub mod routes;
 pub mod rules;
 pub mod signals;
+mod structure;
 pub mod synthesis;
 
 use serde::Serialize;
@@ -149,6 +151,7 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
         .is_some_and(|b| b.unit == "°C" && b.value <= 250.0);
     let agent = routes::inhaled_agent(&record.cas);
     let inhaled_form = agent.is_some_and(|a| a.form.is_airborne_as_named());
+    let medicine = routes::not_absorbed_by_mouth(&record.cas);
     let air_evidence = signals.iter().any(|s| {
         matches!(
             s.hazard,
@@ -166,7 +169,8 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
             || breathed_value(record)
             || routes::on_exhaust_particles(record),
         inhaled_form,
-        digested: routes::not_absorbed_by_mouth(&record.cas),
+        digested: medicine.is_some(),
+        injected_medicine: medicine == Some(routes::Given::Injected),
         gas: record
             .properties
             .physical_properties

@@ -50,6 +50,7 @@ pub struct InhaledAgent {
 const ASBESTOS: &str = "IARC Monographs Volume 100C (2012), asbestos: cancers of the lung, larynx and ovary and mesothelioma from inhaled fibres";
 const SILICA: &str = "IARC Monographs Volume 100C (2012), silica dust, crystalline, in the form of quartz or cristobalite: lung cancer from inhaled dust";
 const NICKEL: &str = "IARC Monographs Volume 100C (2012), nickel compounds: cancers of the lung, nasal cavity and paranasal sinuses from dusts, fumes and mists inhaled in nickel refining and processing";
+const CERAMIC_FIBRES: &str = "EU CLP Annex VI index 650-017-00-8, refractory ceramic fibres: Carc. 1B (H350i), Note R (fibres of respirable length-weighted geometric mean diameter); IARC Monographs Volume 81 (2002): Group 2B on lung tumours and mesothelioma in rats and hamsters that inhaled them";
 const BERYLLIUM: &str = "IARC Monographs Volume 100C (2012), beryllium and beryllium compounds: lung cancer from inhaled dust and fume";
 
 pub const INHALED_AGENTS: &[InhaledAgent] = &[
@@ -97,6 +98,11 @@ pub const INHALED_AGENTS: &[InhaledAgent] = &[
         cas: "14464-46-1",
         form: Form::Dust,
         basis: SILICA,
+    },
+    InhaledAgent {
+        cas: "142844-00-6",
+        form: Form::Fibre,
+        basis: CERAMIC_FIBRES,
     },
     InhaledAgent {
         cas: "7440-41-7",
@@ -195,24 +201,37 @@ pub const INJECTED_AGENTS: &[InjectedAgent] = &[InjectedAgent {
     basis: "IARC Monographs Volume 2 (1973) and Supplement 7 (1987), iron-dextran complex: Group 2B on sarcomas at the site of intramuscular or subcutaneous injection in animals",
 }];
 
+/// How a peptide or protein medicine is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Given {
+    /// By injection, infusion or an implant placed under the skin: it reaches no one but the
+    /// patient it is given to.
+    Injected,
+    /// By nasal spray, absorbed through the nose of whoever breathes it.
+    Nasal,
+}
+
 /// Peptide and protein medicines given by injection, implant or nasal spray: swallowed, they
 /// are digested like food, so their systemic hazards say nothing of ingestion (rule
 /// "route_relevance"). Each is named with the prescribing information that gives its route.
-pub const NOT_ABSORBED_BY_MOUTH: &[&str] = &[
-    "74381-53-6",  // leuprorelin acetate: Lupron Depot, intramuscular depot suspension
-    "65807-02-5",  // goserelin acetate: Zoladex, subcutaneous implant
-    "86220-42-0",  // nafarelin acetate: Synarel, nasal solution
-    "121181-53-1", // filgrastim: Neupogen, subcutaneous or intravenous injection
-    "52232-67-4",  // teriparatide: Forteo, subcutaneous injection
-    "9002-68-0",   // menotropins: Menopur, subcutaneous injection
-    "97048-13-0",  // urofollitropin: Bravelle, subcutaneous or intramuscular injection
-    "216974-75-3", // bevacizumab: Avastin, intravenous infusion
-    "380610-27-5", // pertuzumab: Perjeta, intravenous infusion
+pub const NOT_ABSORBED_BY_MOUTH: &[(&str, Given)] = &[
+    ("74381-53-6", Given::Injected), // leuprorelin acetate: Lupron Depot, intramuscular depot suspension
+    ("65807-02-5", Given::Injected), // goserelin acetate: Zoladex, subcutaneous implant
+    ("86220-42-0", Given::Nasal),    // nafarelin acetate: Synarel, nasal solution
+    ("121181-53-1", Given::Injected), // filgrastim: Neupogen, subcutaneous or intravenous injection
+    ("52232-67-4", Given::Injected), // teriparatide: Forteo, subcutaneous injection
+    ("9002-68-0", Given::Injected),  // menotropins: Menopur, subcutaneous injection
+    ("97048-13-0", Given::Injected), // urofollitropin: Bravelle, subcutaneous or intramuscular injection
+    ("216974-75-3", Given::Injected), // bevacizumab: Avastin, intravenous infusion
+    ("380610-27-5", Given::Injected), // pertuzumab: Perjeta, intravenous infusion
 ];
 
-/// Whether a substance is a peptide or protein medicine that the gut digests.
-pub fn not_absorbed_by_mouth(cas: &str) -> bool {
-    NOT_ABSORBED_BY_MOUTH.contains(&cas)
+/// How a peptide or protein medicine that the gut digests is given, if the substance is one.
+pub fn not_absorbed_by_mouth(cas: &str) -> Option<Given> {
+    NOT_ABSORBED_BY_MOUTH
+        .iter()
+        .find(|(c, _)| *c == cas)
+        .map(|(_, given)| *given)
 }
 
 /// An EU CLP Annex VI group entry whose members' cancer evidence IARC places on inhaled dust

@@ -93,7 +93,7 @@ impl Rule {
     pub fn text(self) -> &'static str {
         match self {
             Rule::Carcinogenicity => {
-                "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, a listing of airborne particles, fibres or mists, or an agent whose cancer evidence is by inhaled fibres, dust, powder or workplace aerosols: asbestos, crystalline silica, beryllium and the members of the EU CLP group entry for beryllium compounds, titanium dioxide, talc, nickel compounds) counts at that strength for inhalation and the workplace, and for people where the agent is inhaled in its ordinary form (asbestos fibres, crystalline silica dust), at most moderate for people otherwise, and not for ingestion or the skin; where a substance's own EU CLP entry is by inhalation only (H350i), the route-free calls of IARC, NTP and Proposition 65 on it count as by inhalation too. A cancer hazard by injection only (an agent whose evidence is tumours at the injection site: iron dextran) is at most moderate for people and counts for no route of exposure. A position whose evidence is by the oral route only (chromium(VI) in drinking water, NTP Technical Report 546) counts for people and ingestion only, whatever the route of the substance's EU CLP entry. A Proposition 65 cancer listing made through the Labor Code or by an authoritative body (OEHHA mechanisms LC and AB) carries another body's identification into the list: where the record's other calls weigh the agent as possible or suspected and none as probable or known, it counts as possible too, unless the agent is a germ cell mutagen (H340, H341): a Labor Code listing beside IARC 2B or Carc. 2, an authoritative-body listing only beside the EU's harmonised Carc. 2; a listing by the State's Qualified Experts (SQE) or by a formal labelling requirement (FR) stays probable. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4."
+                "A known human carcinogen (IARC Group 1, EU CLP Carc. 1A, NTP known) is very high; a probable or presumed one (IARC 2A, Carc. 1B, NTP reasonably anticipated, Proposition 65 cancer, OSHA regulated carcinogen) is high; a possible or suspected one (IARC 2B, Carc. 2) is moderate. A cancer hazard by inhalation only (H350i, a listing of airborne particles, fibres or mists, or an agent whose cancer evidence is by inhaled fibres, dust, powder or workplace aerosols: asbestos, refractory ceramic fibres, crystalline silica, beryllium and the members of the EU CLP group entry for beryllium compounds, titanium dioxide, talc, nickel compounds) counts at that strength for inhalation and the workplace, and for people where the agent is inhaled in its ordinary form (asbestos and refractory ceramic fibres, crystalline silica dust), one step below for people otherwise, at least moderate (a known carcinogen high, a probable or possible one moderate), and not for ingestion or the skin; where a substance's own EU CLP entry is by inhalation only (H350i), the route-free calls of IARC, NTP and Proposition 65 on it count as by inhalation too. A cancer hazard by injection only (an agent whose evidence is tumours at the injection site: iron dextran) is at most moderate for people and counts for no route of exposure. A position whose evidence is by the oral route only (chromium(VI) in drinking water, NTP Technical Report 546) counts for people and ingestion only, whatever the route of the substance's EU CLP entry. A Proposition 65 cancer listing made through the Labor Code or by an authoritative body (OEHHA mechanisms LC and AB) carries another body's identification into the list: where the record's other calls weigh the agent as possible or suspected, or IARC evaluated it as Group 3, and none weighs it as probable or known, it counts as possible, unless the agent is a germ cell mutagen (H340, H341) or of a class IARC finds DNA-reactive by mechanism, read from its structure (an N-nitroso compound, a nitro or primary amino group on a fused polycyclic aromatic, a nitrogen mustard): a Labor Code listing beside IARC 2B or Carc. 2, an authoritative-body listing only beside the EU's harmonised Carc. 2, either beside IARC Group 3; a listing by the State's Qualified Experts (SQE) or by a formal labelling requirement (FR) stays probable. IARC Group 3 means the evidence is inadequate, not that it is negative, and gives no finding; so does Group 4."
             }
             Rule::Mutagenicity => {
                 "Germ cell mutagens of category 1 (H340) are high and of category 2 (H341) moderate."
@@ -120,7 +120,7 @@ impl Rule {
                 "Potency bands: a tolerable or acceptable daily intake below 0.0001 mg/kg bw/day is high, below 0.01 moderate, otherwise low; a chronic inhalation reference concentration below 1 µg/m3 is high, below 10 µg/m3 moderate, otherwise low; an occupational 8-hour limit below 0.01 mg/m3 is very high, below 0.1 high, below 1 moderate, otherwise low."
             }
             Rule::RouteRelevance => {
-                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit, reference value or unit risk or an air concentration at a stated cancer risk, an agent IARC evaluated with engine exhausts, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation. A peptide or protein medicine given by injection, implant or nasal spray (`aggregate/routes.rs`, each with its prescribing information) counts for ingestion with none of its systemic hazards, since the gut digests it, and so does a gas at room temperature (boiling point below 20 °C), which is not swallowed and is not low for ingestion either."
+                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit, reference value or unit risk or an air concentration at a stated cancer risk, an agent IARC evaluated with engine exhausts, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation. A peptide or protein medicine given by injection, implant or nasal spray (`aggregate/routes.rs`, each with its prescribing information) counts for ingestion with none of its systemic hazards, since the gut digests it; given only by injection or implant, its Proposition 65 listings made by a formal labelling requirement (FR) count at most moderate for people and the workplace, which meet it only as patients under its label, so that pregnancy, raised one tier, is at most high. A gas at room temperature (boiling point below 20 °C) counts for ingestion with none of its systemic hazards either, as it is not swallowed, and is not low for ingestion."
             }
             Rule::WatchLists => {
                 "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
@@ -129,7 +129,7 @@ impl Rule {
                 "Low needs positive evidence of low hazard: a reference value in the lowest potency band, an acute LD50, LC50 or EC50 above the top band of the severity rubric (a bound such as \">2000 mg/kg bw\" only when every value it allows is above it), or the curator's call of an everyday substance, which is low for people other than infants and for ingestion; a reference value in the lowest band is not low for infants either. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
             }
             Rule::LifeStage => {
-                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards, except a Proposition 65 developmental listing carried from an authoritative body or the Labor Code (AB, LC) or one that a later evaluation for pregnancy, curated for that stage, did not uphold, which stays at its own tier; infants and children for endocrine hazards and category 1 mutagens (H340, not H341), and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards, which without it count at most moderate for breastfeeding. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate, a cap that lowers no other finding for them. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children. A curated finding of an assessment for a life stage (EFSA's developmental neurotoxicity of lead in young children) counts for that stage at the curator's tier."
+                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards, except a Proposition 65 developmental listing carried from an authoritative body or the Labor Code (AB, LC) or one that a later evaluation for pregnancy, curated for that stage, did not uphold, which stays at its own tier; infants and children for endocrine hazards and category 1 mutagens (H340, not H341) that the record also calls probable or known carcinogens, other than by a listing carried from another body, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards, which without it count at most moderate for breastfeeding. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate, a cap that lowers no other finding for them. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children. A curated finding of an assessment for a life stage (EFSA's developmental neurotoxicity of lead in young children) counts for that stage at the curator's tier."
             }
             Rule::Species => {
                 "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low, but not for cats when the compound is a phenol, which cats glucuronidate poorly) or, where no such LD50 counts, its acute oral classification at its tier (fatal very high, toxic high, harmful moderate), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
@@ -212,6 +212,8 @@ pub struct Exposure {
     pub inhaled_form: bool,
     /// A peptide or protein medicine the gut digests (`routes.rs`).
     pub digested: bool,
+    /// Such a medicine given only by injection or implant (`routes.rs`).
+    pub injected_medicine: bool,
     /// A gas at room temperature (boiling point below 20 °C): not swallowed.
     pub gas: bool,
 }
@@ -280,15 +282,24 @@ fn watch_list(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applie
 /// local effects at most moderate, as people meet the substance in products.
 fn people(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -> Option<Applied> {
     let applied = match s.hazard {
+        // A labelling listing of a medicine given only by injection reaches people as patients
+        // under its label (METHODOLOGY.md, route_relevance).
+        H::Carcinogen | H::Reproductive | H::Developmental
+            if s.labelling && exposure.injected_medicine =>
+        {
+            (R::RouteRelevance, systemic(s).min(Moderate), 1.0)
+        }
         H::Carcinogen => carcinogen(s),
         H::CarcinogenInhalation if s.strength == 0 => return None,
         H::CarcinogenInhalation => {
             // People meet an agent inhaled in its ordinary form (asbestos fibres) as inhaled
-            // particles; a mist or a dust of an otherwise bulk substance only where it is made
-            // airborne.
+            // particles; a mist, a powder or a dust of an otherwise bulk substance only where
+            // it is made airborne, which some of a group do (METHODOLOGY.md, carcinogenicity).
             let tier = by_strength3(s.strength);
             let tier = if exposure.inhaled_form {
                 tier
+            } else if s.strength >= 3 {
+                High
             } else {
                 tier.min(Moderate)
             };
@@ -381,6 +392,11 @@ fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -
         ) if exposure.digested || exposure.gas => return None,
         (_, H::OrganRepeated | H::OrganSingle) if s.routes.is_some() => {
             return organ_by_stated_route(context, s, exposure);
+        }
+        (C::OccupationalExposure, H::Carcinogen | H::Reproductive | H::Developmental)
+            if s.labelling && exposure.injected_medicine =>
+        {
+            (R::RouteRelevance, systemic(s).min(Moderate), 1.0)
         }
         (
             C::ExposureInhalation,
@@ -686,17 +702,18 @@ fn systemic(s: &Signal) -> RiskLevel {
 }
 
 /// Findings each life stage is sensitive to (rule "life_stage").
-fn sensitive(context: Context, finding: &Finding<'_>, to_milk: bool, reviewed: bool) -> bool {
+fn sensitive(context: Context, finding: &Finding<'_>, stage: Stage) -> bool {
     let hazard = finding.signal.hazard;
     match context {
         // A developmental class or listing rests on exposure before birth unless H362 shows
         // the substance harming the child after it; an acute class is per kg of body weight.
-        // A suspected mutagen (H341) raises neither: the young's greater sensitivity is that to
-        // a mutagenic mode of action (US EPA 2005).
+        // A suspected mutagen (H341) raises neither, nor a category 1 one that the record does
+        // not also call a probable or known carcinogen: the young's greater sensitivity is that
+        // to carcinogens with a mutagenic mode of action (US EPA 2005).
         C::HumanInfant | C::HumanChild => {
             hazard == H::EndocrineHuman
-                || (hazard == H::Mutagen && finding.signal.strength >= 2)
-                || (to_milk && hazard == H::Developmental)
+                || (hazard == H::Mutagen && finding.signal.strength >= 2 && stage.carcinogen)
+                || (stage.to_milk && hazard == H::Developmental)
         }
         C::HumanTeen => hazard == H::EndocrineHuman,
         // A listing carried from an authoritative body, or one a later evaluation for pregnancy
@@ -705,21 +722,41 @@ fn sensitive(context: Context, finding: &Finding<'_>, to_milk: bool, reviewed: b
             hazard == H::EndocrineHuman
                 || (hazard == H::Developmental
                     && !finding.signal.carried
-                    && !(reviewed && finding.signal.agency.as_deref() == Some("OEHHA")))
+                    && !(stage.reviewed && finding.signal.agency.as_deref() == Some("OEHHA")))
         }
         // H362 is the evidence that the substance reaches the breast-fed child.
-        C::HumanNursing => hazard == H::Lactation || (to_milk && hazard == H::Developmental),
+        C::HumanNursing => hazard == H::Lactation || (stage.to_milk && hazard == H::Developmental),
         _ => false,
     }
 }
 
+/// What the findings of a life stage's context say beyond each finding itself.
+#[derive(Debug, Clone, Copy)]
+struct Stage {
+    /// H362: the substance reaches the breast-fed child.
+    to_milk: bool,
+    /// A curated finding of a later evaluation for this life stage (`is_note_on`).
+    reviewed: bool,
+    /// A probable or known cancer call of the agent's own evaluation (not a listing carried
+    /// from another body): with H340, a carcinogen with a mutagenic mode of action.
+    carcinogen: bool,
+}
+
 fn life_stage<'s>(context: Context, out: &mut Vec<Finding<'s>>) {
-    let to_milk = out.iter().any(|f| f.signal.hazard == Hazard::Lactation);
-    // A curated finding of a later evaluation for this life stage (`is_note_on`).
-    let reviewed = out.iter().any(|f| f.signal.hazard == Hazard::SpeciesNote);
+    let stage = Stage {
+        to_milk: out.iter().any(|f| f.signal.hazard == Hazard::Lactation),
+        reviewed: out.iter().any(|f| f.signal.hazard == Hazard::SpeciesNote),
+        carcinogen: out.iter().any(|f| {
+            matches!(
+                f.signal.hazard,
+                Hazard::Carcinogen | Hazard::CarcinogenInhalation
+            ) && f.signal.strength >= 2
+                && !f.signal.carried
+        }),
+    };
     let mut raised = Vec::new();
     for f in out.iter() {
-        if sensitive(context, f, to_milk, reviewed) && f.tier < VeryHigh {
+        if sensitive(context, f, stage) && f.tier < VeryHigh {
             raised.push(Finding {
                 rule: R::LifeStage,
                 tier: f.tier.raised(VeryHigh),

@@ -147,6 +147,10 @@ pub struct Signal {
     /// A carried listing made through the Labor Code only (LC): the IARC or NTP call it names.
     #[serde(skip)]
     pub labor_code: bool,
+    /// A Proposition 65 listing made only by a formal labelling requirement (FR): a medicine's
+    /// label warns of it.
+    #[serde(skip)]
+    pub labelling: bool,
 }
 
 impl Signal {
@@ -173,6 +177,7 @@ impl Signal {
             phenol: false,
             carried: false,
             labor_code: false,
+            labelling: false,
         }
     }
 
@@ -182,13 +187,15 @@ impl Signal {
         self
     }
 
-    /// Marks a Proposition 65 listing whose mechanisms are only AB and LC (`carried`).
+    /// Marks a Proposition 65 listing whose mechanisms are only AB and LC (`carried`), or only
+    /// FR (`labelling`).
     fn carried_by(mut self, mechanism: &str) -> Signal {
         let mut parts = mechanism.split_whitespace().peekable();
         let mechanisms: Vec<&str> = parts.by_ref().collect();
         self.carried =
             !mechanisms.is_empty() && mechanisms.iter().all(|m| matches!(*m, "AB" | "LC"));
         self.labor_code = !mechanisms.is_empty() && mechanisms.iter().all(|m| *m == "LC");
+        self.labelling = !mechanisms.is_empty() && mechanisms.iter().all(|m| *m == "FR");
         self
     }
 
@@ -403,18 +410,20 @@ pub fn signals(r: &CompoundRecord) -> Vec<Signal> {
     uses_and_watch(r, &mut out);
     species(r, &mut out);
     acute_values(r, &mut out);
-    weigh_carried_cancer_listings(&mut out);
+    weigh_carried_cancer_listings(r, &mut out);
     by_route(r, &mut out);
     out
 }
 
 /// A Proposition 65 cancer listing carried from another body's identification counts as
 /// possible where the record's own calls weigh the same agent as possible or suspected and
-/// none as probable or known, unless the agent is a germ cell mutagen: a Labor Code listing
-/// beside any such call (it names IARC's or the NTP's), an authoritative-body listing only
-/// beside the EU's harmonised Carc. 2, since the body it rests on may be one whose grade the
-/// record does not hold (US EPA's "probable") (METHODOLOGY.md, carcinogenicity).
-fn weigh_carried_cancer_listings(out: &mut [Signal]) {
+/// none as probable or known, unless the agent is a germ cell mutagen or of a DNA-reactive
+/// class (`dna_reactive.rs`): a Labor Code listing beside any such call (it names IARC's or the
+/// NTP's), an authoritative-body listing only beside the EU's harmonised Carc. 2, since the
+/// body it rests on may be one whose grade the record does not hold (US EPA's "probable"); and
+/// either beside IARC's Group 3 where nothing grades the agent higher, since IARC found the
+/// animal evidence at most limited (METHODOLOGY.md, carcinogenicity).
+fn weigh_carried_cancer_listings(r: &CompoundRecord, out: &mut [Signal]) {
     let is_cancer = |s: &Signal| {
         matches!(
             s.hazard,
@@ -427,20 +436,37 @@ fn weigh_carried_cancer_listings(out: &mut [Signal]) {
         others().any(|s| s.strength == 1 && s.agency.as_deref() == Some("European Commission"));
     let stronger = others().any(|s| s.strength >= 2);
     let mutagen = out.iter().any(|s| s.hazard == Hazard::Mutagen);
-    if !possible || stronger || mutagen {
+    let iarc_group_3 = r
+        .regulatory
+        .listings
+        .iarc_group
+        .as_ref()
+        .filter(|i| i.group == IarcGroup::G3 && i.qualifier.is_none());
+    let dna_reactive = r
+        .identity
+        .smiles
+        .as_deref()
+        .and_then(super::dna_reactive::dna_reactive_class);
+    if stronger || mutagen || dna_reactive.is_some() || !(possible || iarc_group_3.is_some()) {
         return;
     }
     for s in out.iter_mut().filter(|s| {
         s.carried
-            && s.hazard == Hazard::Carcinogen
+            && matches!(s.hazard, Hazard::Carcinogen | Hazard::CarcinogenInhalation)
             && s.strength == 2
-            && (s.labor_code || suspected_in_eu)
+            && ((possible && (s.labor_code || suspected_in_eu)) || iarc_group_3.is_some())
     }) {
         s.strength = 1;
-        s.finding = format!(
-            "{}; counted as possible: a listing carried from another body's identification, which the record's own calls weigh as possible (IARC Group 2B or Carc. 2)",
-            s.finding
-        );
+        s.finding = match iarc_group_3 {
+            Some(iarc) if !possible || !(s.labor_code || suspected_in_eu) => format!(
+                "{}; counted as possible: a listing carried from another body's identification of an agent IARC evaluated as Group 3 (Monographs {}), the evidence in animals at most limited",
+                s.finding, iarc.volumes
+            ),
+            _ => format!(
+                "{}; counted as possible: a listing carried from another body's identification, which the record's own calls weigh as possible (IARC Group 2B or Carc. 2)",
+                s.finding
+            ),
+        };
     }
 }
 

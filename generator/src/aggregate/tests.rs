@@ -598,6 +598,78 @@ fn a_carried_cancer_listing_takes_the_grade_beside_it() {
 }
 
 #[test]
+fn a_carried_cancer_listing_beside_iarc_group_3_is_possible_unless_dna_reactive() {
+    let smiles = |s: &str| json!({"identity": {"smiles": s}});
+    for mechanism in ["AB", "LC"] {
+        let listing = prop65("cancer", mechanism);
+        let limited = record(&[listing.clone(), iarc("3")]);
+        for context in ["human_adult", "exposure_ingestion", "occupational_exposure"] {
+            assert_eq!(
+                tier(&limited, context),
+                Some(Moderate),
+                "{mechanism} {context}"
+            );
+        }
+        // An N-nitrosamine, a nitro-PAH and a naphthylamine act on DNA by mechanism.
+        for dna in [
+            "CCN(C)N=O",
+            "C1=CC=C2C(=C1)C=CC=C2[N+](=O)[O-]",
+            "Nc1cccc2ccccc12",
+        ] {
+            let reactive = record(&[listing.clone(), iarc("3"), smiles(dna)]);
+            assert_eq!(
+                tier(&reactive, "human_adult"),
+                Some(High),
+                "{mechanism} {dna}"
+            );
+            let beside_2b = record(&[listing.clone(), iarc("2B"), smiles(dna)]);
+            assert_eq!(
+                tier(&beside_2b, "human_adult"),
+                Some(High),
+                "{mechanism} {dna}"
+            );
+        }
+        // A single-ring nitro compound is not read as one.
+        let nitrobenzene = record(&[
+            listing.clone(),
+            iarc("3"),
+            smiles("C1=CC=C(C=C1)[N+](=O)[O-]"),
+        ]);
+        assert_eq!(
+            tier(&nitrobenzene, "human_adult"),
+            Some(Moderate),
+            "{mechanism}"
+        );
+        let mutagen = record(&[listing.clone(), iarc("3"), ghs(&["H341"], &["Muta. 2"])]);
+        assert_eq!(tier(&mutagen, "human_adult"), Some(High), "{mechanism}");
+    }
+    for mechanism in ["SQE", "FR"] {
+        let own = record(&[prop65("cancer", mechanism), iarc("3")]);
+        assert_eq!(tier(&own, "human_adult"), Some(High), "{mechanism}");
+    }
+}
+
+#[test]
+fn a_labelling_listing_of_an_injected_medicine_reaches_people_as_patients() {
+    let medicine =
+        |cas: &str, toxicity: &str| record(&[json!({"cas": cas}), prop65(toxicity, "FR")]);
+    // Urofollitropin, given by injection: moderate for people and work, high in pregnancy.
+    let injected = medicine("97048-13-0", "developmental");
+    for context in ["human_adult", "human_child", "occupational_exposure"] {
+        assert_eq!(tier(&injected, context), Some(Moderate), "{context}");
+    }
+    assert_eq!(tier(&injected, "human_pregnant"), Some(High));
+    assert_eq!(
+        tier(&medicine("52232-67-4", "cancer"), "human_adult"),
+        Some(Moderate)
+    );
+    // Nafarelin, a nasal spray, is absorbed by whoever breathes it.
+    let nasal = medicine("86220-42-0", "developmental");
+    assert_eq!(tier(&nasal, "human_adult"), Some(High));
+    assert_eq!(tier(&nasal, "human_pregnant"), Some(VeryHigh));
+}
+
+#[test]
 fn a_carried_developmental_listing_does_not_raise_pregnancy() {
     let carried = record(&[prop65("developmental", "AB")]);
     assert_eq!(tier(&carried, "human_pregnant"), Some(High));
@@ -626,8 +698,19 @@ fn a_suspected_mutagen_raises_no_child() {
     let suspected = record(&[ghs(&["H341"], &["Muta. 2"])]);
     assert_eq!(tier(&suspected, "human_child"), Some(Moderate));
     assert_eq!(tier(&suspected, "human_infant"), Some(Moderate));
+    // A germ cell mutagen raises the young only as a carcinogen with a mutagenic mode of
+    // action: beside a presumed carcinogen, not alone, beside Carc. 2 or a carried listing.
     let known = record(&[ghs(&["H340"], &["Muta. 1B"])]);
-    assert_eq!(tier(&known, "human_child"), Some(VeryHigh));
+    assert_eq!(tier(&known, "human_child"), Some(High));
+    let carcinogen = record(&[ghs(&["H340", "H350"], &["Muta. 1B", "Carc. 1B"])]);
+    assert_eq!(tier(&carcinogen, "human_child"), Some(VeryHigh));
+    assert_eq!(tier(&carcinogen, "human_infant"), Some(VeryHigh));
+    let suspected_carcinogen = record(&[
+        ghs(&["H340", "H351"], &["Muta. 1B", "Carc. 2"]),
+        prop65("cancer", "AB"),
+    ]);
+    assert_eq!(tier(&suspected_carcinogen, "human_adult"), Some(High));
+    assert_eq!(tier(&suspected_carcinogen, "human_infant"), Some(High));
 }
 
 #[test]
