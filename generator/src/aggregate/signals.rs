@@ -539,6 +539,9 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
                 "Safe Work Australia HCIS classification",
             ),
         };
+        // An entry for one grade of the substance says so in every finding it gives.
+        let graded = g.qualifier.as_ref().map(|q| format!("{who} ({q})"));
+        let who = graded.as_deref().unwrap_or(who);
         // An Annex VI entry harmonises only the classes it lists and HCIS carries no
         // environmental classes, so a class's absence is no finding (METHODOLOGY.md).
         let classes = g.hazard_classes.join(" | ");

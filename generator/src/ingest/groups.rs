@@ -207,12 +207,42 @@ fn mark(fragment: &mut Value, via: Option<&str>, p: &Placement) {
     // OEHHA's sulfur dioxide row with an unreadable CAS cell): its listings come through no
     // group, and the basis quotes the table's name.
     let named = p.disposition == Disposition::Named;
+    mark_listings(fragment, via.filter(|_| !named), p.qualifier.as_deref());
+    let note = basis_note(via, p);
+    // A value a group substance's row gives a member ("Copper compounds": copper sulfate) is
+    // set for the group, which its qualifier says as OpenFoodTox's "ADI (group)" does.
+    let group_value = via.is_some() && !named;
+    for c in entries(fragment, "/regulatory/classifications") {
+        append_basis(c, &note);
+        // Classifications carry the qualifier as a field too.
+        if let Some(q) = &p.qualifier {
+            c.insert("qualifier".into(), Value::String(q.clone()));
+        }
+    }
+    let dose_note = note.replacen("listed as", "set for", 1);
+    for c in entries(fragment, "/dose_response") {
+        append_basis(c, &dose_note);
+        if group_value {
+            let qualifier = match c.get("qualifier").and_then(Value::as_str) {
+                None => "group".to_string(),
+                Some(q) if q.split("; ").any(|w| w == "group") => q.to_string(),
+                Some(q) => format!("group; {q}"),
+            };
+            c.insert("qualifier".into(), Value::String(qualifier));
+        }
+    }
+}
+
+/// The row a listing came through (`via`, none for a named row) and the row's qualifier on
+/// every listing, the carcinogenicity summary (qualifier only) and every GHS entry (row only:
+/// it has no qualifier field).
+fn mark_listings(fragment: &mut Value, via: Option<&str>, qualifier: Option<&str>) {
     let set = |obj: &mut serde_json::Map<String, Value>, with_via: bool| {
-        if let (Some(v), true, false) = (via, with_via, named) {
+        if let (Some(v), true) = (via, with_via) {
             obj.insert("via".into(), Value::String(v.to_string()));
         }
-        if let Some(q) = &p.qualifier {
-            obj.insert("qualifier".into(), Value::String(q.clone()));
+        if let Some(q) = qualifier {
+            obj.insert("qualifier".into(), Value::String(q.to_string()));
         }
     };
     if let Some(listings) = fragment
@@ -236,18 +266,15 @@ fn mark(fragment: &mut Value, via: Option<&str>, p: &Placement) {
     {
         set(obj, false);
     }
-    // A GHS entry names the group entry it comes through (it has no qualifier field).
-    if let Some(row) = via.filter(|_| !named) {
-        for g in fragment
-            .pointer_mut("/safety/ghs")
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_object_mut)
-        {
+    if let Some(row) = via {
+        for g in entries(fragment, "/safety/ghs") {
             g.insert("via".into(), Value::String(row.to_string()));
         }
     }
+}
+
+/// What a classification's basis adds about the row it came through and its qualifier.
+fn basis_note(via: Option<&str>, p: &Placement) -> String {
     let mut note = match (via, p.disposition) {
         (Some(row), Disposition::Named) => {
             format!(
@@ -271,45 +298,28 @@ fn mark(fragment: &mut Value, via: Option<&str>, p: &Placement) {
             note.push_str(&format!("only {q}"));
         }
     }
-    // A value a group substance's row gives a member ("Copper compounds": copper sulfate) is
-    // set for the group, which its qualifier says as OpenFoodTox's "ADI (group)" does.
-    let group_value = via.is_some() && !named;
-    let dose_note = note.replacen("listed as", "set for", 1);
-    for (path, note) in [
-        ("/regulatory/classifications", &note),
-        ("/dose_response", &dose_note),
-    ] {
-        for c in fragment
-            .pointer_mut(path)
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_object_mut)
-        {
-            let basis = match c.get("basis").and_then(Value::as_str) {
-                Some(b) => format!("{b}; {note}"),
-                None => note.clone(),
-            };
-            c.insert("basis".into(), Value::String(basis));
-            match path {
-                // Classifications carry the qualifier as a field too.
-                "/regulatory/classifications" => {
-                    if let Some(q) = &p.qualifier {
-                        c.insert("qualifier".into(), Value::String(q.clone()));
-                    }
-                }
-                _ if group_value => {
-                    let qualifier = match c.get("qualifier").and_then(Value::as_str) {
-                        None => "group".to_string(),
-                        Some(q) if q.split("; ").any(|w| w == "group") => q.to_string(),
-                        Some(q) => format!("group; {q}"),
-                    };
-                    c.insert("qualifier".into(), Value::String(qualifier));
-                }
-                _ => {}
-            }
-        }
-    }
+    note
+}
+
+/// The objects of the array at `path`, if there is one.
+fn entries<'v>(
+    fragment: &'v mut Value,
+    path: &str,
+) -> impl Iterator<Item = &'v mut serde_json::Map<String, Value>> {
+    fragment
+        .pointer_mut(path)
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object_mut)
+}
+
+fn append_basis(c: &mut serde_json::Map<String, Value>, note: &str) {
+    let basis = match c.get("basis").and_then(Value::as_str) {
+        Some(b) => format!("{b}; {note}"),
+        None => note.to_string(),
+    };
+    c.insert("basis".into(), Value::String(basis));
 }
 
 /// For members of element groups ("Lead and lead compounds", rule `element:Pb`): the corpus

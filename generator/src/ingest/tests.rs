@@ -2,6 +2,7 @@
 
 use serde_json::json;
 
+use super::select::SELECTION_SOURCE;
 use super::*;
 use crate::ingest::tables::testing::descriptor;
 use crate::model::vocab::ExposureRoute;

@@ -188,6 +188,7 @@ mod tests {
             notes: None,
             edition: None,
             via: None,
+            qualifier: None,
             source: source.into(),
             applies_from: None,
             status: None,

@@ -252,6 +252,10 @@ pub struct GhsClassification {
     /// no entry of its own (data/curated/group-rows.tsv).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// The grade of the substance the entry is for, as Annex VI states it ("containing ≥ 0.1 %
+    /// 4-chloroaniline"): two entries for one substance apply to different grades.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
     pub source: String,
     /// The date an adopted entry applies from (an ATP's application date), when it is later
     /// than the data: such an entry is `pending` until then.

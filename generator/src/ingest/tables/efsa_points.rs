@@ -121,43 +121,65 @@ fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, Cow<'static, str>> {
                 .into(),
         );
     }
-    let oral = route.starts_with("oral");
     if species == "Honey bee" {
-        if kind != DoseKind::Ld50 || unit != "µg/piece" {
-            return Err("honey bee value that is not an LD50 per bee".into());
-        }
-        let route = match route {
-            "dermal" => "contact",
-            _ if oral => "oral",
-            _ => return Err("honey bee LD50 by a route neither oral nor contact".into()),
-        };
-        return Ok(Endpoint {
-            group: EcotoxGroup::Pollinators,
-            kind,
-            route: Some(route),
-            unit: "µg/piece",
-        });
+        return honey_bee(kind, route, unit);
     }
     if study == "Ecotox (water compartment)" {
-        let unit = match unit {
-            "mg/L" if kind != DoseKind::Ld50 => "mg/L",
-            "µg/L" if kind != DoseKind::Ld50 => "µg/L",
-            _ => return Err("aquatic value that is not an L(E)C50 in mg/l or µg/l".into()),
-        };
-        if species == "not reported" {
-            return Err("aquatic test species not reported".into());
-        }
         let days = cell(row, 8).and_then(|d| d.parse::<f64>().ok());
-        if days.is_some_and(|d| d > ACUTE_AQUATIC_DAYS) {
-            return Err("aquatic test longer than 4 days (not an acute GHS test)".into());
-        }
-        return Ok(Endpoint {
-            group: EcotoxGroup::AquaticLife,
-            kind,
-            route: None,
-            unit,
-        });
+        return aquatic(kind, species, unit, days);
     }
+    vertebrate(kind, species, route, unit)
+}
+
+fn honey_bee(kind: DoseKind, route: &str, unit: &str) -> Result<Endpoint, Cow<'static, str>> {
+    if kind != DoseKind::Ld50 || unit != "µg/piece" {
+        return Err("honey bee value that is not an LD50 per bee".into());
+    }
+    let route = match route {
+        "dermal" => "contact",
+        _ if route.starts_with("oral") => "oral",
+        _ => return Err("honey bee LD50 by a route neither oral nor contact".into()),
+    };
+    Ok(Endpoint {
+        group: EcotoxGroup::Pollinators,
+        kind,
+        route: Some(route),
+        unit: "µg/piece",
+    })
+}
+
+fn aquatic(
+    kind: DoseKind,
+    species: &str,
+    unit: &str,
+    days: Option<f64>,
+) -> Result<Endpoint, Cow<'static, str>> {
+    let unit = match unit {
+        "mg/L" if kind != DoseKind::Ld50 => "mg/L",
+        "µg/L" if kind != DoseKind::Ld50 => "µg/L",
+        _ => return Err("aquatic value that is not an L(E)C50 in mg/l or µg/l".into()),
+    };
+    if species == "not reported" {
+        return Err("aquatic test species not reported".into());
+    }
+    if days.is_some_and(|d| d > ACUTE_AQUATIC_DAYS) {
+        return Err("aquatic test longer than 4 days (not an acute GHS test)".into());
+    }
+    Ok(Endpoint {
+        group: EcotoxGroup::AquaticLife,
+        kind,
+        route: None,
+        unit,
+    })
+}
+
+/// Birds and laboratory rodents: an oral LD50 per kg of body weight.
+fn vertebrate(
+    kind: DoseKind,
+    species: &str,
+    route: &str,
+    unit: &str,
+) -> Result<Endpoint, Cow<'static, str>> {
     let group = if BIRDS.contains(&species) {
         EcotoxGroup::Birds
     } else if matches!(species, "Rat" | "Mouse") {
@@ -172,7 +194,7 @@ fn endpoint(row: &csv::StringRecord) -> Result<Endpoint, Cow<'static, str>> {
     if kind != DoseKind::Ld50 {
         return Err("bird or laboratory mammal value that is not an LD50 (a dietary LC50)".into());
     }
-    if !oral {
+    if !route.starts_with("oral") {
         return Err(
             "bird or laboratory mammal LD50 not by mouth (dermal, inhalation, injection or \
              not reported)"

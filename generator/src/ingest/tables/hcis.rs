@@ -45,6 +45,7 @@ fn parse(text: &str, src: &SourceDescriptor) -> Result<Parsed, csv::Error> {
             notes: cell(&row, 8).map(|s| format!("HCIS sources: {s}")),
             edition: None,
             via: None,
+            qualifier: None,
             source: src.id.clone(),
             applies_from: None,
             status: None,
