@@ -649,3 +649,23 @@ fn a_gas_is_not_swallowed() {
     let liquid = record(&[carc, bp(96.0)]);
     assert_eq!(tier(&liquid, "exposure_ingestion"), Some(High));
 }
+
+/// The acute-toxin watch list counts for the skin only beside a dermal acute class; an
+/// oral-only lethal class leaves the skin to the substance's other classes (METHODOLOGY.md,
+/// watch_lists).
+#[test]
+fn the_acute_toxin_watch_list_reaches_the_skin_only_through_a_dermal_class() {
+    let watched = json!({"watch_class": "acute_toxin"});
+    let oral_only = record(&[
+        watched.clone(),
+        ghs(&["H300", "H314"], &["Acute Tox. 2", "Skin Corr. 1B"]),
+    ]);
+    assert_eq!(tier(&oral_only, "exposure_dermal"), Some(High));
+    assert_eq!(tier(&oral_only, "exposure_ingestion"), Some(VeryHigh));
+    assert_eq!(tier(&oral_only, "human_adult"), Some(VeryHigh));
+    let dermal = record(&[
+        watched,
+        ghs(&["H300", "H312"], &["Acute Tox. 2", "Acute Tox. 4"]),
+    ]);
+    assert_eq!(tier(&dermal, "exposure_dermal"), Some(VeryHigh));
+}
