@@ -114,7 +114,7 @@ impl Rule {
                 "Respiratory sensitisers (H334) are high where the air is the route and moderate otherwise; skin sensitisers (H317) are moderate where the skin is exposed: skin contact, the workplace and every group of people, whose skin meets the substance in products."
             }
             Rule::LocalEffects => {
-                "Corrosion (H314) is high for skin, eye, ingestion and workplace exposure, and for inhalation where the substance reaches the air; for every group of people it is high for skin corrosion sub-category 1A and moderate for 1B, 1C or an unstated sub-category; serious eye damage (H318) is high for the eye and moderate for ingestion; skin irritation (H315), eye irritation (H319), respiratory irritation (H335), drowsiness (H336) and aspiration (H304) are moderate where their route applies. A corrosive that is also fatal in contact with skin (H314 with H310) is very high for the eye, and a curated injury of the eye or skin that its classes understate (`data/curated/local-injuries.json`, each citing the document that records it) counts for that route at the curator's tier."
+                "Corrosion (H314) is high for skin, eye, ingestion and workplace exposure, and for inhalation where the substance reaches the air; for every group of people it is high for skin corrosion sub-category 1A, for children and infants also for 1B, and moderate otherwise for 1B, 1C or an unstated sub-category; serious eye damage (H318) is high for the eye and moderate for ingestion; skin irritation (H315), eye irritation (H319), respiratory irritation (H335), drowsiness (H336) and aspiration (H304) are moderate where their route applies. A corrosive that is also fatal in contact with skin (H314 with H310) is very high for the eye, and a curated injury of the eye or skin that its classes understate (`data/curated/local-injuries.json`, each citing the document that records it) counts for that route at the curator's tier."
             }
             Rule::Potency => {
                 "Potency bands: a tolerable or acceptable daily intake below 0.0001 mg/kg bw/day is high, below 0.01 moderate, otherwise low; a chronic inhalation reference concentration below 1 µg/m3 is high, below 10 µg/m3 moderate, otherwise low; an occupational 8-hour limit below 0.01 mg/m3 is very high, below 0.1 high, below 1 moderate, otherwise low."
@@ -335,7 +335,11 @@ fn people(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) 
         H::RespiratorySensitiser => (R::Sensitisation, Moderate, 1.0),
         H::SkinSensitiser => (R::Sensitisation, Moderate, 0.9),
         // Skin Corr. 1A destroys tissue within a contact as brief as a person's with a product;
-        // 1B and 1C need longer (METHODOLOGY.md, local_effects).
+        // 1B and 1C need longer, but a child who swallows a 1B corrosive holds it against the
+        // gullet for that long (METHODOLOGY.md, local_effects).
+        H::Corrosive if s.corrosive_1b && matches!(context, C::HumanChild | C::HumanInfant) => {
+            (R::LocalEffects, High, 1.0)
+        }
         H::Corrosive => (R::LocalEffects, by_strength2(s.strength), 1.0),
         H::EyeDamage => (R::LocalEffects, Moderate, 0.9),
         H::Aspiration if matches!(context, C::HumanChild | C::HumanInfant) => {

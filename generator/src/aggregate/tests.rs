@@ -159,6 +159,15 @@ fn corrosion_by_sub_category() {
     let c1b = record(&[ghs(&["H314"], &["Skin Corr. 1B"])]);
     assert_eq!(tier(&c1a, "human_adult"), Some(High));
     assert_eq!(tier(&c1b, "human_adult"), Some(Moderate));
+    // A child swallows what it finds: a 1B corrosive burns the gullet (METHODOLOGY.md,
+    // local_effects); 1C needs longer.
+    for young in ["human_child", "human_infant"] {
+        assert_eq!(tier(&c1a, young), Some(High));
+        assert_eq!(tier(&c1b, young), Some(High));
+        let c1c = record(&[ghs(&["H314"], &["Skin Corr. 1C"])]);
+        assert_eq!(tier(&c1c, young), Some(Moderate));
+    }
+    assert_eq!(tier(&c1b, "human_elderly"), Some(Moderate));
     for r in [&c1a, &c1b] {
         assert_eq!(tier(r, "exposure_dermal"), Some(High));
         assert_eq!(tier(r, "dog"), Some(High));
