@@ -213,13 +213,13 @@ fn a_species_own_finding_decides_over_the_watch_list() {
 
 #[test]
 fn a_vpvb_listing_is_no_toxicity_finding() {
-    // A triarylmethane dye salt on the Candidate List as vPvB only.
-    let dye = assessed("1310480-27-3");
-    assert_eq!(tier(&dye, "environmental"), Some(VeryHigh));
-    assert_eq!(tier(&dye, "aquatic_life"), Some(Moderate));
-    assert_eq!(tier(&dye, "terrestrial_wildlife"), Some(Moderate));
-    // alpha-HBCDD, PBT: its T criterion may rest on a class rather than an aquatic value.
-    assert_eq!(tier(&assessed("134237-50-6"), "aquatic_life"), Some(High));
+    // Karanal, on the Candidate List as vPvB only.
+    let karanal = assessed("117933-89-8");
+    assert_eq!(tier(&karanal, "environmental"), Some(VeryHigh));
+    assert_eq!(tier(&karanal, "aquatic_life"), Some(Moderate));
+    assert_eq!(tier(&karanal, "terrestrial_wildlife"), Some(Moderate));
+    // PFNA, PBT: its T criterion rests on a class (Repr. 1B), not on an aquatic value.
+    assert_eq!(tier(&assessed("375-95-1"), "aquatic_life"), Some(High));
 }
 
 #[test]

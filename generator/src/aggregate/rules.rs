@@ -114,7 +114,7 @@ impl Rule {
                 "Respiratory sensitisers (H334) are high where the air is the route and moderate otherwise; skin sensitisers (H317) are moderate where the skin is exposed: skin contact, the workplace and every group of people, whose skin meets the substance in products."
             }
             Rule::LocalEffects => {
-                "Corrosion (H314) is high for skin, eye, ingestion and workplace exposure, and for inhalation where the substance reaches the air; for every group of people it is high for skin corrosion sub-category 1A and moderate for 1B, 1C or an unstated sub-category; serious eye damage (H318) is high for the eye and moderate for ingestion; skin irritation (H315), eye irritation (H319), respiratory irritation (H335), drowsiness (H336) and aspiration (H304) are moderate where their route applies. A corrosive that is also fatal in contact with skin (H314 with H310) is very high for the eye, and a curated injury of the eye or skin that its classes understate (`data/curated/local-injuries.json`, each citing the document that records it) counts for that route at the curator's tier."
+                "Corrosion (H314) is high for skin, eye, ingestion and workplace exposure, and for inhalation where the substance reaches the air; for every group of people it is high for skin corrosion sub-category 1A, for children and infants also for 1B, and moderate otherwise for 1B, 1C or an unstated sub-category; serious eye damage (H318) is high for the eye and moderate for ingestion; skin irritation (H315), eye irritation (H319), respiratory irritation (H335), drowsiness (H336) and aspiration (H304) are moderate where their route applies. A corrosive that is also fatal in contact with skin (H314 with H310) is very high for the eye, and a curated injury of the eye or skin that its classes understate (`data/curated/local-injuries.json`, each citing the document that records it) counts for that route at the curator's tier."
             }
             Rule::Potency => {
                 "Potency bands: a tolerable or acceptable daily intake below 0.0001 mg/kg bw/day is high, below 0.01 moderate, otherwise low; a chronic inhalation reference concentration below 1 µg/m3 is high, below 10 µg/m3 moderate, otherwise low; an occupational 8-hour limit below 0.01 mg/m3 is very high, below 0.1 high, below 1 moderate, otherwise low."
@@ -123,7 +123,7 @@ impl Rule {
                 "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit, reference value or unit risk or an air concentration at a stated cancer risk, an agent IARC evaluated with engine exhausts, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation. A peptide or protein medicine given by injection, implant or nasal spray (`aggregate/routes.rs`, each with its prescribing information) counts for ingestion with none of its systemic hazards, since the gut digests it; given only by injection or implant, its Proposition 65 listings made by a formal labelling requirement (FR) count at most moderate for people and the workplace, which meet it only as patients under its label, so that pregnancy, raised one tier, is at most high. A gas at room temperature (boiling point below 20 °C) counts for ingestion with none of its systemic hazards either, as it is not swallowed, and is not low for ingestion."
             }
             Rule::WatchLists => {
-                "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
+                "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, for skin contact where the substance has no dermal acute toxicity class, and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
             }
             Rule::LowConcern => {
                 "Low needs positive evidence of low hazard: a reference value in the lowest potency band, an acute LD50, LC50 or EC50 above the top band of the severity rubric (a bound such as \">2000 mg/kg bw\" only when every value it allows is above it), or the curator's call of an everyday substance, which is low for people other than infants and for ingestion; a reference value in the lowest band is not low for infants either. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
@@ -270,12 +270,20 @@ fn watch_list(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applie
         // a curated dose of the species' own decides that species (rule "species").
         H::WatchedAcute
             if context != C::ExposureOcular
-                && !(context.kind() == Kind::Animal && has_own_dose(signals, context)) =>
+                && !(context.kind() == Kind::Animal && has_own_dose(signals, context))
+                && watched_acute_reaches_skin(context, signals) =>
         {
             Some((R::WatchLists, VeryHigh, 1.0))
         }
         _ => None,
     }
+}
+
+/// The acute-toxin watch list names a lethal class, which for most of its members is by mouth
+/// or by inhalation: on the skin it counts only where a dermal acute class says that a lethal
+/// amount crosses it (METHODOLOGY.md, watch_lists).
+fn watched_acute_reaches_skin(context: Context, signals: &[Signal]) -> bool {
+    context != C::ExposureDermal || has(signals, &[H::AcuteDermal])
 }
 
 /// A group of people (`human_*`): every systemic and acute hazard counts; sensitisers and
@@ -338,7 +346,11 @@ fn people(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) 
         H::RespiratorySensitiser => (R::Sensitisation, Moderate, 1.0),
         H::SkinSensitiser => (R::Sensitisation, Moderate, 0.9),
         // Skin Corr. 1A destroys tissue within a contact as brief as a person's with a product;
-        // 1B and 1C need longer (METHODOLOGY.md, local_effects).
+        // 1B and 1C need longer, but a child who swallows a 1B corrosive holds it against the
+        // gullet for that long (METHODOLOGY.md, local_effects).
+        H::Corrosive if s.corrosive_1b && matches!(context, C::HumanChild | C::HumanInfant) => {
+            (R::LocalEffects, High, 1.0)
+        }
         H::Corrosive => (R::LocalEffects, by_strength2(s.strength), 1.0),
         H::EyeDamage => (R::LocalEffects, Moderate, 0.9),
         H::Aspiration if matches!(context, C::HumanChild | C::HumanInfant) => {

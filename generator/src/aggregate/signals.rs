@@ -151,6 +151,10 @@ pub struct Signal {
     /// label warns of it.
     #[serde(skip)]
     pub labelling: bool,
+    /// For a skin corrosive: its class is sub-category 1B (tissue destroyed within an hour),
+    /// which children and infants meet by swallowing (METHODOLOGY.md, local_effects).
+    #[serde(skip)]
+    pub corrosive_1b: bool,
 }
 
 impl Signal {
@@ -178,6 +182,7 @@ impl Signal {
             carried: false,
             labor_code: false,
             labelling: false,
+            corrosive_1b: false,
         }
     }
 
@@ -596,6 +601,9 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
                 finding.push_str("; M-factor 1: its values within ten times the category's limits");
             }
             let mut s = Signal::new(*hazard, strength, finding, &g.source, weight).by(agency, None);
+            s.corrosive_1b = *hazard == Hazard::Corrosive
+                && strength < 2
+                && g.hazard_classes.iter().any(|c| skin_corrosion(c, "1b"));
             if matches!(*hazard, Hazard::OrganRepeated | Hazard::OrganSingle)
                 && let Some((routes, basis)) = super::routes::stated_routes(r, code)
             {
@@ -611,8 +619,13 @@ fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
 /// Whether a hazard class is skin corrosion sub-category 1A (Annex VI "Skin Corr. 1A", HCIS
 /// "Skin corrosion – category 1A").
 fn skin_corrosion_1a(class: &str) -> bool {
+    skin_corrosion(class, "1a")
+}
+
+/// Whether a hazard class is skin corrosion of this sub-category ("1a", "1b").
+fn skin_corrosion(class: &str, sub_category: &str) -> bool {
     let class = class.to_lowercase();
-    class.starts_with("skin corr") && class.ends_with("1a")
+    class.starts_with("skin corr") && class.ends_with(sub_category)
 }
 
 /// ", at least (Annex VI minimum classification)" where the entry marks the acute toxicity

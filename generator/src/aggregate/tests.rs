@@ -159,6 +159,15 @@ fn corrosion_by_sub_category() {
     let c1b = record(&[ghs(&["H314"], &["Skin Corr. 1B"])]);
     assert_eq!(tier(&c1a, "human_adult"), Some(High));
     assert_eq!(tier(&c1b, "human_adult"), Some(Moderate));
+    // A child swallows what it finds: a 1B corrosive burns the gullet (METHODOLOGY.md,
+    // local_effects); 1C needs longer.
+    for young in ["human_child", "human_infant"] {
+        assert_eq!(tier(&c1a, young), Some(High));
+        assert_eq!(tier(&c1b, young), Some(High));
+        let c1c = record(&[ghs(&["H314"], &["Skin Corr. 1C"])]);
+        assert_eq!(tier(&c1c, young), Some(Moderate));
+    }
+    assert_eq!(tier(&c1b, "human_elderly"), Some(Moderate));
     for r in [&c1a, &c1b] {
         assert_eq!(tier(r, "exposure_dermal"), Some(High));
         assert_eq!(tier(r, "dog"), Some(High));
@@ -731,4 +740,24 @@ fn a_gas_is_not_swallowed() {
     assert_eq!(tier(&gas, "exposure_inhalation"), Some(High));
     let liquid = record(&[carc, bp(96.0)]);
     assert_eq!(tier(&liquid, "exposure_ingestion"), Some(High));
+}
+
+/// The acute-toxin watch list counts for the skin only beside a dermal acute class; an
+/// oral-only lethal class leaves the skin to the substance's other classes (METHODOLOGY.md,
+/// watch_lists).
+#[test]
+fn the_acute_toxin_watch_list_reaches_the_skin_only_through_a_dermal_class() {
+    let watched = json!({"watch_class": "acute_toxin"});
+    let oral_only = record(&[
+        watched.clone(),
+        ghs(&["H300", "H314"], &["Acute Tox. 2", "Skin Corr. 1B"]),
+    ]);
+    assert_eq!(tier(&oral_only, "exposure_dermal"), Some(High));
+    assert_eq!(tier(&oral_only, "exposure_ingestion"), Some(VeryHigh));
+    assert_eq!(tier(&oral_only, "human_adult"), Some(VeryHigh));
+    let dermal = record(&[
+        watched,
+        ghs(&["H300", "H312"], &["Acute Tox. 2", "Acute Tox. 4"]),
+    ]);
+    assert_eq!(tier(&dermal, "exposure_dermal"), Some(VeryHigh));
 }
