@@ -6,6 +6,7 @@
 //! `_redirects` and `_headers` answers every route as the runtime would.
 
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use saferef_generator::build::site;
 use saferef_generator::build::site::cdn::{Resolution, StaticSite};
@@ -15,7 +16,8 @@ use saferef_generator::build::site::{
     header_lines, html_security_lines, listed_files, state,
 };
 use saferef_generator::ingest::{IngestOptions, run};
-use saferef_generator::load::{load, load_with, snapshot};
+use saferef_generator::load::{RecordCache, load, load_with, snapshot};
+use saferef_generator::model::file_stamp::FileStamp;
 use saferef_generator::model::{Dataset, Problem};
 
 fn repo() -> PathBuf {
@@ -560,6 +562,107 @@ fn records_taken_from_the_previous_build_give_the_tree_of_a_build_from_scratch()
     rechecked.result.unwrap();
     let (scratch, _) = load(data.path()).unwrap();
     assert_same_as_fresh(&scratch, out.path());
+}
+
+/// Whether the state of the build at `out` knows `file`'s digest by the file's stamp now: a
+/// load would take it without reading the file.
+fn known_by_stamp(out: &Path, data: &Path, file: &Path) -> bool {
+    let stamp = FileStamp::of(&std::fs::metadata(file).unwrap(), SystemTime::now());
+    let rel = file.strip_prefix(data).unwrap().to_str().unwrap();
+    stamp.is_some_and(|s| LastBuild::read(out).digest(rel, &s).is_some())
+}
+
+/// The stamp the state of the build at `out` holds for `file`.
+fn recorded_stamp(out: &Path, data: &Path, file: &Path) -> Option<FileStamp> {
+    let rel = file.strip_prefix(data).unwrap().to_str().unwrap();
+    let files = state::read(out).unwrap();
+    state::decode(&files).unwrap().records.files[rel].stamp
+}
+
+#[test]
+fn a_file_untouched_since_the_previous_build_is_known_by_its_stamp_and_one_written_is_read() {
+    let (data, d) = dataset();
+    let out = tempfile::tempdir().unwrap();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let file = PathBuf::from(&d.files[&benzene]);
+    // Written just before the build read it: too recent for its stamp to tell a later write
+    // in the same tick of the file system's clock, so none is kept.
+    std::fs::write(&file, std::fs::read(&file).unwrap()).unwrap();
+    rebuild(data.path(), out.path(), "2026-11-21T10:00:00Z")
+        .result
+        .unwrap();
+    assert_eq!(recorded_stamp(out.path(), data.path(), &file), None);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    rebuild(data.path(), out.path(), "2026-11-21T10:30:00Z")
+        .result
+        .unwrap();
+    assert!(recorded_stamp(out.path(), data.path(), &file).is_some());
+    assert!(known_by_stamp(out.path(), data.path(), &file));
+
+    // The load takes the digest the stamp is known by and does not hash the file: a cache
+    // that answers benzene's stamp with another digest, and that digest with a renamed
+    // record, gives the renamed record.
+    let last = LastBuild::read(out.path());
+    let rel = file.strip_prefix(data.path()).unwrap().to_str().unwrap();
+    let mut renamed = d.compounds[&benzene].clone();
+    renamed.name = "Benzene (by its stamp)".into();
+    let stamped = Stamped {
+        last: &last,
+        file: rel,
+        json: serde_json::to_vec(&renamed).unwrap(),
+    };
+    let (by_stamp, problems) = load_with(data.path(), Some(&stamped)).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(by_stamp.compounds[&benzene].name, "Benzene (by its stamp)");
+    assert_eq!(by_stamp.digests[&benzene], [0; 32]);
+
+    // Written again to the same length, its modification time put back: its change time
+    // moved, so it is read again, and the tree is the one a build from scratch writes.
+    let before = std::fs::metadata(&file).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let name = serde_json::to_string(&d.compounds[&benzene].name).unwrap();
+    let field = format!("\"name\": {name}");
+    assert!(text.contains(&field), "{field}");
+    let upper = format!("\"name\": {}", name.to_uppercase());
+    std::fs::write(&file, text.replacen(&field, &upper, 1)).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(before.modified().unwrap())
+        .unwrap();
+    assert_eq!(std::fs::metadata(&file).unwrap().len(), before.len());
+    assert!(!known_by_stamp(out.path(), data.path(), &file));
+    let one = rebuild(data.path(), out.path(), "2026-11-21T11:00:00Z");
+    assert_eq!(one.reused, 2);
+    one.result.unwrap();
+    let (scratch, problems) = load(data.path()).unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(one.dataset.compounds, scratch.compounds);
+    assert_ne!(scratch.compounds[&benzene].name, d.compounds[&benzene].name);
+    assert_same_as_fresh(&scratch, out.path());
+}
+
+/// The previous build as a cache, but for `file`: its known stamp answers the digest `[0; 32]`,
+/// which no file has, and that digest the record `json`.
+struct Stamped<'a> {
+    last: &'a LastBuild,
+    file: &'a str,
+    json: Vec<u8>,
+}
+
+impl RecordCache for Stamped<'_> {
+    fn record(&self, records_key: &state::Hash, file: &str, digest: &state::Hash) -> Option<&[u8]> {
+        match file == self.file && *digest == [0; 32] {
+            true => Some(&self.json),
+            false => self.last.record(records_key, file, digest),
+        }
+    }
+
+    fn digest(&self, file: &str, stamp: &FileStamp) -> Option<state::Hash> {
+        let digest = self.last.digest(file, stamp)?;
+        Some(if file == self.file { [0; 32] } else { digest })
+    }
 }
 
 #[test]

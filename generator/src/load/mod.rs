@@ -3,10 +3,13 @@
 //! problem met on the way is collected with its file and JSON path rather than stopping.
 //!
 //! `load_with` reuses what an earlier load parsed (`RecordCache`, kept by the build): a
-//! compound file whose bytes and shared inputs are unchanged is read and hashed, not parsed.
+//! compound file whose bytes and shared inputs are unchanged is read and hashed, not parsed,
+//! and one whose stamp (`FileStamp`: length, times, inode) is the one the earlier load read it
+//! with is not even read.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use rayon::prelude::*;
 use serde::Deserialize;
@@ -17,6 +20,7 @@ use crate::model::aliases::AliasFile;
 use crate::model::alternate_cas::{AlternateCas, FILE as ALTERNATES};
 use crate::model::catalog::Catalog;
 use crate::model::documents::MarkdownFile;
+use crate::model::file_stamp::FileStamp;
 use crate::model::group_rows::{FILE as GROUP_ROWS, GroupRows};
 use crate::model::ids::IdRegistry;
 use crate::model::material::{Material, Product};
@@ -160,9 +164,10 @@ fn load_compounds(
     }
     dataset.records_key = records_key.finalize().into();
     let reuse = cache.map(|c| (c, &dataset.records_key, data_dir));
+    let read_at = SystemTime::now();
     let loaded: Vec<Read> = json_files(&data_dir.join("compounds"))
         .par_iter()
-        .map(|path| load_compound(path, &overlays, &rank, reuse))
+        .map(|path| load_compound(path, &overlays, &rank, reuse, read_at))
         .collect();
     let mut checks_key = Sha256::new();
     for f in ["ids.tsv", "agencies.json"] {
@@ -171,7 +176,7 @@ fn load_compounds(
     for (item, found) in loaded {
         problems.extend(found);
         match item {
-            Ok((id, file, record, digest)) => {
+            Ok((id, file, record, digest, stamp)) => {
                 hasher.update(relative(&file, data_dir));
                 hasher.update(digest);
                 for part in [id.as_bytes(), relative(&file, data_dir)] {
@@ -186,6 +191,9 @@ fn load_compounds(
                     ));
                 }
                 dataset.digests.insert(id.clone(), digest);
+                if let Some(stamp) = stamp {
+                    dataset.stamps.insert(id.clone(), stamp);
+                }
                 dataset.compounds.insert(id, record);
             }
             Err(names) => dataset.unread.extend(names),
@@ -354,8 +362,9 @@ fn relative<'a>(file: &'a str, data_dir: &Path) -> &'a [u8] {
         .as_bytes()
 }
 
-/// A loaded compound: id, file, record, and the SHA-256 of the file's bytes.
-type Loaded = (String, String, CompoundRecord, [u8; 32]);
+/// A loaded compound: id, file, record, the SHA-256 of the file's bytes, and the file's stamp
+/// when it can be trusted.
+type Loaded = (String, String, CompoundRecord, [u8; 32], Option<FileStamp>);
 
 /// Loads every `*.json` entity of a folder in parallel: by id, each checked against its file
 /// name, the bytes hashed into the dataset fingerprint in path order.
@@ -431,11 +440,14 @@ type Read = (Result<Loaded, Unread>, Vec<Problem>);
 /// The id (file stem) and the CAS a compound file that did not load would have served.
 type Unread = Vec<String>;
 
+/// A compound file's record: from `reuse` when the file is unchanged (its stamp, or else its
+/// bytes' digest, is the one the earlier load recorded), else parsed with its overlays.
 fn load_compound(
     path: &Path,
     overlays: &Overlays<'_>,
     rank: &(dyn Fn(&str) -> usize + Sync),
     reuse: Reuse<'_>,
+    read_at: SystemTime,
 ) -> Read {
     let file = path.display().to_string();
     let mut names: Unread = path
@@ -445,17 +457,36 @@ fn load_compound(
         .into_iter()
         .collect();
     let unread = |names: Unread, p: Problem| (Err(names), vec![p]);
+    // Taken before the bytes are read: a write after that gives the file another stamp.
+    let stamp = std::fs::metadata(path)
+        .ok()
+        .and_then(|meta| FileStamp::of(&meta, read_at));
+    let cached = reuse.and_then(|(cache, records_key, data_dir)| {
+        let rel = path.strip_prefix(data_dir).ok().and_then(Path::to_str)?;
+        Some((cache, records_key, rel))
+    });
+    if let Some((cache, records_key, rel)) = cached
+        && let Some(stamp) = stamp
+        && let Some(digest) = cache.digest(rel, &stamp)
+        && let Some(json) = cache.record(records_key, rel, &digest)
+        && let Ok(record) = serde_json::from_slice::<CompoundRecord>(json)
+    {
+        let id = record.hq_id.clone();
+        return (Ok((id, file, record, digest, Some(stamp))), Vec::new());
+    }
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => return unread(names, Problem::new(&file, "", e.to_string())),
     };
     let digest: [u8; 32] = Sha256::digest(&bytes).into();
-    if let Some((cache, records_key, data_dir)) = reuse
-        && let Some(rel) = path.strip_prefix(data_dir).ok().and_then(Path::to_str)
+    if let Some((cache, records_key, rel)) = cached
         && let Some(json) = cache.record(records_key, rel, &digest)
         && let Ok(record) = serde_json::from_slice::<CompoundRecord>(json)
     {
-        return (Ok((record.hq_id.clone(), file, record, digest)), Vec::new());
+        return (
+            Ok((record.hq_id.clone(), file, record, digest, stamp)),
+            Vec::new(),
+        );
     }
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -487,7 +518,10 @@ fn load_compound(
         .retain(|g| !field_present(&value, &g.field));
     lifecycle::resolve(&mut record);
     dates::resolve(&mut record);
-    (Ok((record.hq_id.clone(), file, record, digest)), problems)
+    (
+        Ok((record.hq_id.clone(), file, record, digest, stamp)),
+        problems,
+    )
 }
 
 /// The stored record with the curated entries that apply merged over it, ordered and

@@ -156,6 +156,10 @@ pub struct Dataset {
     pub site_origin: Option<String>,
     /// SHA-256 of each compound's file, by id.
     pub digests: BTreeMap<String, Hash>,
+    /// Each compound file's stamp when it was read, by id, where it can be trusted
+    /// (`FileStamp::of`): the build keeps it beside the digest, so the next load need not
+    /// read the file while its stamp is the same.
+    pub stamps: BTreeMap<String, crate::model::file_stamp::FileStamp>,
     /// SHA-256 over what shapes every record beside its own file (`sources.json`, whose ranks
     /// order merged values, and the curated overlays): a record parsed from the same file
     /// bytes under the same key is the same record.

@@ -10,6 +10,7 @@ pub mod contexts;
 pub mod dating;
 pub mod documents;
 pub mod exposure;
+pub mod file_stamp;
 pub mod fragrance;
 pub mod group_rows;
 pub mod ids;

@@ -4,6 +4,8 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+use rayon::prelude::*;
+
 use crate::model::{Dataset, Problem};
 
 mod aliases;
@@ -28,16 +30,28 @@ pub fn validate(dataset: &Dataset) -> Vec<Problem> {
 /// As `validate`, without the checks of one record for the compounds in `clean`: records a
 /// previous run checked clean against the same inputs (`build::site::LastBuild::checked`).
 pub fn validate_except(dataset: &Dataset, clean: &HashSet<String>) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    compounds::validate(dataset, clean, &mut problems);
-    dates::validate(dataset, &mut problems);
-    entities::validate(dataset, &mut problems);
-    documents::validate(dataset, &mut problems);
-    fragrance::validate(&dataset.fragrance, dataset, &mut problems);
-    aliases::validate(dataset, &mut problems);
-    changelog::validate(dataset, &mut problems);
-    regulatory_status::validate(&dataset.regulatory_status, &mut problems);
-    provenance::validate(dataset, &mut problems);
+    // The parts read the dataset alone, so they run side by side (the materials' and
+    // products' checks take as long as all the others on a rebuild that checks one record).
+    type Part<'a> = Box<dyn Fn(&mut Vec<Problem>) + Send + Sync + 'a>;
+    let parts: Vec<Part<'_>> = vec![
+        Box::new(|p| entities::validate(dataset, p)),
+        Box::new(|p| compounds::validate(dataset, clean, p)),
+        Box::new(|p| dates::validate(dataset, p)),
+        Box::new(|p| documents::validate(dataset, p)),
+        Box::new(|p| fragrance::validate(&dataset.fragrance, dataset, p)),
+        Box::new(|p| aliases::validate(dataset, p)),
+        Box::new(|p| changelog::validate(dataset, p)),
+        Box::new(|p| regulatory_status::validate(&dataset.regulatory_status, p)),
+        Box::new(|p| provenance::validate(dataset, p)),
+    ];
+    let mut problems: Vec<Problem> = parts
+        .par_iter()
+        .flat_map_iter(|part| {
+            let mut found = Vec::new();
+            part(&mut found);
+            found
+        })
+        .collect();
     problems.sort();
     problems
 }

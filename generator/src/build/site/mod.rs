@@ -32,6 +32,7 @@ use routes::RouteMeta;
 use state::{FileEntry, Group, Hash, State};
 
 use crate::model::Dataset;
+use crate::model::file_stamp::FileStamp;
 
 use crate::build::output::{CommitError, Staged};
 use crate::load::RecordCache;
@@ -263,6 +264,12 @@ impl RecordCache for LastBuild {
         }
         let start = usize::try_from(entry.start).ok()?;
         json.get(start..start.checked_add(usize::try_from(entry.len).ok()?)?)
+    }
+
+    fn digest(&self, file: &str, stamp: &FileStamp) -> Option<Hash> {
+        let (records, _) = self.records.as_ref()?;
+        let entry = records.files.get(file)?;
+        (entry.stamp.as_ref() == Some(stamp)).then_some(entry.digest)
     }
 }
 
@@ -925,6 +932,7 @@ fn records(
                 digest: *digest,
                 start: range.start as u64,
                 len: range.len() as u64,
+                stamp: dataset.stamps.get(id).copied(),
             };
             Some((file.to_string(), entry))
         })

@@ -505,76 +505,91 @@ fn plain(
     )
 }
 
-/// The routes that are no entity's: root, pages, documents, the fallbacks.
+/// The routes that are no entity's: root, pages, documents, the fallbacks. Rendered in
+/// parallel: a one-compound rebuild renders them all (every one may name the compound), and
+/// the OpenAPI document alone takes as long as the rest together.
 pub fn rest_routes(dataset: &Dataset) -> Vec<Route> {
-    let plain = |pattern: &'static str, path: &str, query: Option<&str>, file: &str| {
-        plain(dataset, None, pattern, path, query, file)
-    };
-    let mut out = Vec::new();
-    out.push(plain("root", "/api", None, "api/index.json"));
+    let mut plain: Vec<(&'static str, String, Option<&str>, String)> = Vec::new();
+    plain.push(("root", "/api".into(), None, "api/index.json".into()));
     // The site for people and what search engines and its search box read.
-    out.push(plain("home", "/", None, "index.html"));
+    plain.push(("home", "/".into(), None, "index.html".into()));
     for (pattern, path) in [
         ("sitemap", "/sitemap.xml"),
         ("robots", "/robots.txt"),
         ("name_index", "/search-index.json"),
     ] {
-        out.push(plain(pattern, path, None, &path[1..]));
+        plain.push((pattern, path.into(), None, path[1..].into()));
     }
-    out.push(plain(
+    plain.push((
         "openapi",
-        "/api/openapi",
+        "/api/openapi".into(),
         None,
-        "api/openapi/index.json",
+        "api/openapi/index.json".into(),
     ));
-    out.push(plain(
+    plain.push((
         "openapi_postman",
-        "/api/openapi",
+        "/api/openapi".into(),
         Some("format=postman"),
-        "api/openapi/postman.json",
+        "api/openapi/postman.json".into(),
     ));
     // The developer pages that are a function of the dataset alone (the docs page, with its
     // response excerpts, is rendered once by the runtime instead: it needs the indexes).
     for page in ["playground", "dashboard", "compliance"] {
-        out.push(plain(
+        plain.push((
             page,
-            &format!("/api/{page}"),
+            format!("/api/{page}"),
             None,
-            &format!("api/{page}/index.html"),
+            format!("api/{page}/index.html"),
         ));
     }
-    out.push(plain(
+    plain.push((
         "examples",
-        "/api/examples",
+        "/api/examples".into(),
         None,
-        "api/examples/index.json",
+        "api/examples/index.json".into(),
     ));
     for name in DOCUMENTS {
-        out.push(plain(
+        plain.push((
             "document_json",
-            &format!("/api/{name}"),
+            format!("/api/{name}"),
             Some("format=json"),
-            &format!("api/{name}/index.json"),
+            format!("api/{name}/index.json"),
         ));
-        out.push(plain(
+        plain.push((
             "document",
-            &format!("/api/{name}"),
+            format!("/api/{name}"),
             None,
-            &format!("api/{name}/index.html"),
+            format!("api/{name}/index.html"),
         ));
     }
-    out.push(plain(
+    plain.push((
         "release_notes_json",
-        "/api/release-notes",
+        "/api/release-notes".into(),
         Some("format=json"),
-        "api/release-notes/index.json",
+        "api/release-notes/index.json".into(),
     ));
-    out.push(plain(
+    plain.push((
         "release_notes",
-        "/api/release-notes",
+        "/api/release-notes".into(),
         None,
-        "api/release-notes/index.html",
+        "api/release-notes/index.html".into(),
     ));
+    let mut out: Vec<Route> = plain
+        .into_par_iter()
+        .map(|(pattern, path, query, file)| {
+            route(
+                dataset,
+                pattern,
+                path,
+                query.map(str::to_string),
+                file,
+                None,
+            )
+        })
+        .collect();
+    let plain = |pattern: &'static str, path: &str, query: Option<&str>, file: &str| {
+        self::plain(dataset, None, pattern, path, query, file)
+    };
     // The static 404 body of a tree served without a runtime (the runtime's own, byte for byte).
     out.push(Route {
         pattern: "not_found",

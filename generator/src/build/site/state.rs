@@ -2,7 +2,8 @@
 //! material's and product's routes and of the rest (its manifest entries and routing entries),
 //! keyed by a hash of the inputs they were rendered from, so a rebuild renders and hashes only what changed and
 //! copies the rest of the manifest and of this file as bytes; and where in the snapshot each
-//! compound file's parsed record is (`Records`), so the next load parses only changed files.
+//! compound file's parsed record is, with the file's digest and stamp (`Records`), so the next
+//! load reads only files whose stamp changed and parses only those whose bytes did.
 //!
 //! Sharded: the entities fall into `SHARDS` shards by a CRC-32 of their id, and each shard's
 //! manifest entries (`_data/manifest/NN.json`, a JSON list) and state (`_data/build-state.d/NN`)
@@ -32,13 +33,14 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::routes::{PATTERNS, RouteMeta};
+use crate::model::file_stamp::FileStamp;
 use crate::render::Cache;
 
 /// Where the state lives inside the site tree (under `_data/`, which the CDN does not serve).
 pub const PATH: &str = "_data/build-state";
 
 /// Changed whenever the layout below changes, so an older file reads as no state.
-const MAGIC: &[u8] = b"saferef build state 6\n";
+const MAGIC: &[u8] = b"saferef build state 7\n";
 
 /// How many shards the entities fall into: a one-compound rebuild writes the few its compound,
 /// and the materials and products naming it, are in (about 1/64 of 31 MB each).
@@ -246,13 +248,15 @@ pub struct Records {
     pub frames: Vec<(Hash, u64)>,
 }
 
-/// One compound file: the SHA-256 of its bytes, and where the JSON of the record parsed from
-/// it is in the decompressed snapshot.
+/// One compound file: the SHA-256 of its bytes, where the JSON of the record parsed from it is
+/// in the decompressed snapshot, and the file's stamp when it was read (when it could be
+/// trusted: `FileStamp::of`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordEntry {
     pub digest: Hash,
     pub start: u64,
     pub len: u64,
+    pub stamp: Option<FileStamp>,
 }
 
 /// The state's files and the manifest of the tree at `out`, every shard's read, if there are
@@ -386,6 +390,7 @@ pub fn encode(state: &State<'_>, start: &[u8], touched: &dyn Fn(usize) -> bool) 
         w.extend_from_slice(&e.digest);
         put_u64(&mut w, e.start);
         put_u64(&mut w, e.len);
+        put_stamp(&mut w, e.stamp.as_ref());
     }
     put_u64(&mut w, r.frames.len() as u64);
     for (key, len) in &r.frames {
@@ -532,6 +537,7 @@ pub fn decode_verified<'a>(
             digest: r.hash()?,
             start: r.u64()?,
             len: r.u64()?,
+            stamp: r.stamp()?,
         };
         records.files.insert(file, entry);
     }
@@ -595,6 +601,20 @@ fn put_opt_str(w: &mut Vec<u8>, s: Option<&str>) {
             w.push(1);
             put_bytes(w, s.as_bytes());
         }
+    }
+}
+
+fn put_stamp(w: &mut Vec<u8>, stamp: Option<&FileStamp>) {
+    let Some(s) = stamp else {
+        w.push(0);
+        return;
+    };
+    w.push(1);
+    for v in [s.len, s.dev, s.ino] {
+        put_u64(w, v);
+    }
+    for v in [s.mtime.0, s.mtime.1, s.ctime.0, s.ctime.1] {
+        w.extend_from_slice(&v.to_le_bytes());
     }
 }
 
@@ -678,6 +698,24 @@ impl<'a> Reader<'a> {
             manifest: half()?,
             state: half()?,
         })
+    }
+
+    fn i64(&mut self) -> Option<i64> {
+        Some(i64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+
+    fn stamp(&mut self) -> Option<Option<FileStamp>> {
+        match self.take(1)? {
+            [0] => Some(None),
+            [1] => Some(Some(FileStamp {
+                len: self.u64()?,
+                dev: self.u64()?,
+                ino: self.u64()?,
+                mtime: (self.i64()?, self.i64()?),
+                ctime: (self.i64()?, self.i64()?),
+            })),
+            _ => None,
+        }
     }
 
     fn opt_str(&mut self) -> Option<Option<String>> {
@@ -772,6 +810,13 @@ mod tests {
                         digest: [4; 32],
                         start: 100,
                         len: 2000,
+                        stamp: Some(FileStamp {
+                            len: 2000,
+                            mtime: (1_700_000_000, 5),
+                            ctime: (1_700_000_001, 999_999_999),
+                            dev: 64769,
+                            ino: 123_456,
+                        }),
                     },
                 )]
                 .into(),
