@@ -626,7 +626,24 @@ fn check_curated(dataset: &Dataset, problems: &mut Vec<Problem>) {
 
 #[cfg(test)]
 mod tests {
-    use super::in_milligrams;
+    use super::{in_milligrams, poisoning_context};
+
+    /// A poisoning of people names groups of people, the workplace or a route other than the
+    /// eye: an animal, the eye or a misspelt context is refused.
+    #[test]
+    fn a_poisoning_names_people_the_workplace_or_a_route_but_the_eye() {
+        for ok in [
+            "human_child",
+            "human_elderly",
+            "exposure_ingestion",
+            "occupational_exposure",
+        ] {
+            assert!(poisoning_context(ok), "{ok}");
+        }
+        for refused in ["exposure_ocular", "dog", "aquatic_life", "human_children"] {
+            assert!(!poisoning_context(refused), "{refused}");
+        }
+    }
 
     #[test]
     fn guidance_values_compare_in_milligrams_per_unit_shape() {
