@@ -105,7 +105,7 @@ impl Rule {
                 "Specific target organ toxicity of category 1 (H370, H372) is high and of category 2 (H371, H373) moderate. Where the classification states its route (EU CLP Annex VI \"(Inhalation)\" beside the code; Safe Work Australia's \"if inhaled\", \"if swallowed\", \"in contact with skin\"), it counts only for that route, for the workplace when the route is inhalation or the skin, and for people, at most moderate where inhalation is its only route unless the agent is inhaled in its ordinary form."
             }
             Rule::AcuteToxicity => {
-                "Acute toxicity by the context's routes: fatal (H300, H310, H330) is very high, toxic (H301, H311, H331) high, harmful (H302, H312, H332) moderate. An EU CLP Annex VI category marked * is a minimum classification: it gives its category's tier as a floor, and its finding says \"at least\"."
+                "Acute toxicity by the context's routes: fatal (H300, H310, H330) is very high, toxic (H301, H311, H331) high, harmful (H302, H312, H332) moderate. An EU CLP Annex VI category marked * is a minimum classification: it gives its category's tier as a floor, and its finding says \"at least\". A poisoning of people that the classes understate (`data/curated/human-poisoning.json`, each citing the document that records it) counts at the curator's tier for the groups of people and the routes its document speaks of, and for the workplace where that route is inhalation or the skin: very high where people die of it at the doses or concentrations they meet, high where it injures an organ seriously or kills after an accidental or deliberate ingestion or a contaminated product and needs hospital treatment, or at a toxic dose of about 50 to 300 mg/kg."
             }
             Rule::EndocrineDisruption => {
                 "An endocrine disruptor for human health (ECHA SVHC Article 57(f)) is moderate for adults."
@@ -129,7 +129,7 @@ impl Rule {
                 "Low needs positive evidence of low hazard: a reference value in the lowest potency band, an acute LD50, LC50 or EC50 above the top band of the severity rubric (a bound such as \">2000 mg/kg bw\" only when every value it allows is above it), or the curator's call of an everyday substance, which is low for people other than infants and for ingestion; a reference value in the lowest band is not low for infants either. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
             }
             Rule::LifeStage => {
-                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards, except a Proposition 65 developmental listing carried from an authoritative body or the Labor Code (AB, LC) or one that a later evaluation for pregnancy, curated for that stage, did not uphold, which stays at its own tier; infants and children for endocrine hazards and category 1 mutagens (H340, not H341) that the record also calls probable or known carcinogens, other than by a listing carried from another body, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards, which without it count at most moderate for breastfeeding. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate, a cap that lowers no other finding for them. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children. A curated finding of an assessment for a life stage (EFSA's developmental neurotoxicity of lead in young children) counts for that stage at the curator's tier."
+                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards, except a Proposition 65 developmental listing carried from an authoritative body or the Labor Code (AB, LC) or one that a later evaluation for pregnancy, curated for that stage, did not uphold, which stays at its own tier; infants and children for endocrine hazards and category 1 mutagens (H340, not H341) that the record also calls probable or known carcinogens, other than by a listing carried from another body, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards, which without it count at most moderate for breastfeeding. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate, a cap that lowers no other finding for them. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children. A curated finding of an assessment for a life stage (EFSA's developmental neurotoxicity of lead in young children) counts for that stage at the curator's tier, and so does a curated poisoning whose document speaks of older adults apart from adults at large (rule acute_toxicity)."
             }
             Rule::Species => {
                 "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low, but not for cats when the compound is a phenol, which cats glucuronidate poorly) or, where no such LD50 counts, its acute oral classification at its tier (fatal very high, toxic high, harmful moderate), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
@@ -369,6 +369,17 @@ fn people(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) 
         // An assessment's finding for a life stage (EFSA: lead's developmental neurotoxicity in
         // young children) counts for that stage at the curator's tier (rule "life_stage").
         H::SpeciesNote if is_note_on(s, context) => (R::LifeStage, s.severity.unwrap_or(High), 1.0),
+        // A poisoning of people that the acute classes understate counts at the curator's tier;
+        // one whose document speaks of older adults apart from adults at large finds them more
+        // sensitive (METHODOLOGY.md, acute_toxicity and life_stage).
+        H::HumanPoisoning if is_poisoning_on(s, context) => {
+            let rule = if context == C::HumanElderly && s.stage_only {
+                R::LifeStage
+            } else {
+                R::AcuteToxicity
+            };
+            (rule, s.severity.unwrap_or(High), 1.0)
+        }
         _ => return None,
     };
     Some(applied)
@@ -457,6 +468,16 @@ fn route(context: Context, s: &Signal, signals: &[Signal], exposure: Exposure) -
         // through it (METHODOLOGY.md, local_effects).
         (C::ExposureOcular, H::Corrosive) if fatal_by_skin(signals) => {
             (R::LocalEffects, VeryHigh, 1.0)
+        }
+        // A poisoning of people by the route that its acute class understates, and by the
+        // workplace's routes, the air and the skin, at work (METHODOLOGY.md, acute_toxicity).
+        (_, H::HumanPoisoning)
+            if is_poisoning_on(s, context)
+                || (context == C::OccupationalExposure
+                    && (is_poisoning_on(s, C::ExposureInhalation)
+                        || is_poisoning_on(s, C::ExposureDermal))) =>
+        {
+            (R::AcuteToxicity, s.severity.unwrap_or(High), 1.0)
         }
         // A curated injury of the eye or skin beyond its class (METHODOLOGY.md, local_effects).
         (C::ExposureOcular | C::ExposureDermal, H::SpeciesNote) if is_note_on(s, context) => {
@@ -682,6 +703,12 @@ fn has(signals: &[Signal], hazards: &[Hazard]) -> bool {
 /// (a curated note on a horse) is a note on no context.
 fn is_note_on(s: &Signal, context: Context) -> bool {
     s.hazard == Hazard::SpeciesNote
+        && s.context.as_deref().and_then(Context::from_name) == Some(context)
+}
+
+/// Whether the signal is a curated poisoning of people on this context.
+fn is_poisoning_on(s: &Signal, context: Context) -> bool {
+    s.hazard == Hazard::HumanPoisoning
         && s.context.as_deref().and_then(Context::from_name) == Some(context)
 }
 

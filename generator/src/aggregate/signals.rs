@@ -80,6 +80,9 @@ pub enum Hazard {
     OtherPesticide,
     /// A curated note about a species or environmental context (`species` key in `context`).
     SpeciesNote,
+    /// A curated poisoning of people that the acute classes understate, on one context (the
+    /// context's name in `context`, the curator's tier in `severity`).
+    HumanPoisoning,
     /// A listing under the Stockholm Convention on Persistent Organic Pollutants: a curated
     /// environmental finding citing one of its texts or decisions (a `stockholm-` source).
     PersistentOrganicPollutant,
@@ -155,6 +158,10 @@ pub struct Signal {
     /// which children and infants meet by swallowing (METHODOLOGY.md, local_effects).
     #[serde(skip)]
     pub corrosive_1b: bool,
+    /// For a human poisoning on a life stage: its document speaks of that stage and not of
+    /// adults at large, so it finds the stage more sensitive (rule life_stage).
+    #[serde(skip)]
+    pub stage_only: bool,
 }
 
 impl Signal {
@@ -183,6 +190,7 @@ impl Signal {
             labor_code: false,
             labelling: false,
             corrosive_1b: false,
+            stage_only: false,
         }
     }
 
@@ -414,6 +422,7 @@ pub fn signals(r: &CompoundRecord) -> Vec<Signal> {
     properties(r, &mut out);
     uses_and_watch(r, &mut out);
     species(r, &mut out);
+    human_poisoning(r, &mut out);
     acute_values(r, &mut out);
     weigh_carried_cancer_listings(r, &mut out);
     by_route(r, &mut out);
@@ -1315,6 +1324,24 @@ fn species(r: &CompoundRecord, out: &mut Vec<Signal>) {
                     0.85,
                 ));
             }
+            out.push(s);
+        }
+    }
+}
+
+/// Curated poisonings of people (`safety.human_poisoning`): one signal per context the
+/// finding's document speaks of, at the curator's tier.
+fn human_poisoning(r: &CompoundRecord, out: &mut Vec<Signal>) {
+    for p in &r.safety.human_poisoning {
+        let adults = p.contexts.iter().any(|c| c == "human_adult");
+        for context in &p.contexts {
+            let mut s = Signal::new(Hazard::HumanPoisoning, 1, p.finding.clone(), &p.source, 0.8);
+            if let Some(dose) = &p.toxic_dose {
+                s.finding = format!("{} (toxic dose: {dose})", p.finding);
+            }
+            s.context = Some(context.clone());
+            s.severity = Some(p.severity);
+            s.stage_only = !adults && context != "human_adult";
             out.push(s);
         }
     }

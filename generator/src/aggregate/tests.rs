@@ -761,3 +761,39 @@ fn the_acute_toxin_watch_list_reaches_the_skin_only_through_a_dermal_class() {
     ]);
     assert_eq!(tier(&dermal, "exposure_dermal"), Some(VeryHigh));
 }
+
+/// A curated poisoning of people counts at the curator's tier for the contexts it names, for
+/// the workplace where it names inhalation or the skin, and for older adults as a life-stage
+/// finding where its document speaks of them apart (METHODOLOGY.md, acute_toxicity).
+#[test]
+fn a_curated_human_poisoning_counts_for_the_contexts_it_names() {
+    let harmful = ghs(&["H302"], &["Acute Tox. 4 *"]);
+    let syrup = json!({"safety": {"human_poisoning": [{"contexts": ["exposure_ingestion", "human_child"], "finding": "children died of contaminated syrups", "severity": "high", "source": "alert"}]}});
+    let r = record(&[harmful.clone(), syrup]);
+    assert_eq!(tier(&r, "exposure_ingestion"), Some(High));
+    assert_eq!(tier(&r, "human_child"), Some(High));
+    assert_eq!(
+        tier(&r, "human_adult"),
+        Some(Moderate),
+        "a group the document does not speak of keeps its class"
+    );
+    assert_eq!(tier(&r, "occupational_exposure"), Some(Moderate));
+    let gas = json!({"safety": {"human_poisoning": [
+        {"contexts": ["exposure_inhalation"], "finding": "deaths at home", "severity": "very_high", "source": "deaths"},
+        {"contexts": ["human_elderly"], "finding": "highest death rate at 85 and over", "severity": "very_high", "source": "deaths"}
+    ]}});
+    let r = record(&[ghs(&["H331"], &["Acute Tox. 3 *"]), gas]);
+    assert_eq!(tier(&r, "exposure_inhalation"), Some(VeryHigh));
+    assert_eq!(tier(&r, "occupational_exposure"), Some(VeryHigh));
+    assert_eq!(tier(&r, "human_elderly"), Some(VeryHigh));
+    assert_eq!(tier(&r, "human_adult"), Some(High));
+    let assessed = assess(&r);
+    let rule_of = |context: &str| {
+        assessed
+            .get(context)
+            .and_then(|c| c.evidence.iter().find(|e| e.decisive))
+            .map(|e| e.rule)
+    };
+    assert_eq!(rule_of("human_elderly"), Some(Rule::LifeStage));
+    assert_eq!(rule_of("exposure_inhalation"), Some(Rule::AcuteToxicity));
+}

@@ -223,6 +223,10 @@ pub struct Safety {
     /// Species-specific toxicity notes (curated), keyed by species or context name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub species: BTreeMap<String, Vec<SpeciesNote>>,
+    /// Poisonings of people that the acute classes understate (curated,
+    /// `curated/human-poisoning.json`), each for the contexts its document speaks of.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub human_poisoning: Vec<HumanPoisoning>,
 }
 
 /// A GHS classification from one authority (EU CLP Annex VI, or Safe Work Australia HCIS).
@@ -380,6 +384,20 @@ pub struct SpeciesNote {
     /// The curator's reading of the reference as a risk tier for this species or context.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub severity: Option<RiskLevel>,
+    pub source: String,
+}
+
+/// A poisoning of people a document records: the groups of people and routes of exposure
+/// (context names) it speaks of, what it found, the dose it states, and the curator's tier
+/// on METHODOLOGY.md's rubric for people (rule acute_toxicity).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HumanPoisoning {
+    pub contexts: Vec<String>,
+    pub finding: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toxic_dose: Option<String>,
+    pub severity: RiskLevel,
     pub source: String,
 }
 

@@ -407,6 +407,28 @@ fn check_vocabularies(r: &CompoundRecord, out: &mut Sink<'_>) {
             );
         }
     }
+    for (i, p) in r.safety.human_poisoning.iter().enumerate() {
+        for context in &p.contexts {
+            if !poisoning_context(context) {
+                out.push(
+                    format!("safety.human_poisoning[{i}].contexts"),
+                    format!(
+                        "{context:?} is not a group of people, the workplace or a route \
+                         other than the eye"
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// A poisoning of people is read for a group of people, the workplace and every route but the
+/// eye, whose injuries `curated/local-injuries.json` records (METHODOLOGY.md, acute_toxicity).
+fn poisoning_context(name: &str) -> bool {
+    use crate::model::contexts::{Context, ContextKind};
+    Context::from_name(name).is_some_and(|c| {
+        c != Context::ExposureOcular && matches!(c.kind(), ContextKind::Human | ContextKind::Route)
+    })
 }
 
 /// Superseded values stay as history, so a question must have one live answer: one current
@@ -604,7 +626,24 @@ fn check_curated(dataset: &Dataset, problems: &mut Vec<Problem>) {
 
 #[cfg(test)]
 mod tests {
-    use super::in_milligrams;
+    use super::{in_milligrams, poisoning_context};
+
+    /// A poisoning of people names groups of people, the workplace or a route other than the
+    /// eye: an animal, the eye or a misspelt context is refused.
+    #[test]
+    fn a_poisoning_names_people_the_workplace_or_a_route_but_the_eye() {
+        for ok in [
+            "human_child",
+            "human_elderly",
+            "exposure_ingestion",
+            "occupational_exposure",
+        ] {
+            assert!(poisoning_context(ok), "{ok}");
+        }
+        for refused in ["exposure_ocular", "dog", "aquatic_life", "human_children"] {
+            assert!(!poisoning_context(refused), "{refused}");
+        }
+    }
 
     #[test]
     fn guidance_values_compare_in_milligrams_per_unit_shape() {
