@@ -8,6 +8,7 @@ use std::sync::Arc;
 use chrono::Utc;
 use saferef_generator::render::error::ApiError;
 use warp::http::HeaderMap;
+use warp::http::header::HeaderName;
 
 use crate::AppState;
 use crate::accounts;
@@ -39,8 +40,10 @@ pub async fn resolve(
     query_key: Option<&str>,
     remote: Option<SocketAddr>,
 ) -> Result<Caller, ApiError> {
+    // On every request: the name made once, not parsed per lookup.
+    const X_API_KEY: HeaderName = HeaderName::from_static("x-api-key");
     let given = headers
-        .get("x-api-key")
+        .get(X_API_KEY)
         .and_then(|v| v.to_str().ok())
         .or(query_key)
         .map(str::trim)

@@ -72,6 +72,15 @@ pub fn push_hex(out: &mut String, bytes: &[u8]) {
     }
 }
 
+/// The store key of `key`'s record, `keyspace::api_key(&hash(key))` built in one buffer (on
+/// every keyed request).
+fn record_key(key: &str) -> String {
+    let mut out = String::with_capacity(keyspace::API_KEYS.len() + 64);
+    out.push_str(keyspace::API_KEYS);
+    push_hex(&mut out, &Sha256::digest(key.as_bytes()));
+    out
+}
+
 /// `n` random base62 characters.
 pub fn random_base62(n: usize) -> String {
     let mut rng = rand::rng();
@@ -171,7 +180,7 @@ pub async fn lookup_shared(
         return Ok(None);
     }
     store
-        .get_decoded(&keyspace::api_key(&hash(key)), |bytes| {
+        .get_decoded(&record_key(key), |bytes| {
             serde_json::from_slice::<KeyRecord>(bytes).ok()
         })
         .await
@@ -215,6 +224,7 @@ mod tests {
         assert!(!well_formed("sr_live_short"));
         assert!(!well_formed(&k.replace("sr_live_", "sr_test_")));
         assert_eq!(hash("x").len(), 64);
+        assert_eq!(record_key(&k), keyspace::api_key(&hash(&k)));
     }
 
     #[tokio::test]

@@ -19,6 +19,8 @@ const HISTORY_DAYS: u64 = 35;
 #[derive(Debug, Clone, Copy)]
 pub struct Usage {
     pub limit: Option<u64>,
+    /// Requests counted today, this one included; 0 for a caller without a limit, whose count
+    /// no answer states and the request does not wait for (`Store::count_behind`).
     pub used: u64,
     pub admitted: bool,
     /// Next 00:00 UTC.
@@ -42,16 +44,19 @@ pub async fn admit(
     let reset = next_midnight(now);
     let ttl =
         (reset - now).to_std().unwrap_or_default() + Duration::from_secs(HISTORY_DAYS * 86_400);
-    let result = store
-        .admit(
-            &keyspace::quota(&caller.bucket, now.date_naive()),
-            cost,
+    let key = keyspace::quota(&caller.bucket, now.date_naive());
+    let Some(limit) = limit else {
+        store.count_behind(&key, cost, ttl).await?;
+        return Ok(Usage {
             limit,
-            ttl,
-        )
-        .await?;
+            used: 0,
+            admitted: true,
+            reset,
+        });
+    };
+    let result = store.admit(&key, cost, Some(limit), ttl).await?;
     Ok(Usage {
-        limit,
+        limit: Some(limit),
         used: result.count,
         admitted: result.admitted,
         reset,

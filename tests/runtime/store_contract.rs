@@ -457,3 +457,59 @@ async fn ranked_members_come_back_by_score_and_move_when_ranked_again() {
         assert_eq!(scanned.len(), 1, "{name}: {scanned:?}");
     }
 }
+
+/// A count without a limit does not wait for Redis (`store/behind.rs`): with Redis refusing
+/// writes for a while, it returns at once while a count with a limit waits; this instance reads
+/// its own counts exactly at once, another instance once they are written (within the write
+/// interval, or at `flush`). The embedded store counts it in memory, exact at once.
+#[tokio::test]
+async fn a_count_without_a_limit_is_written_behind() {
+    let redis = crate::support::redis::RedisServer::start();
+    let day = Duration::from_secs(86_400);
+    let one = Store::open(Some(&redis.url), std::path::Path::new("."))
+        .await
+        .unwrap();
+    let other = Store::open(Some(&redis.url), std::path::Path::new("."))
+        .await
+        .unwrap();
+    one.admit("quota:warm", 1, Some(10), day).await.unwrap();
+    redis.cli(&["client", "pause", "1000", "write"]).unwrap();
+    let started = std::time::Instant::now();
+    for _ in 0..5 {
+        one.count_behind("quota:free", 2, day).await.unwrap();
+    }
+    assert!(
+        started.elapsed() < Duration::from_millis(300),
+        "waited {:?} for Redis",
+        started.elapsed()
+    );
+    let limited = std::time::Instant::now();
+    one.admit("quota:limited", 1, Some(10), day).await.unwrap();
+    assert!(
+        limited.elapsed() >= Duration::from_millis(500),
+        "a count with a limit waits for Redis ({:?})",
+        limited.elapsed()
+    );
+    assert_eq!(one.count("quota:free").await.unwrap(), 10);
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while other.count("quota:free").await.unwrap() < 10 {
+        assert!(std::time::Instant::now() < deadline, "never written");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(one.count("quota:free").await.unwrap(), 10, "counted once");
+    let ttl: i64 = redis.cli(&["pttl", "quota:free"]).unwrap().parse().unwrap();
+    assert!(ttl > 0, "the counter expires ({ttl})");
+
+    one.count_behind("quota:free", 1, day).await.unwrap();
+    one.flush().await.unwrap();
+    assert_eq!(
+        other.count("quota:free").await.unwrap(),
+        11,
+        "written at flush"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let embedded = Store::embedded(&dir.path().join("store.redb")).unwrap();
+    embedded.count_behind("quota:free", 3, day).await.unwrap();
+    assert_eq!(embedded.count("quota:free").await.unwrap(), 3);
+}

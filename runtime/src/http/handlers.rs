@@ -152,10 +152,16 @@ pub fn batch_credits(state: &AppState, req: &Request, caller: &Caller) -> u64 {
     let request = if req.method == Method::POST {
         req.json::<BatchRequest>("batch body").ok()
     } else {
-        req.query
-            .as_ref()
-            .ok()
-            .and_then(|q| BatchRequest::from_query(q).ok())
+        let query = req.query.as_ref().ok();
+        // Only a synthesis costs more than one credit (`credits`): without `synthesize=true`
+        // nothing is built to find out.
+        let synthesize = query
+            .and_then(|q| q.get("synthesize"))
+            .and_then(saferef_generator::api::boolean);
+        if synthesize != Some(true) {
+            return 1;
+        }
+        query.and_then(|q| BatchRequest::from_query(q).ok())
     };
     request.map_or(1, |r| {
         saferef_generator::render::batch::credits(

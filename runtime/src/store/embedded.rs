@@ -5,6 +5,12 @@
 //! of their own so no request waits for it, and at `flush`): redb locks its file, so this process is the only writer and the in-memory count
 //! is authoritative and atomic under one mutex. A write transaction per request would bound
 //! throughput; a crash forgets at most the last second of counting, never a key.
+//!
+//! Every live counter under `keyspace::COUNTERS` is read into memory when the database is
+//! opened, so a counter under those prefixes that memory does not hold does not exist: its
+//! first admission starts at 0 on the async worker, without a read on the blocking pool (a
+//! public client's first request of the day). A counter under another key (a namespaced
+//! store's) is read from the database at its first admission, as before.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -13,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use redb::{Database, ReadableTable, TableDefinition};
 
-use super::{Admitted, StoreError};
+use super::{Admitted, StoreError, keyspace};
 
 /// key -> (expiry in Unix ms, 0 = never; value)
 const TABLE: TableDefinition<&str, (u64, &[u8])> = TableDefinition::new("kv");
@@ -63,6 +69,38 @@ fn live(expires: u64) -> bool {
     expires == 0 || expires > now_ms()
 }
 
+/// Every live counter under `keyspace::COUNTERS` in the database (the module comment).
+fn live_counters(db: &Database) -> anyhow::Result<HashMap<String, Counter>> {
+    let txn = db.begin_read()?;
+    let table = txn.open_table(TABLE)?;
+    let mut map = HashMap::new();
+    for prefix in keyspace::COUNTERS {
+        for entry in table.range(*prefix..)? {
+            let (k, v) = entry?;
+            let key = k.value();
+            if !key.starts_with(prefix) {
+                break;
+            }
+            let (expires, value) = v.value();
+            if !live(expires) {
+                continue;
+            }
+            // As a first admission read it: a value that is no number counts from 0.
+            let count = std::str::from_utf8(value)
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            let counter = Counter {
+                count,
+                expires,
+                dirty: false,
+            };
+            map.insert(key.to_string(), counter);
+        }
+    }
+    Ok(map)
+}
+
 impl Embedded {
     pub fn open(path: &Path) -> anyhow::Result<Embedded> {
         if let Some(dir) = path.parent() {
@@ -74,9 +112,13 @@ impl Embedded {
         txn.open_table(RANKED)?;
         txn.open_table(SCORES)?;
         txn.commit()?;
+        let counters = Counters {
+            map: live_counters(&db)?,
+            last_write: None,
+        };
         Ok(Embedded {
             db: Arc::new(db),
-            counters: Arc::default(),
+            counters: Arc::new(Mutex::new(counters)),
             writer: Arc::default(),
         })
     }
@@ -409,10 +451,13 @@ impl Embedded {
         limit: Option<u64>,
         ttl: Duration,
     ) -> Result<Admitted, StoreError> {
-        let (result, due) = match self.count(key, amount, limit, ttl, None) {
+        // A counter under the counter prefixes not held is absent (held since the opening).
+        let absent = keyspace::is_counter(key).then_some(0);
+        let (result, due) = match self.count(key, amount, limit, ttl, absent) {
             Some(counted) => counted,
             None => {
-                // First use in this process: continue from what an earlier run persisted.
+                // Another key's first use in this process: continue from what an earlier run
+                // persisted.
                 let stored = self
                     .get(key)
                     .await?
@@ -526,5 +571,46 @@ impl Embedded {
             Ok(applied)
         })
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: Duration = Duration::from_secs(86_400);
+
+    #[tokio::test]
+    async fn live_counters_are_held_from_the_opening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.redb");
+        let (today, gone, other) = ("quota:ip:1:2026-11-27", "quota:ip:2:2026-11-27", "x:1");
+        {
+            let store = Embedded::open(&path).unwrap();
+            for _ in 0..3 {
+                store.admit(today, 1, Some(10), DAY).await.unwrap();
+            }
+            store
+                .admit(gone, 1, None, Duration::from_millis(1))
+                .await
+                .unwrap();
+            store.admit(other, 4, None, DAY).await.unwrap();
+            store.flush().await.unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let store = Embedded::open(&path).unwrap();
+        assert_eq!(store.counter(today).map(|c| c.count), Some(3));
+        assert!(
+            store.counter(gone).is_none(),
+            "an expired counter is not held"
+        );
+        assert!(
+            store.counter(other).is_none(),
+            "a key under no counter prefix is read at its first admission"
+        );
+        let next = store.admit(today, 1, Some(10), DAY).await.unwrap();
+        assert_eq!((next.admitted, next.count), (true, 4));
+        assert_eq!(store.admit(gone, 1, None, DAY).await.unwrap().count, 1);
+        assert_eq!(store.admit(other, 1, None, DAY).await.unwrap().count, 5);
     }
 }

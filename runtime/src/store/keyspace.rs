@@ -33,7 +33,9 @@
 //! | `cache:invalidate` | a Pub/Sub channel: a key under a cached prefix changed (`store/cache.rs`) | - |
 //! | `cache:ack:<nonce>` | instances that dropped that changed key from memory | 10 s |
 
-use chrono::NaiveDate;
+use std::fmt::Write as _;
+
+use chrono::{Datelike, NaiveDate};
 
 /// Every API key record (`keys list`).
 pub const API_KEYS: &str = "key:";
@@ -51,6 +53,23 @@ pub const CACHE_INVALIDATIONS: &str = "cache:invalidate";
 /// The prefixes whose values every instance keeps in memory (`store/cache.rs`): the API key
 /// records, read on every keyed request and written only by `keys.rs`, always without expiry.
 pub const CACHED: &[&str] = &[API_KEYS];
+/// The prefixes of the admission counters (`Store::admit`). The embedded store holds every
+/// live counter under them in memory from its opening (`store/embedded.rs`), so a counter it
+/// does not hold is one that does not exist, and the first request of a bucket never reads
+/// the database.
+pub const COUNTERS: &[&str] = &[
+    QUOTA,
+    "mail-quota:",
+    "code-quota:",
+    "code-tries:",
+    "code-client-quota:",
+];
+const QUOTA: &str = "quota:";
+
+/// Whether `key` (un-namespaced) is an admission counter.
+pub fn is_counter(key: &str) -> bool {
+    COUNTERS.iter().any(|p| key.starts_with(p))
+}
 
 /// How many instances confirmed they dropped the key announced with `nonce`.
 pub fn cache_ack(nonce: &str) -> String {
@@ -61,23 +80,57 @@ pub fn api_key(hash: &str) -> String {
     format!("{API_KEYS}{hash}")
 }
 
+/// Built on every counted request: pushed into one buffer rather than formatted (`push_day`).
 pub fn quota(bucket: &str, day: NaiveDate) -> String {
-    format!("quota:{bucket}:{day}")
+    let mut key = String::with_capacity(QUOTA.len() + bucket.len() + 11);
+    key.push_str(QUOTA);
+    key.push_str(bucket);
+    key.push(':');
+    push_day(&mut key, day);
+    key
+}
+
+/// Appends `day` as its `Display` writes it (`2026-11-27`): the digits of years 0 to 9999
+/// pushed one by one, other years (which `Display` signs) through the formatter.
+fn push_day(out: &mut String, day: NaiveDate) {
+    let year = day.year();
+    if !(0..=9999).contains(&year) {
+        let _ = write!(out, "{day}");
+        return;
+    }
+    let digit = |n: u32| char::from(b'0' + (n % 10) as u8);
+    let year = year as u32;
+    for n in [year / 1000, year / 100, year / 10, year] {
+        out.push(digit(n));
+    }
+    out.push('-');
+    out.push(digit(day.month() / 10));
+    out.push(digit(day.month()));
+    out.push('-');
+    out.push(digit(day.day() / 10));
+    out.push(digit(day.day()));
 }
 
 /// Every quota counter of an account (erasure).
 pub fn account_quotas(account: &str) -> String {
-    format!("quota:{}:", bucket_account(account))
+    format!("{QUOTA}{}:", bucket_account(account))
 }
 
-/// The quota bucket of a keyed account.
+/// The quota bucket of a keyed account (on every keyed request: pushed, not formatted).
 pub fn bucket_account(account: &str) -> String {
-    format!("acct:{account}")
+    prefixed("acct:", account)
 }
 
-/// The quota bucket of a public client.
+/// The quota bucket of a public client (on every public request: pushed, not formatted).
 pub fn bucket_ip(ip: &str) -> String {
-    format!("ip:{ip}")
+    prefixed("ip:", ip)
+}
+
+fn prefixed(prefix: &str, rest: &str) -> String {
+    let mut out = String::with_capacity(prefix.len() + rest.len());
+    out.push_str(prefix);
+    out.push_str(rest);
+    out
 }
 
 /// The quota bucket of a marketplace subscriber.
@@ -209,4 +262,48 @@ pub fn job(name: &str, period: &str) -> String {
 
 pub fn freshness(fingerprint: &str) -> String {
     format!("freshness:summary:{fingerprint}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quota_key_names_its_day_as_a_formatted_date_does() {
+        let days = [
+            NaiveDate::from_ymd_opt(2026, 11, 27),
+            NaiveDate::from_ymd_opt(2026, 1, 5),
+            NaiveDate::from_ymd_opt(999, 12, 31),
+            NaiveDate::from_ymd_opt(0, 1, 1),
+            NaiveDate::from_ymd_opt(9999, 12, 31),
+            NaiveDate::from_ymd_opt(10_000, 1, 1),
+            NaiveDate::from_ymd_opt(-1, 6, 30),
+        ];
+        for day in days.into_iter().map(Option::unwrap) {
+            assert_eq!(quota("acct:acc_x", day), format!("quota:acct:acc_x:{day}"));
+        }
+        assert_eq!(bucket_account("acc_x"), "acct:acc_x");
+        assert_eq!(bucket_ip("192.0.2.7"), "ip:192.0.2.7");
+        let mut day = NaiveDate::from_ymd_opt(2024, 1, 1).unwrap();
+        while day.year() < 2026 {
+            assert_eq!(quota("ip:1", day), format!("quota:ip:1:{day}"));
+            day = day.succ_opt().unwrap();
+        }
+    }
+
+    #[test]
+    fn every_counter_is_under_a_counter_prefix() {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 27).unwrap();
+        for key in [
+            quota("ip:1", day),
+            mail_quota("ip:1", day),
+            code_quota("recover", "h", day),
+            code_tries("recover", "h"),
+            code_quota_of_client("recover", "ip:1", "h", day),
+        ] {
+            assert!(is_counter(&key), "{key}");
+        }
+        assert!(!is_counter(&api_key("h")));
+        assert!(!is_counter(&trial("h")));
+    }
 }

@@ -5,8 +5,10 @@
 //! tests (`tests/store_contract.rs`).
 //!
 //! The contract is deliberately small: byte values under string keys with an optional expiry,
-//! prefix scans, set-if-absent, and one atomic admission counter. Domain modules (`keys`, `quota`) build on it.
+//! prefix scans, set-if-absent, one atomic admission counter, and a count without a limit that
+//! Redis is given behind the request (`behind.rs`). Domain modules (`keys`, `quota`) build on it.
 
+mod behind;
 mod cache;
 mod embedded;
 pub mod keyspace;
@@ -44,6 +46,8 @@ pub struct Store {
     namespace: String,
     /// The values under `keyspace::CACHED`, in memory (`cache.rs`); shared by clones.
     cache: Arc<ReadCache>,
+    /// Counts not yet written to Redis (`behind.rs`); shared by clones.
+    pending: Arc<behind::Pending>,
 }
 
 #[derive(Debug, Clone)]
@@ -70,6 +74,7 @@ impl Store {
             backend: Backend::Embedded(Embedded::open(path)?),
             namespace: String::new(),
             cache,
+            pending: Arc::default(),
         })
     }
 
@@ -80,6 +85,7 @@ impl Store {
             backend: Backend::Redis(Box::new(RedisStore::connect(url).await?)),
             namespace: String::new(),
             cache: Arc::default(),
+            pending: Arc::default(),
         })
     }
 
@@ -329,6 +335,7 @@ impl Store {
     /// Removes `key`; whether it existed.
     pub async fn delete(&self, key: &str) -> Result<bool, StoreError> {
         let full = self.key(key);
+        self.pending.forget(&full);
         let existed = match &self.backend {
             Backend::Embedded(s) => s.delete(&full).await,
             Backend::Redis(s) => s.delete(&full).await,
@@ -362,28 +369,101 @@ impl Store {
         ttl: Duration,
     ) -> Result<Admitted, StoreError> {
         debug_assert!(!cache::covers(key), "a counter under a cached prefix");
-        let key = self.key(key);
+        let key = self.full_key(key);
         match &self.backend {
             Backend::Embedded(s) => s.admit(&key, amount, limit, ttl).await,
             Backend::Redis(s) => s.admit(&key, amount, limit, ttl).await,
         }
     }
 
-    /// The counter at `key` (0 when absent).
+    /// Adds `amount` to the counter at `key`, which has no limit to check, without waiting for
+    /// Redis (`behind.rs`); the embedded store counts in memory as `admit` does. The counter
+    /// expires `ttl` after it is created.
+    pub async fn count_behind(
+        &self,
+        key: &str,
+        amount: u64,
+        ttl: Duration,
+    ) -> Result<(), StoreError> {
+        debug_assert!(!cache::covers(key), "a counter under a cached prefix");
+        let key = self.full_key(key);
+        match &self.backend {
+            Backend::Embedded(s) => s.admit(&key, amount, None, ttl).await.map(|_| ()),
+            Backend::Redis(_) => {
+                if self.pending.add(&key, amount, ttl) {
+                    self.write_behind();
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The task writing the pending counts every `behind::INTERVAL`, until there are none.
+    fn write_behind(&self) {
+        let this = self.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(behind::INTERVAL).await;
+                let _turn = this.pending.turn.lock().await;
+                let counts = this.pending.take(true);
+                if counts.is_empty() {
+                    return;
+                }
+                if let Err(e) = this.write_pending(counts).await {
+                    tracing::warn!("store: writing counts behind: {e}; retried shortly");
+                }
+            }
+        });
+    }
+
+    /// Writes `counts` to Redis; those not written stay pending.
+    async fn write_pending(&self, counts: Vec<(String, u64, Duration)>) -> Result<(), StoreError> {
+        let Backend::Redis(redis) = &self.backend else {
+            return Ok(());
+        };
+        let mut counts = counts.into_iter();
+        while let Some((key, amount, ttl)) = counts.next() {
+            if let Err(e) = redis.admit(&key, amount, None, ttl).await {
+                self.pending
+                    .restore(std::iter::once((key, amount, ttl)).chain(counts).collect());
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Returns once every count written behind before the call is in the store: this
+    /// instance's written now, other instances' (whose writers run every `behind::INTERVAL`)
+    /// waited for. For an erasure, which must find every counter it deletes.
+    pub async fn settle_counts(&self) -> Result<(), StoreError> {
+        if let Backend::Redis(_) = &self.backend {
+            self.flush().await?;
+            tokio::time::sleep(2 * behind::INTERVAL).await;
+        }
+        Ok(())
+    }
+
+    /// The counter at `key` (0 when absent), with what this instance holds pending for it.
     pub async fn count(&self, key: &str) -> Result<u64, StoreError> {
-        Ok(self
+        let _turn = self.pending.turn.lock().await;
+        let stored: u64 = self
             .get(key)
             .await?
             .and_then(|v| String::from_utf8(v).ok())
             .and_then(|s| s.parse().ok())
-            .unwrap_or(0))
+            .unwrap_or(0);
+        Ok(stored + self.pending.of(&self.full_key(key)))
     }
 
-    /// Makes everything written so far durable (at shutdown; Redis persists on its own).
+    /// Makes everything written so far durable (at shutdown; Redis persists on its own, and is
+    /// given the counts still pending).
     pub async fn flush(&self) -> Result<(), StoreError> {
         match &self.backend {
             Backend::Embedded(s) => s.flush().await,
-            Backend::Redis(_) => Ok(()),
+            Backend::Redis(_) => {
+                let _turn = self.pending.turn.lock().await;
+                self.write_pending(self.pending.take(false)).await
+            }
         }
     }
 
