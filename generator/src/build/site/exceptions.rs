@@ -64,6 +64,39 @@ fn cost(missing: u128, chosen: u128, any: bool) -> usize {
 /// (`netlify::routing_entries`: every answer that is not 200, and each path's first 200).
 /// Greedy: the variant that costs the fewest more rules first.
 pub fn plan(routes: &[RouteMeta], budget: usize) -> Exceptions {
+    let (mut families, whole) = families(routes);
+    let paid = choose(&mut families, &whole, budget);
+    let mut out = Exceptions::default();
+    for path in paid.iter().flat_map(|p| &whole[p]) {
+        out.rules.push((path.to_string(), None));
+    }
+    for f in &families {
+        for (path, &missing) in &f.partial {
+            let m = missing & f.chosen;
+            match &f.any {
+                Some(any) if m.count_ones() > 1 && f.chosen & !missing == 0 => {
+                    out.rules.push((path.clone(), Some(any.clone())));
+                }
+                _ => out.rules.extend(
+                    (0..f.files.len())
+                        .filter(|b| m >> b & 1 == 1)
+                        .map(|b| (path.clone(), f.queries[b].clone())),
+                ),
+            }
+        }
+        out.runtime.extend(f.left_out().map(|b| f.files[b].clone()));
+    }
+    out.rules.sort_unstable();
+    out.rules.dedup();
+    out
+}
+
+/// By path pattern, the paths with no 200 answer at all that some variant answers otherwise.
+type Whole<'r> = BTreeMap<&'static str, BTreeSet<&'r str>>;
+
+/// Every `PATTERNS` entry's family, with what the routes answer otherwise than from its
+/// files, each variant answered from files where no id answers it otherwise.
+fn families(routes: &[RouteMeta]) -> (Vec<Family>, Whole<'_>) {
     let answered: HashSet<&str> = routes
         .iter()
         .filter(|r| r.status == 200)
@@ -85,7 +118,7 @@ pub fn plan(routes: &[RouteMeta], budget: usize) -> Exceptions {
             chosen: 0,
         });
     }
-    let mut whole: BTreeMap<&'static str, BTreeSet<&str>> = BTreeMap::new();
+    let mut whole: Whole<'_> = BTreeMap::new();
     for r in routes
         .iter()
         .filter(|r| r.status != 200 && !FALLBACK_BODIES.contains(&r.pattern))
@@ -107,17 +140,21 @@ pub fn plan(routes: &[RouteMeta], budget: usize) -> Exceptions {
     }
     // A variant no id answers otherwise is answered from files already.
     for f in &mut families {
-        let irregular = f.partial.values().fold(f.on_whole, |a, m| a | m);
-        f.chosen = ((1u128 << f.files.len()) - 1) & !irregular;
+        f.chosen = ((1u128 << f.files.len()) - 1) & !f.irregular();
     }
+    (families, whole)
+}
+
+/// Chooses, cheapest first, the variants answered from files with their exceptions while the
+/// rules fit in `budget`; returns the path patterns whose wholly-other paths get a rule each.
+fn choose(families: &mut [Family], whole: &Whole<'_>, budget: usize) -> BTreeSet<&'static str> {
     let mut paid: BTreeSet<&'static str> = BTreeSet::new();
     let mut left = budget;
     loop {
         // The cheapest variant; among equals, the first in `PATTERNS` order.
         let mut best: Option<(usize, usize, usize)> = None;
         for (i, f) in families.iter().enumerate() {
-            let irregular = f.partial.values().fold(f.on_whole, |a, m| a | m);
-            for bit in (0..f.files.len()).filter(|b| (irregular & !f.chosen) >> b & 1 == 1) {
+            for bit in f.left_out() {
                 let with = f.chosen | 1 << bit;
                 let shared = match f.on_whole >> bit & 1 == 1 && !paid.contains(f.path) {
                     true => whole.get(f.path).map_or(0, BTreeSet::len),
@@ -135,7 +172,7 @@ pub fn plan(routes: &[RouteMeta], budget: usize) -> Exceptions {
             }
         }
         let Some((c, i, bit)) = best.filter(|(c, _, _)| *c <= left) else {
-            break;
+            return paid;
         };
         left -= c;
         let f = &mut families[i];
@@ -144,34 +181,19 @@ pub fn plan(routes: &[RouteMeta], budget: usize) -> Exceptions {
             paid.insert(f.path);
         }
     }
-    let mut out = Exceptions::default();
-    for path in paid.iter().flat_map(|p| &whole[p]) {
-        out.rules.push((path.to_string(), None));
+}
+
+impl Family {
+    /// Variants some path answers otherwise than from files.
+    fn irregular(&self) -> u128 {
+        self.partial.values().fold(self.on_whole, |a, m| a | m)
     }
-    for f in &families {
-        for (path, &missing) in &f.partial {
-            let m = missing & f.chosen;
-            match &f.any {
-                Some(any) if m.count_ones() > 1 && f.chosen & !missing == 0 => {
-                    out.rules.push((path.clone(), Some(any.clone())));
-                }
-                _ => out.rules.extend(
-                    (0..f.files.len())
-                        .filter(|b| m >> b & 1 == 1)
-                        .map(|b| (path.clone(), f.queries[b].clone())),
-                ),
-            }
-        }
-        let irregular = f.partial.values().fold(f.on_whole, |a, m| a | m);
-        out.runtime.extend(
-            (0..f.files.len())
-                .filter(|b| (irregular & !f.chosen) >> b & 1 == 1)
-                .map(|b| f.files[b].clone()),
-        );
+
+    /// The variants answered otherwise that are not chosen: the runtime's for every id.
+    fn left_out(&self) -> impl Iterator<Item = usize> + '_ {
+        let open = self.irregular() & !self.chosen;
+        (0..self.files.len()).filter(move |b| open >> b & 1 == 1)
     }
-    out.rules.sort_unstable();
-    out.rules.dedup();
-    out
 }
 
 /// The variant a route answers, as `PATTERNS` writes its file (`/api/compound/:id/context/dog.json`).

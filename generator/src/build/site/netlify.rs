@@ -159,6 +159,39 @@ fn render_redirects(
             "\n# Precomputed responses, where every id but those above has the file; any other query the endpoint reads needs the runtime.\n"
         }
     });
+    for (path, variants) in placeholders(dataset, exceptions) {
+        for line in precomputed(&path, &variants, &runtime(&path)) {
+            rule(&mut out, line);
+        }
+    }
+    match origin {
+        Some(o) => {
+            out.push_str(
+                "\n# Everything else: the runtime (an id without a page: its 404 or 403).\n",
+            );
+            for prefix in PAGE_PREFIXES {
+                rule(&mut out, format!("/{prefix}/* {o}/{prefix}/:splat 200"));
+            }
+            rule(&mut out, format!("/api/* {o}/api/:splat 200"));
+        }
+        None => {
+            out.push_str(
+                "\n# Everything else needs the runtime, and no runtime origin was given (--runtime-origin);\n# an id without a page is the 404.\n",
+            );
+            for prefix in PAGE_PREFIXES {
+                rule(&mut out, format!("/{prefix}/* /api/404.json 404"));
+            }
+            rule(&mut out, format!("/api/* /{RUNTIME_REQUIRED} 503"));
+        }
+    }
+    (out, rules)
+}
+
+/// Every request path of `PATTERNS` (a path pattern's variants expanded, in the table's
+/// order) with where each of its variants is answered: at the path itself, by the runtime (an
+/// exception left out of the budget, or a file some id lacks), or from a file.
+fn placeholders(dataset: &Dataset, exceptions: &Exceptions) -> Vec<(String, Vec<Filled>)> {
+    let mut out = Vec::new();
     let mut by_path: Vec<(&str, Vec<Variant<'_>>)> = Vec::new();
     for (_, path, query, file) in PATTERNS {
         match by_path.iter_mut().find(|(p, _)| p == path) {
@@ -183,33 +216,9 @@ fn render_redirects(
                 }
             }
         }
-        for (path, variants) in expanded {
-            for line in precomputed(&path, &variants, &runtime(&path)) {
-                rule(&mut out, line);
-            }
-        }
+        out.extend(expanded);
     }
-    match origin {
-        Some(o) => {
-            out.push_str(
-                "\n# Everything else: the runtime (an id without a page: its 404 or 403).\n",
-            );
-            for prefix in PAGE_PREFIXES {
-                rule(&mut out, format!("/{prefix}/* {o}/{prefix}/:splat 200"));
-            }
-            rule(&mut out, format!("/api/* {o}/api/:splat 200"));
-        }
-        None => {
-            out.push_str(
-                "\n# Everything else needs the runtime, and no runtime origin was given (--runtime-origin);\n# an id without a page is the 404.\n",
-            );
-            for prefix in PAGE_PREFIXES {
-                rule(&mut out, format!("/{prefix}/* /api/404.json 404"));
-            }
-            rule(&mut out, format!("/api/* /{RUNTIME_REQUIRED} 503"));
-        }
-    }
-    (out, rules)
+    out
 }
 
 /// Whether the CDN finds a pattern's file at its request path (the path itself, or a page's

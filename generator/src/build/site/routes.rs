@@ -509,7 +509,29 @@ fn plain(
 /// parallel: a one-compound rebuild renders them all (every one may name the compound), and
 /// the OpenAPI document alone takes as long as the rest together.
 pub fn rest_routes(dataset: &Dataset) -> Vec<Route> {
-    let mut plain: Vec<(&'static str, String, Option<&str>, String)> = Vec::new();
+    let mut out: Vec<Route> = rest_table()
+        .into_par_iter()
+        .map(|(pattern, path, query, file)| {
+            route(
+                dataset,
+                pattern,
+                path,
+                query.map(str::to_string),
+                file,
+                None,
+            )
+        })
+        .collect();
+    out.extend(fixed_answers(dataset));
+    out
+}
+
+/// A rest route: its pattern, path, query and file.
+type RestRoute = (&'static str, String, Option<&'static str>, String);
+
+/// The rest's routes that are rendered as any route is, by pattern.
+fn rest_table() -> Vec<RestRoute> {
+    let mut plain: Vec<RestRoute> = Vec::new();
     plain.push(("root", "/api".into(), None, "api/index.json".into()));
     // The site for people and what search engines and its search box read.
     plain.push(("home", "/".into(), None, "index.html".into()));
@@ -574,52 +596,46 @@ pub fn rest_routes(dataset: &Dataset) -> Vec<Route> {
         None,
         "api/release-notes/index.html".into(),
     ));
-    let mut out: Vec<Route> = plain
-        .into_par_iter()
-        .map(|(pattern, path, query, file)| {
-            route(
-                dataset,
-                pattern,
-                path,
-                query.map(str::to_string),
-                file,
-                None,
-            )
-        })
-        .collect();
+    plain
+}
+
+/// The rest's routes whose answer is fixed rather than rendered by pattern: the 404 body, the
+/// runtime-required answer and the gray badge.
+fn fixed_answers(dataset: &Dataset) -> [Route; 3] {
     let plain = |pattern: &'static str, path: &str, query: Option<&str>, file: &str| {
         self::plain(dataset, None, pattern, path, query, file)
     };
-    // The static 404 body of a tree served without a runtime (the runtime's own, byte for byte).
-    out.push(Route {
-        pattern: "not_found",
-        path: "/api/404.json".into(),
-        query: None,
-        file: "api/404.json".into(),
-        rendered: not_found(),
-    });
-    // What a tree built without a runtime origin answers where only the runtime could.
-    out.push(Route {
-        rendered: ApiError::unavailable(RUNTIME_REQUIRED_MESSAGE).into(),
-        ..plain(
-            "runtime_required",
-            &format!("/{RUNTIME_REQUIRED}"),
-            None,
-            RUNTIME_REQUIRED,
-        )
-    });
-    // The gray badge a CDN can serve for ids it does not know: the answer for a well-formed
-    // id no compound has.
-    out.push(Route {
-        rendered: get(dataset, "/api/badge/hq-c-org-000000", "", None),
-        ..plain(
-            "badge_not_found",
-            "/api/badge/not-found",
-            None,
-            "api/badge/not-found.svg",
-        )
-    });
-    out
+    [
+        // The static 404 body of a tree served without a runtime (the runtime's own, byte for byte).
+        Route {
+            pattern: "not_found",
+            path: "/api/404.json".into(),
+            query: None,
+            file: "api/404.json".into(),
+            rendered: not_found(),
+        },
+        // What a tree built without a runtime origin answers where only the runtime could.
+        Route {
+            rendered: ApiError::unavailable(RUNTIME_REQUIRED_MESSAGE).into(),
+            ..plain(
+                "runtime_required",
+                &format!("/{RUNTIME_REQUIRED}"),
+                None,
+                RUNTIME_REQUIRED,
+            )
+        },
+        // The gray badge a CDN can serve for ids it does not know: the answer for a well-formed
+        // id no compound has.
+        Route {
+            rendered: get(dataset, "/api/badge/hq-c-org-000000", "", None),
+            ..plain(
+                "badge_not_found",
+                "/api/badge/not-found",
+                None,
+                "api/badge/not-found.svg",
+            )
+        },
+    ]
 }
 
 fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
