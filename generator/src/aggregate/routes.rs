@@ -250,6 +250,49 @@ pub const INHALED_GROUPS: &[InhaledGroup] = &[InhaledGroup {
     basis: BERYLLIUM,
 }];
 
+const CADMIUM: &str = "IARC Monographs Volume 100C (2012), cadmium and cadmium compounds: lung cancer from dust and fume inhaled in cadmium production and battery manufacture";
+
+/// Elements whose compounds IARC evaluated as a group on lung cancer in workers who inhaled
+/// their dust and fume: a compound of one reaches the air as dust, whatever its boiling point
+/// (METHODOLOGY.md, route_relevance). Membership is the element in the formula, as
+/// data/curated/iarc-groups.json decides it. Arsenic and chromium are not here: IARC's groups
+/// are inorganic arsenic and chromium(VI) compounds, which the element alone does not tell.
+pub const DUST_ELEMENTS: &[(&str, &str)] = &[("Cd", CADMIUM), ("Ni", NICKEL), ("Be", BERYLLIUM)];
+
+/// The element and document that put a compound in the air as dust, if its formula (the
+/// record's InChI, else its molecular formula) contains one of `DUST_ELEMENTS`.
+pub fn dust_element(record: &CompoundRecord) -> Option<&'static (&'static str, &'static str)> {
+    let inchi = record
+        .identity
+        .inchi
+        .as_deref()
+        .and_then(|i| i.split('/').nth(1));
+    let formula = inchi.or(record
+        .properties
+        .chemical_properties
+        .molecular_formula
+        .as_deref())?;
+    let symbols = formula_symbols(formula);
+    DUST_ELEMENTS
+        .iter()
+        .find(|(element, _)| symbols.contains(element))
+}
+
+/// The element symbols of a formula ("Cd.S", "CdO4S", "C4H6NiO4").
+fn formula_symbols(formula: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for (i, c) in formula.char_indices() {
+        if c.is_ascii_uppercase() {
+            let len = formula[i + 1..]
+                .chars()
+                .take_while(char::is_ascii_lowercase)
+                .count();
+            out.push(&formula[i..i + 1 + len]);
+        }
+    }
+    out
+}
+
 /// The inhaled-agent group of an Annex VI group entry a record's classification comes through.
 pub fn inhaled_group(via: &str) -> Option<&'static InhaledGroup> {
     INHALED_GROUPS.iter().find(|g| via.starts_with(g.entry))

@@ -232,6 +232,24 @@ fn a_dust_or_mist_inhalation_class_reaches_the_lungs_without_boiling() {
     assert_eq!(tier(&without_h330, "exposure_inhalation"), Some(Moderate));
 }
 
+/// Cadmium sulfide (1306-23-6), Annex VI index 048-010-00-4: Carc. 1B, no boiling point (a
+/// pigment). IARC Monographs Volume 100C evaluates cadmium compounds on lung cancer in workers
+/// who inhaled their dust, so a compound of cadmium reaches the air (rule "route_relevance");
+/// zinc sulfide, the same solid without the element, does not.
+#[test]
+fn a_compound_of_a_dust_element_reaches_the_air() {
+    let carc = ghs(&["H350"], &["Carc. 1B"]);
+    let cds = record(&[
+        carc.clone(),
+        json!({"identity": {"inchi": "InChI=1S/Cd.S"}}),
+    ]);
+    assert!(exposure(&cds, &signals::signals(&cds)).reaches_air);
+    assert_eq!(tier(&cds, "exposure_inhalation"), Some(High));
+    let zns = record(&[carc, json!({"identity": {"inchi": "InChI=1S/S.Zn"}})]);
+    assert!(!exposure(&zns, &signals::signals(&zns)).reaches_air);
+    assert_eq!(tier(&zns, "exposure_inhalation"), Some(Moderate));
+}
+
 #[test]
 fn watch_lists_and_species_and_environment() {
     let critical = json!({"watch_class": "critical_threat", "watch_basis": {"value": "CWC Schedule 1A", "source": "cwc"}});
