@@ -123,7 +123,7 @@ impl Rule {
                 "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, a compound of cadmium, nickel or beryllium (groups IARC evaluated on inhaled dust and fume), an inhalation limit, reference value or unit risk or an air concentration at a stated cancer risk, an agent IARC evaluated with engine exhausts, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation. A peptide or protein medicine given by injection, implant or nasal spray (`aggregate/routes.rs`, each with its prescribing information) counts for ingestion with none of its systemic hazards, since the gut digests it; given only by injection or implant, its Proposition 65 listings made by a formal labelling requirement (FR) count at most moderate for people and the workplace, which meet it only as patients under its label, so that pregnancy, raised one tier, is at most high. A gas at room temperature (boiling point below 20 °C) counts for ingestion with none of its systemic hazards either, as it is not swallowed, and is not low for ingestion."
             }
             Rule::WatchLists => {
-                "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, for skin contact where the substance has no dermal acute toxicity class, and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
+                "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, for skin contact where the substance has no dermal acute toxicity class of category 1 to 3 (H310, H311), and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
             }
             Rule::LowConcern => {
                 "Low needs positive evidence of low hazard: a reference value in the lowest potency band, an acute LD50, LC50 or EC50 above the top band of the severity rubric (a bound such as \">2000 mg/kg bw\" only when every value it allows is above it), or the curator's call of an everyday substance, which is low for people other than infants and for ingestion; a reference value in the lowest band is not low for infants either. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
@@ -280,10 +280,14 @@ fn watch_list(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applie
 }
 
 /// The acute-toxin watch list names a lethal class, which for most of its members is by mouth
-/// or by inhalation: on the skin it counts only where a dermal acute class says that a lethal
-/// amount crosses it (METHODOLOGY.md, watch_lists).
+/// or by inhalation: on the skin it counts only where a dermal acute class of category 1 to 3
+/// says that a lethal amount crosses it; category 4 (H312) puts the dermal LD50 above
+/// 1000 mg/kg (METHODOLOGY.md, watch_lists).
 fn watched_acute_reaches_skin(context: Context, signals: &[Signal]) -> bool {
-    context != C::ExposureDermal || has(signals, &[H::AcuteDermal])
+    context != C::ExposureDermal
+        || signals
+            .iter()
+            .any(|s| s.hazard == H::AcuteDermal && s.strength >= 2)
 }
 
 /// A group of people (`human_*`): every systemic and acute hazard counts; sensitisers and

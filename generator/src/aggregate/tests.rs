@@ -760,9 +760,9 @@ fn a_gas_is_not_swallowed() {
     assert_eq!(tier(&liquid, "exposure_ingestion"), Some(High));
 }
 
-/// The acute-toxin watch list counts for the skin only beside a dermal acute class; an
-/// oral-only lethal class leaves the skin to the substance's other classes (METHODOLOGY.md,
-/// watch_lists).
+/// The acute-toxin watch list counts for the skin only beside a dermal acute class of category
+/// 1 to 3; an oral-only lethal class, or a harmful-by-skin one (H312, oxamyl's Acute Tox. 4 *),
+/// leaves the skin to the substance's other classes (METHODOLOGY.md, watch_lists).
 #[test]
 fn the_acute_toxin_watch_list_reaches_the_skin_only_through_a_dermal_class() {
     let watched = json!({"watch_class": "acute_toxin"});
@@ -773,11 +773,17 @@ fn the_acute_toxin_watch_list_reaches_the_skin_only_through_a_dermal_class() {
     assert_eq!(tier(&oral_only, "exposure_dermal"), Some(High));
     assert_eq!(tier(&oral_only, "exposure_ingestion"), Some(VeryHigh));
     assert_eq!(tier(&oral_only, "human_adult"), Some(VeryHigh));
-    let dermal = record(&[
-        watched,
-        ghs(&["H300", "H312"], &["Acute Tox. 2", "Acute Tox. 4"]),
+    let harmful = record(&[
+        watched.clone(),
+        ghs(&["H300", "H312"], &["Acute Tox. 2 *", "Acute Tox. 4 *"]),
     ]);
-    assert_eq!(tier(&dermal, "exposure_dermal"), Some(VeryHigh));
+    assert_eq!(tier(&harmful, "exposure_dermal"), Some(Moderate));
+    assert_eq!(tier(&harmful, "exposure_ingestion"), Some(VeryHigh));
+    let toxic = record(&[
+        watched,
+        ghs(&["H300", "H311"], &["Acute Tox. 2", "Acute Tox. 3"]),
+    ]);
+    assert_eq!(tier(&toxic, "exposure_dermal"), Some(VeryHigh));
 }
 
 /// A curated poisoning of people counts at the curator's tier for the contexts it names, for
