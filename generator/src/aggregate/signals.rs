@@ -162,6 +162,11 @@ pub struct Signal {
     /// adults at large, so it finds the stage more sensitive (rule life_stage).
     #[serde(skip)]
     pub stage_only: bool,
+    /// For a probable or known cancer call of the agent's own evaluation: the structure is of
+    /// a class IARC finds DNA-reactive (`dna_reactive.rs`), a carcinogen with a mutagenic mode
+    /// of action, to which the young are more sensitive (rule life_stage).
+    #[serde(skip)]
+    pub dna_reactive: bool,
 }
 
 impl Signal {
@@ -191,6 +196,7 @@ impl Signal {
             labelling: false,
             corrosive_1b: false,
             stage_only: false,
+            dna_reactive: false,
         }
     }
 
@@ -425,8 +431,31 @@ pub fn signals(r: &CompoundRecord) -> Vec<Signal> {
     human_poisoning(r, &mut out);
     acute_values(r, &mut out);
     weigh_carried_cancer_listings(r, &mut out);
+    mark_dna_reactive(r, &mut out);
     by_route(r, &mut out);
     out
+}
+
+/// Marks the probable and known cancer calls of the agent's own evaluation (not a listing
+/// carried from another body) on a structure of a DNA-reactive class: with it the call is one
+/// of a carcinogen with a mutagenic mode of action, as H340 beside it says (METHODOLOGY.md,
+/// life_stage).
+fn mark_dna_reactive(r: &CompoundRecord, out: &mut [Signal]) {
+    let reactive = r
+        .identity
+        .smiles
+        .as_deref()
+        .and_then(super::dna_reactive::dna_reactive_class)
+        .is_some();
+    if !reactive {
+        return;
+    }
+    for s in out
+        .iter_mut()
+        .filter(|s| s.hazard == Hazard::Carcinogen && s.strength >= 2 && !s.carried)
+    {
+        s.dna_reactive = true;
+    }
 }
 
 /// A Proposition 65 cancer listing carried from another body's identification counts as

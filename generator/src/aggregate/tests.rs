@@ -740,6 +740,28 @@ fn a_suspected_mutagen_raises_no_child() {
     assert_eq!(tier(&suspected_carcinogen, "human_infant"), Some(High));
 }
 
+/// N-Nitrosodiethylamine (55-18-5): IARC Group 2A, no mutagen class in the record. An
+/// N-nitroso compound beside a probable call of the agent's own evaluation is a carcinogen with
+/// a mutagenic mode of action, to which the young are more sensitive (US EPA 2005,
+/// EPA/630/R-03/003F), as H340 beside it says (METHODOLOGY.md, life_stage); the same call on
+/// another structure, or a carried listing on the same one, raises no child.
+#[test]
+fn a_dna_reactive_class_beside_a_probable_call_raises_the_young() {
+    let ndea = json!({"identity": {"smiles": "CCN(CC)N=O"}});
+    let reactive = record(&[iarc("2A"), ndea.clone()]);
+    assert_eq!(tier(&reactive, "human_adult"), Some(High));
+    assert_eq!(tier(&reactive, "human_child"), Some(VeryHigh));
+    assert_eq!(tier(&reactive, "human_infant"), Some(VeryHigh));
+    assert_eq!(tier(&reactive, "human_teen"), Some(High));
+    let other = record(&[iarc("2A"), json!({"identity": {"smiles": "CCCCO"}})]);
+    assert_eq!(tier(&other, "human_child"), Some(High));
+    let carried = record(&[prop65("cancer", "AB"), ndea.clone()]);
+    assert_eq!(tier(&carried, "human_adult"), Some(High));
+    assert_eq!(tier(&carried, "human_child"), Some(High));
+    let possible = record(&[iarc("2B"), ndea]);
+    assert_eq!(tier(&possible, "human_child"), Some(Moderate));
+}
+
 #[test]
 fn a_low_intake_value_says_nothing_of_infants() {
     let adi = record(&[
