@@ -293,6 +293,26 @@ fn formula_symbols(formula: &str) -> Vec<&str> {
     out
 }
 
+const ESTROGEN_DUST_AIR: &str = "Harrington, Rivera and Lowry 1978, Am Ind Hyg Assoc J 39(2):139-143: mestranol and norethindrone dust measured in the air of a plant formulating oral contraceptives (up to 8.61 and 43.18 µg/m3), and hyperoestrogenism in its workers";
+const ESTROGEN_DUST_PLASMA: &str = "Harrington, Stein, Rivera and de Morales 1978, Arch Environ Health 33(1):12-15, doi:10.1080/00039896.1978.10667301: raised plasma ethinyl estradiol and hyperoestrogenism (gynaecomastia, intermenstrual bleeding) in workers of a plant formulating oral contraceptives, where estrogen dust was sampled";
+
+/// Medicines that a document shows met as dust where they are formulated: measured in the air
+/// of the plant, or taken up by its workers where their dust was measured. They reach the air
+/// whatever their boiling point (METHODOLOGY.md, route_relevance); each with its document.
+pub const DRUG_DUSTS: &[(&str, &str)] = &[
+    ("72-33-3", ESTROGEN_DUST_AIR),    // mestranol
+    ("68-22-4", ESTROGEN_DUST_AIR),    // norethisterone (norethindrone)
+    ("57-63-6", ESTROGEN_DUST_PLASMA), // ethinylestradiol
+];
+
+/// The document that shows a medicine met as dust where it is formulated, if there is one.
+pub fn drug_dust(cas: &str) -> Option<&'static str> {
+    DRUG_DUSTS
+        .iter()
+        .find(|(c, _)| *c == cas)
+        .map(|(_, doc)| *doc)
+}
+
 /// The inhaled-agent group of an Annex VI group entry a record's classification comes through.
 pub fn inhaled_group(via: &str) -> Option<&'static InhaledGroup> {
     INHALED_GROUPS.iter().find(|g| via.starts_with(g.entry))

@@ -464,6 +464,19 @@ fn wildlife_and_environment() {
     );
 }
 
+/// Ethinylestradiol (57-63-6), a solid with no boiling point or inhalation value: workers who
+/// formulate oral contraceptives take it up where its dust is (Harrington et al. 1978), so its
+/// cancer call counts for inhalation (METHODOLOGY.md, route_relevance); the same call on another
+/// solid without such a document is held at moderate.
+#[test]
+fn a_medicine_met_as_dust_where_it_is_formulated_reaches_the_air() {
+    let ee = record(&[json!({"cas": "57-63-6"}), iarc("1")]);
+    assert!(exposure(&ee, &signals::signals(&ee)).reaches_air);
+    assert_eq!(tier(&ee, "exposure_inhalation"), Some(VeryHigh));
+    let other = record(&[json!({"cas": "434-07-1"}), iarc("1")]);
+    assert_eq!(tier(&other, "exposure_inhalation"), Some(Moderate));
+}
+
 /// Methanol's class (Acute Tox. 3, H301) reflects human poisonings; a rat's own oral LD50
 /// stands for the laboratory mammal where the record holds one (METHODOLOGY.md, "species").
 #[test]
