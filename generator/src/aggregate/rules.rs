@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 
 use self::Rule as R;
 use super::routes::Route;
-use super::signals::{CHRONIC_1, CHRONIC_1_M1, Hazard, Hazard as H, Signal, VPVB};
+use super::signals::{CHRONIC_1, CHRONIC_1_M1, Hazard, Hazard as H, SCREENED_PBT, Signal, VPVB};
 use crate::model::contexts::{Context, Context as C, ContextKind as Kind};
 use crate::model::vocab::RiskLevel::{self, Critical, High, Low, Moderate, VeryHigh};
 
@@ -135,13 +135,13 @@ impl Rule {
                 "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low, but not for cats when the compound is a phenol, which cats glucuronidate poorly) or, where no such LD50 counts, its acute oral classification at its tier (fatal very high, toxic high, harmful moderate), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
             }
             Rule::Environment => {
-                "The environment: PBT or vPvB substances (ECHA SVHC) are very high and other persistent bioaccumulative toxicants high; environmental endocrine disruptors, substances listed for an equivalent level of concern for the environment (ECHA SVHC Article 57(f): HFPO-DA) and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate; a curated finding counts at the curator's tier, a listing under the Stockholm Convention on Persistent Organic Pollutants very high, as a PBT listing is."
+                "The environment: PBT or vPvB substances (ECHA SVHC) are very high, and a substance on Minnesota's screening list of persistent bioaccumulative toxicants, which is no PBT assessment, moderate; environmental endocrine disruptors, substances listed for an equivalent level of concern for the environment (ECHA SVHC Article 57(f): HFPO-DA) and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate; a curated finding counts at the curator's tier, a listing under the Stockholm Convention on Persistent Organic Pollutants very high, as a PBT listing is."
             }
             Rule::Aquatic => {
-                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400), chronic category 1 whose entry states M-factors of 1 only, and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high, and a vPvB listing without a PBT one moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
+                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400), chronic category 1 whose entry states M-factors of 1 only, and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high, and a vPvB listing without a PBT one, or Minnesota's screening list of persistent bioaccumulative toxicants, moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
             }
             Rule::Wildlife => {
-                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative toxicants and persistent organic pollutants (a curated Stockholm Convention listing) high and a vPvB listing without a PBT one moderate; the most sensitive bird acute oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low); insecticides and acaricides without a bird or rodent LD50 moderate; without a curated wildlife finding, the laboratory mammal's rat or mouse oral LD50, or without one its acute oral classification, stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust."
+                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); PBT substances (ECHA SVHC) and persistent organic pollutants (a curated Stockholm Convention listing) high, and a vPvB listing without a PBT one, or Minnesota's screening list of persistent bioaccumulative toxicants, moderate; the most sensitive bird acute oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low); insecticides and acaricides without a bird or rodent LD50 moderate; without a curated wildlife finding, the laboratory mammal's rat or mouse oral LD50, or without one its acute oral classification, stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust."
             }
             Rule::Pollinators => {
                 "Pollinators: neonicotinoids are very high; the most sensitive honey bee acute LD50, contact or oral, is high below 2 µg/bee, moderate below 11 and low from 11 (US EPA's categories); other insecticides are high whatever their LD50, an acaricide only by its own LD50; curated pollinator findings count at the curator's tier."
@@ -551,8 +551,14 @@ fn animal(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applied> {
 fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applied> {
     let applied = match (context, s.hazard) {
         (c, H::SpeciesNote) if is_note_on(s, c) => (env_rule(c), s.severity.unwrap_or(High), 1.0),
+        // Minnesota's flag is a screening list (it flags n-heptane and ozone), no PBT
+        // assessment: a weaker signal than a listing (METHODOLOGY.md, environment).
         (C::Environmental, H::PersistentBioaccumulative) => {
-            let tier = if s.strength >= 2 { VeryHigh } else { High };
+            let tier = if s.strength == SCREENED_PBT {
+                Moderate
+            } else {
+                VeryHigh
+            };
             (R::Environment, tier, 1.0)
         }
         (
@@ -578,8 +584,11 @@ fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Appli
             let tier = if s.strength >= 3 { VeryHigh } else { High };
             (R::Aquatic, tier, 1.0)
         }
-        // A vPvB listing meets no toxicity criterion (METHODOLOGY.md, aquatic).
-        (C::AquaticLife, H::PersistentBioaccumulative) if s.strength == VPVB => {
+        // A vPvB listing meets no toxicity criterion, and Minnesota's screening flag assesses
+        // none (METHODOLOGY.md, aquatic).
+        (C::AquaticLife, H::PersistentBioaccumulative)
+            if matches!(s.strength, VPVB | SCREENED_PBT) =>
+        {
             (R::Aquatic, Moderate, 0.9)
         }
         (C::AquaticLife, H::PersistentBioaccumulative | H::EndocrineEnvironment) => {
@@ -587,7 +596,9 @@ fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Appli
         }
         (C::AquaticLife, H::AquaticLc50) => (R::Aquatic, by_strength3(s.strength), 0.9),
         (C::TerrestrialWildlife, H::Rodenticide) => (R::Wildlife, VeryHigh, 0.8),
-        (C::TerrestrialWildlife, H::PersistentBioaccumulative) if s.strength == VPVB => {
+        (C::TerrestrialWildlife, H::PersistentBioaccumulative)
+            if matches!(s.strength, VPVB | SCREENED_PBT) =>
+        {
             (R::Wildlife, Moderate, 0.85)
         }
         (C::TerrestrialWildlife, H::PersistentBioaccumulative | H::PersistentOrganicPollutant) => {

@@ -100,6 +100,10 @@ pub enum Hazard {
 /// The strength of a vPvB listing (`Hazard::PersistentBioaccumulative`).
 pub const VPVB: u8 = 2;
 
+/// The strength of Minnesota's persistent bioaccumulative toxicant flag
+/// (`Hazard::PersistentBioaccumulative`): a screening list, not a PBT assessment.
+pub const SCREENED_PBT: u8 = 1;
+
 /// The strengths of chronic aquatic category 1 (`Hazard::AquaticChronic`; 2 is category 2,
 /// 1 categories 3 and 4): as such, and where its entry states M-factors of 1 only.
 pub const CHRONIC_1: u8 = 4;
@@ -1275,7 +1279,7 @@ fn properties(r: &CompoundRecord, out: &mut Vec<Signal>) {
     {
         out.push(Signal::new(
             Hazard::PersistentBioaccumulative,
-            1,
+            SCREENED_PBT,
             "listed as a persistent bioaccumulative toxicant (Minnesota air toxics)",
             &pb.source,
             0.75,

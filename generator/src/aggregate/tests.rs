@@ -464,6 +464,25 @@ fn wildlife_and_environment() {
     );
 }
 
+/// Minnesota's persistent bioaccumulative toxicant flag is a screening list (it flags n-heptane
+/// and ozone), no PBT listing: moderate for the environment, aquatic life and wildlife, where an
+/// SVHC PBT listing is very high and high (METHODOLOGY.md, environment).
+#[test]
+fn a_screening_flag_of_persistence_is_no_pbt_listing() {
+    let screened = record(&[
+        json!({"properties": {"environmental_fate": {"persistent_bioaccumulative": {"value": true, "source": "mn"}}}}),
+    ]);
+    for context in ["environmental", "aquatic_life", "terrestrial_wildlife"] {
+        assert_eq!(tier(&screened, context), Some(Moderate), "{context}");
+    }
+    let pbt = record(&[
+        json!({"regulatory": {"listings": {"eu_svhc": {"reasons": ["PBT (Article 57d)"], "date_of_inclusion": "2020-01-01", "source": "svhc"}}}}),
+    ]);
+    assert_eq!(tier(&pbt, "environmental"), Some(VeryHigh));
+    assert_eq!(tier(&pbt, "aquatic_life"), Some(High));
+    assert_eq!(tier(&pbt, "terrestrial_wildlife"), Some(High));
+}
+
 /// Ethinylestradiol (57-63-6), a solid with no boiling point or inhalation value: workers who
 /// formulate oral contraceptives take it up where its dust is (Harrington et al. 1978), so its
 /// cancer call counts for inhalation (METHODOLOGY.md, route_relevance); the same call on another
