@@ -1352,7 +1352,7 @@ fn species(r: &CompoundRecord, out: &mut Vec<Signal>) {
                     Hazard::PersistentOrganicPollutant,
                     1,
                     "listed under the Stockholm Convention on Persistent Organic Pollutants: \
-                     persistent, bioaccumulative and adverse to wildlife (Annex D)",
+                     persistent, bioaccumulative and adverse (Annex D)",
                     &n.source,
                     0.85,
                 ));

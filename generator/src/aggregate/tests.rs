@@ -583,10 +583,10 @@ fn a_curated_local_injury_counts_for_its_route() {
     );
 }
 
-/// A curated Stockholm Convention listing makes terrestrial wildlife high; the same finding
-/// from another source does not (METHODOLOGY.md, wildlife).
+/// A curated Stockholm Convention listing makes terrestrial wildlife and aquatic life high; the
+/// same finding from another source does not (METHODOLOGY.md, wildlife, aquatic).
 #[test]
-fn a_persistent_organic_pollutant_listing_is_high_for_wildlife() {
+fn a_persistent_organic_pollutant_listing_is_high_for_wildlife_and_aquatic_life() {
     let listing = |source: &str| json!({"safety": {"species": {"environmental": [{"finding": "listed in Annex A", "severity": "very_high", "source": source}]}}});
     let harmful = ghs(&["H302"], &["Acute Tox. 4"]);
     let pop = record(&[harmful.clone(), listing("stockholm-sc-9-11")]);
@@ -594,11 +594,12 @@ fn a_persistent_organic_pollutant_listing_is_high_for_wildlife() {
     assert_eq!(tier(&pop, "environmental"), Some(VeryHigh));
     assert_eq!(
         tier(&pop, "aquatic_life"),
-        None,
-        "a listing states no aquatic value"
+        Some(High),
+        "the listing's bioaccumulation criterion is aquatic"
     );
     let other = record(&[harmful, listing("national-list")]);
     assert_eq!(tier(&other, "terrestrial_wildlife"), Some(Moderate));
+    assert_eq!(tier(&other, "aquatic_life"), None);
 }
 
 /// An acaricide is high for pollinators only by its own bee LD50; an insecticide is high
