@@ -83,12 +83,14 @@ fn panel_tiers_across_all_contexts() {
         for context in Context::ALL.map(Context::name) {
             let cell = match a.get(context) {
                 Some(c) => {
-                    let rules: Vec<&str> = c
-                        .evidence
-                        .iter()
-                        .filter(|e| e.decisive)
-                        .map(|e| e.rule.id())
-                        .collect();
+                    // Each deciding rule once: several findings of one rule (three agencies'
+                    // cancer calls, two documents of one poisoning) decide by the same rule.
+                    let mut rules: Vec<&str> = Vec::new();
+                    for e in c.evidence.iter().filter(|e| e.decisive) {
+                        if !rules.contains(&e.rule.id()) {
+                            rules.push(e.rule.id());
+                        }
+                    }
                     format!(
                         "{} {} [{}]",
                         c.risk_level.as_str(),

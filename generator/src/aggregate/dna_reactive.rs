@@ -2,7 +2,8 @@
 //! by mechanism, read from its SMILES (`structure.rs`): an N-nitroso group, a nitro or
 //! primary amino group on a fused polycyclic aromatic (nitro-PAHs, naphthylamines), or a
 //! nitrogen mustard. Such a class keeps a carried cancer listing probable, as a germ cell
-//! mutagen class does (METHODOLOGY.md, carcinogenicity). Narrow on purpose: a nitro or amino
+//! mutagen class does (METHODOLOGY.md, carcinogenicity), and beside a probable or known call
+//! raises children and infants (rule life_stage). Narrow on purpose: a nitro or amino
 //! group on a single benzene ring (nitrobenzenes, anilines) is not read as one.
 
 use super::structure::Graph;

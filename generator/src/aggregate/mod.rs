@@ -167,7 +167,9 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
             || air_evidence
             || agent.is_some()
             || breathed_value(record)
-            || routes::on_exhaust_particles(record),
+            || routes::on_exhaust_particles(record)
+            || routes::dust_element(record).is_some()
+            || routes::drug_dust(&record.cas).is_some(),
         inhaled_form,
         digested: medicine.is_some(),
         injected_medicine: medicine == Some(routes::Given::Injected),

@@ -250,6 +250,69 @@ pub const INHALED_GROUPS: &[InhaledGroup] = &[InhaledGroup {
     basis: BERYLLIUM,
 }];
 
+const CADMIUM: &str = "IARC Monographs Volume 100C (2012), cadmium and cadmium compounds: lung cancer from dust and fume inhaled in cadmium production and battery manufacture";
+
+/// Elements whose compounds IARC evaluated as a group on lung cancer in workers who inhaled
+/// their dust and fume: a compound of one reaches the air as dust, whatever its boiling point
+/// (METHODOLOGY.md, route_relevance). Membership is the element in the formula, as
+/// data/curated/iarc-groups.json decides it. Arsenic and chromium are not here: IARC's groups
+/// are inorganic arsenic and chromium(VI) compounds, which the element alone does not tell.
+pub const DUST_ELEMENTS: &[(&str, &str)] = &[("Cd", CADMIUM), ("Ni", NICKEL), ("Be", BERYLLIUM)];
+
+/// The element and document that put a compound in the air as dust, if its formula (the
+/// record's InChI, else its molecular formula) contains one of `DUST_ELEMENTS`.
+pub fn dust_element(record: &CompoundRecord) -> Option<&'static (&'static str, &'static str)> {
+    let inchi = record
+        .identity
+        .inchi
+        .as_deref()
+        .and_then(|i| i.split('/').nth(1));
+    let formula = inchi.or(record
+        .properties
+        .chemical_properties
+        .molecular_formula
+        .as_deref())?;
+    let symbols = formula_symbols(formula);
+    DUST_ELEMENTS
+        .iter()
+        .find(|(element, _)| symbols.contains(element))
+}
+
+/// The element symbols of a formula ("Cd.S", "CdO4S", "C4H6NiO4").
+fn formula_symbols(formula: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for (i, c) in formula.char_indices() {
+        if c.is_ascii_uppercase() {
+            let len = formula[i + 1..]
+                .chars()
+                .take_while(char::is_ascii_lowercase)
+                .count();
+            out.push(&formula[i..i + 1 + len]);
+        }
+    }
+    out
+}
+
+const ESTROGEN_DUST_AIR: &str = "Harrington, Rivera and Lowry 1978, Am Ind Hyg Assoc J 39(2):139-143: mestranol and norethindrone dust measured in the air of a plant formulating oral contraceptives (up to 8.61 and 43.18 µg/m3), and hyperoestrogenism in its workers";
+const ESTROGEN_DUST_PLASMA: &str = "Harrington, Stein, Rivera and de Morales 1978, Arch Environ Health 33(1):12-15, doi:10.1080/00039896.1978.10667301: raised plasma ethinyl estradiol and hyperoestrogenism (gynaecomastia, intermenstrual bleeding) in workers of a plant formulating oral contraceptives, where estrogen dust was sampled";
+
+/// Medicines that a document shows met as dust where they are formulated: measured in the air
+/// of the plant, or taken up by its workers where their dust was measured. They reach the air
+/// whatever their boiling point (METHODOLOGY.md, route_relevance); each with its document.
+pub const DRUG_DUSTS: &[(&str, &str)] = &[
+    ("72-33-3", ESTROGEN_DUST_AIR),    // mestranol
+    ("68-22-4", ESTROGEN_DUST_AIR),    // norethisterone (norethindrone)
+    ("57-63-6", ESTROGEN_DUST_PLASMA), // ethinylestradiol
+];
+
+/// The document that shows a medicine met as dust where it is formulated, if there is one.
+pub fn drug_dust(cas: &str) -> Option<&'static str> {
+    DRUG_DUSTS
+        .iter()
+        .find(|(c, _)| *c == cas)
+        .map(|(_, doc)| *doc)
+}
+
 /// The inhaled-agent group of an Annex VI group entry a record's classification comes through.
 pub fn inhaled_group(via: &str) -> Option<&'static InhaledGroup> {
     INHALED_GROUPS.iter().find(|g| via.starts_with(g.entry))

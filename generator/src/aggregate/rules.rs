@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 
 use self::Rule as R;
 use super::routes::Route;
-use super::signals::{CHRONIC_1, CHRONIC_1_M1, Hazard, Hazard as H, Signal, VPVB};
+use super::signals::{CHRONIC_1, CHRONIC_1_M1, Hazard, Hazard as H, SCREENED_PBT, Signal, VPVB};
 use crate::model::contexts::{Context, Context as C, ContextKind as Kind};
 use crate::model::vocab::RiskLevel::{self, Critical, High, Low, Moderate, VeryHigh};
 
@@ -120,28 +120,28 @@ impl Rule {
                 "Potency bands: a tolerable or acceptable daily intake below 0.0001 mg/kg bw/day is high, below 0.01 moderate, otherwise low; a chronic inhalation reference concentration below 1 µg/m3 is high, below 10 µg/m3 moderate, otherwise low; an occupational 8-hour limit below 0.01 mg/m3 is very high, below 0.1 high, below 1 moderate, otherwise low."
             }
             Rule::RouteRelevance => {
-                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, an inhalation limit, reference value or unit risk or an air concentration at a stated cancer risk, an agent IARC evaluated with engine exhausts, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation. A peptide or protein medicine given by injection, implant or nasal spray (`aggregate/routes.rs`, each with its prescribing information) counts for ingestion with none of its systemic hazards, since the gut digests it; given only by injection or implant, its Proposition 65 listings made by a formal labelling requirement (FR) count at most moderate for people and the workplace, which meet it only as patients under its label, so that pregnancy, raised one tier, is at most high. A gas at room temperature (boiling point below 20 °C) counts for ingestion with none of its systemic hazards either, as it is not swallowed, and is not low for ingestion."
+                "Systemic hazards count for inhalation only when the substance reaches the air (boiling point at or below 250 °C, a fibre, dust or powder among the agents inhaled as particles, a compound of cadmium, nickel or beryllium (groups IARC evaluated on inhaled dust and fume), an inhalation limit, reference value or unit risk or an air concentration at a stated cancer risk, an agent IARC evaluated with engine exhausts, a medicine a document shows met as dust where it is formulated, or an inhalation classification), otherwise at most moderate; they count for the skin only when it is absorbed (a skin notation or a dermal acute toxicity class), and a cancer hazard only on a skin notation. A peptide or protein medicine given by injection, implant or nasal spray (`aggregate/routes.rs`, each with its prescribing information) counts for ingestion with none of its systemic hazards, since the gut digests it; given only by injection or implant, its Proposition 65 listings made by a formal labelling requirement (FR) count at most moderate for people and the workplace, which meet it only as patients under its label, so that pregnancy, raised one tier, is at most high. A gas at room temperature (boiling point below 20 °C) counts for ingestion with none of its systemic hazards either, as it is not swallowed, and is not low for ingestion."
             }
             Rule::WatchLists => {
-                "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, for skin contact where the substance has no dermal acute toxicity class, and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
+                "Chemical Weapons Convention Schedule 1 agents, the Schedule 2A nerve agent amiton and other critical threats are critical; curated acute toxins are very high, for people and animals alike, except for eye contact, where only critical threats count, for skin contact where the substance has no dermal acute toxicity class of category 1 to 3 (H310, H311), and for a dog or cat whose curated finding states its own dose, which decides it (rule species)."
             }
             Rule::LowConcern => {
                 "Low needs positive evidence of low hazard: a reference value in the lowest potency band, an acute LD50, LC50 or EC50 above the top band of the severity rubric (a bound such as \">2000 mg/kg bw\" only when every value it allows is above it), or the curator's call of an everyday substance, which is low for people other than infants and for ingestion; a reference value in the lowest band is not low for infants either. The absence of a hazard class is no such evidence: an EU CLP Annex VI entry harmonises only the classes it lists (and * marks a minimum classification), Safe Work Australia's HCIS carries no environmental classes, and an FDA food listing authorises a use, it does not find the substance harmless. A context without any finding is not answered."
             }
             Rule::LifeStage => {
-                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards, except a Proposition 65 developmental listing carried from an authoritative body or the Labor Code (AB, LC) or one that a later evaluation for pregnancy, curated for that stage, did not uphold, which stays at its own tier; infants and children for endocrine hazards and category 1 mutagens (H340, not H341) that the record also calls probable or known carcinogens, other than by a listing carried from another body, and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards, which without it count at most moderate for breastfeeding. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate, a cap that lowers no other finding for them. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children. A curated finding of an assessment for a life stage (EFSA's developmental neurotoxicity of lead in young children) counts for that stage at the curator's tier, and so does a curated poisoning whose document speaks of older adults apart from adults at large (rule acute_toxicity)."
+                "Life stages raise the findings they are sensitive to by one tier, never above very high: pregnancy for developmental and human-health endocrine hazards, except a Proposition 65 developmental listing carried from an authoritative body or the Labor Code (AB, LC) or one that a later evaluation for pregnancy, curated for that stage, did not uphold, which stays at its own tier; infants and children for endocrine hazards, for category 1 mutagens (H340, not H341) that the record also calls probable or known carcinogens, other than by a listing carried from another body, for such a cancer call on an agent of a class IARC finds DNA-reactive (rule carcinogenicity), and for developmental hazards only where H362 shows that the substance reaches the child after birth; teenagers for endocrine hazards; breastfeeding for effects on or via lactation (H362) and, where H362 shows that the substance reaches the breast-fed child, for developmental hazards, which without it count at most moderate for breastfeeding. Older adults take the adults' findings, reproductive, developmental and lactation ones at most moderate, a cap that lowers no other finding for them. An acute toxicity class raises no life stage, a fertility class does not raise pregnancy, and a developmental class or listing without H362 (H360D, H361d, Proposition 65 developmental toxicity) does not raise infants or children. A curated finding of an assessment for a life stage (EFSA's developmental neurotoxicity of lead in young children) counts for that stage at the curator's tier, and so does a curated poisoning whose document speaks of older adults apart from adults at large (rule acute_toxicity)."
             }
             Rule::Species => {
                 "Dogs and cats take curated species findings at the curator's tier (high if none is given), over the acute-toxin watch list where the finding states the species' dose; without a finding of their own, the laboratory mammal stands in: its most sensitive rat or mouse oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low, but not for cats when the compound is a phenol, which cats glucuronidate poorly) or, where no such LD50 counts, its acute oral classification at its tier (fatal very high, toxic high, harmful moderate), and a corrosive (H314) at high, marked surrogate in the evidence and at 0.7 of its source's trust, as regulators use rodent data for mammals; rodenticides are high."
             }
             Rule::Environment => {
-                "The environment: PBT or vPvB substances (ECHA SVHC) are very high and other persistent bioaccumulative toxicants high; environmental endocrine disruptors, substances listed for an equivalent level of concern for the environment (ECHA SVHC Article 57(f): HFPO-DA) and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate; a curated finding counts at the curator's tier, a listing under the Stockholm Convention on Persistent Organic Pollutants very high, as a PBT listing is."
+                "The environment: PBT or vPvB substances (ECHA SVHC) are very high, and a substance on Minnesota's screening list of persistent bioaccumulative toxicants, which is no PBT assessment, moderate; environmental endocrine disruptors, substances listed for an equivalent level of concern for the environment (ECHA SVHC Article 57(f): HFPO-DA) and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate; a curated finding counts at the curator's tier, a listing under the Stockholm Convention on Persistent Organic Pollutants very high, as a PBT listing is."
             }
             Rule::Aquatic => {
-                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400), chronic category 1 whose entry states M-factors of 1 only, and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances and environmental endocrine disruptors are high, and a vPvB listing without a PBT one moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
+                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400), chronic category 1 whose entry states M-factors of 1 only, and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances, persistent organic pollutants (a curated Stockholm Convention listing) and environmental endocrine disruptors are high, and a vPvB listing without a PBT one, or Minnesota's screening list of persistent bioaccumulative toxicants, moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
             }
             Rule::Wildlife => {
-                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); persistent bioaccumulative toxicants and persistent organic pollutants (a curated Stockholm Convention listing) high and a vPvB listing without a PBT one moderate; the most sensitive bird acute oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low); insecticides and acaricides without a bird or rodent LD50 moderate; without a curated wildlife finding, the laboratory mammal's rat or mouse oral LD50, or without one its acute oral classification, stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust."
+                "Terrestrial wildlife: rodenticides are very high (secondary poisoning); PBT substances (ECHA SVHC) and persistent organic pollutants (a curated Stockholm Convention listing) high, and a vPvB listing without a PBT one, or Minnesota's screening list of persistent bioaccumulative toxicants, moderate; the most sensitive bird acute oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low); insecticides and acaricides without a bird or rodent LD50 moderate; without a curated wildlife finding, the laboratory mammal's rat or mouse oral LD50, or without one its acute oral classification, stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust."
             }
             Rule::Pollinators => {
                 "Pollinators: neonicotinoids are very high; the most sensitive honey bee acute LD50, contact or oral, is high below 2 µg/bee, moderate below 11 and low from 11 (US EPA's categories); other insecticides are high whatever their LD50, an acaricide only by its own LD50; curated pollinator findings count at the curator's tier."
@@ -280,10 +280,14 @@ fn watch_list(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applie
 }
 
 /// The acute-toxin watch list names a lethal class, which for most of its members is by mouth
-/// or by inhalation: on the skin it counts only where a dermal acute class says that a lethal
-/// amount crosses it (METHODOLOGY.md, watch_lists).
+/// or by inhalation: on the skin it counts only where a dermal acute class of category 1 to 3
+/// says that a lethal amount crosses it; category 4 (H312) puts the dermal LD50 above
+/// 1000 mg/kg (METHODOLOGY.md, watch_lists).
 fn watched_acute_reaches_skin(context: Context, signals: &[Signal]) -> bool {
-    context != C::ExposureDermal || has(signals, &[H::AcuteDermal])
+    context != C::ExposureDermal
+        || signals
+            .iter()
+            .any(|s| s.hazard == H::AcuteDermal && s.strength >= 2)
 }
 
 /// A group of people (`human_*`): every systemic and acute hazard counts; sensitisers and
@@ -547,8 +551,14 @@ fn animal(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applied> {
 fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Applied> {
     let applied = match (context, s.hazard) {
         (c, H::SpeciesNote) if is_note_on(s, c) => (env_rule(c), s.severity.unwrap_or(High), 1.0),
+        // Minnesota's flag is a screening list (it flags n-heptane and ozone), no PBT
+        // assessment: a weaker signal than a listing (METHODOLOGY.md, environment).
         (C::Environmental, H::PersistentBioaccumulative) => {
-            let tier = if s.strength >= 2 { VeryHigh } else { High };
+            let tier = if s.strength == SCREENED_PBT {
+                Moderate
+            } else {
+                VeryHigh
+            };
             (R::Environment, tier, 1.0)
         }
         (
@@ -574,16 +584,23 @@ fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Appli
             let tier = if s.strength >= 3 { VeryHigh } else { High };
             (R::Aquatic, tier, 1.0)
         }
-        // A vPvB listing meets no toxicity criterion (METHODOLOGY.md, aquatic).
-        (C::AquaticLife, H::PersistentBioaccumulative) if s.strength == VPVB => {
+        // A vPvB listing meets no toxicity criterion, and Minnesota's screening flag assesses
+        // none (METHODOLOGY.md, aquatic).
+        (C::AquaticLife, H::PersistentBioaccumulative)
+            if matches!(s.strength, VPVB | SCREENED_PBT) =>
+        {
             (R::Aquatic, Moderate, 0.9)
         }
-        (C::AquaticLife, H::PersistentBioaccumulative | H::EndocrineEnvironment) => {
-            (R::Aquatic, High, 0.9)
-        }
+        // A Stockholm listing's bioaccumulation criterion is aquatic (METHODOLOGY.md, aquatic).
+        (
+            C::AquaticLife,
+            H::PersistentBioaccumulative | H::EndocrineEnvironment | H::PersistentOrganicPollutant,
+        ) => (R::Aquatic, High, 0.9),
         (C::AquaticLife, H::AquaticLc50) => (R::Aquatic, by_strength3(s.strength), 0.9),
         (C::TerrestrialWildlife, H::Rodenticide) => (R::Wildlife, VeryHigh, 0.8),
-        (C::TerrestrialWildlife, H::PersistentBioaccumulative) if s.strength == VPVB => {
+        (C::TerrestrialWildlife, H::PersistentBioaccumulative)
+            if matches!(s.strength, VPVB | SCREENED_PBT) =>
+        {
             (R::Wildlife, Moderate, 0.85)
         }
         (C::TerrestrialWildlife, H::PersistentBioaccumulative | H::PersistentOrganicPollutant) => {
@@ -748,10 +765,12 @@ fn sensitive(context: Context, finding: &Finding<'_>, stage: Stage) -> bool {
         // the substance harming the child after it; an acute class is per kg of body weight.
         // A suspected mutagen (H341) raises neither, nor a category 1 one that the record does
         // not also call a probable or known carcinogen: the young's greater sensitivity is that
-        // to carcinogens with a mutagenic mode of action (US EPA 2005).
+        // to carcinogens with a mutagenic mode of action (US EPA 2005), which a DNA-reactive
+        // structure beside such a call also says.
         C::HumanInfant | C::HumanChild => {
             hazard == H::EndocrineHuman
                 || (hazard == H::Mutagen && finding.signal.strength >= 2 && stage.carcinogen)
+                || (hazard == H::Carcinogen && finding.signal.dna_reactive)
                 || (stage.to_milk && hazard == H::Developmental)
         }
         C::HumanTeen => hazard == H::EndocrineHuman,

@@ -100,6 +100,10 @@ pub enum Hazard {
 /// The strength of a vPvB listing (`Hazard::PersistentBioaccumulative`).
 pub const VPVB: u8 = 2;
 
+/// The strength of Minnesota's persistent bioaccumulative toxicant flag
+/// (`Hazard::PersistentBioaccumulative`): a screening list, not a PBT assessment.
+pub const SCREENED_PBT: u8 = 1;
+
 /// The strengths of chronic aquatic category 1 (`Hazard::AquaticChronic`; 2 is category 2,
 /// 1 categories 3 and 4): as such, and where its entry states M-factors of 1 only.
 pub const CHRONIC_1: u8 = 4;
@@ -162,6 +166,11 @@ pub struct Signal {
     /// adults at large, so it finds the stage more sensitive (rule life_stage).
     #[serde(skip)]
     pub stage_only: bool,
+    /// For a probable or known cancer call of the agent's own evaluation: the structure is of
+    /// a class IARC finds DNA-reactive (`dna_reactive.rs`), a carcinogen with a mutagenic mode
+    /// of action, to which the young are more sensitive (rule life_stage).
+    #[serde(skip)]
+    pub dna_reactive: bool,
 }
 
 impl Signal {
@@ -191,6 +200,7 @@ impl Signal {
             labelling: false,
             corrosive_1b: false,
             stage_only: false,
+            dna_reactive: false,
         }
     }
 
@@ -425,8 +435,31 @@ pub fn signals(r: &CompoundRecord) -> Vec<Signal> {
     human_poisoning(r, &mut out);
     acute_values(r, &mut out);
     weigh_carried_cancer_listings(r, &mut out);
+    mark_dna_reactive(r, &mut out);
     by_route(r, &mut out);
     out
+}
+
+/// Marks the probable and known cancer calls of the agent's own evaluation (not a listing
+/// carried from another body) on a structure of a DNA-reactive class: with it the call is one
+/// of a carcinogen with a mutagenic mode of action, as H340 beside it says (METHODOLOGY.md,
+/// life_stage).
+fn mark_dna_reactive(r: &CompoundRecord, out: &mut [Signal]) {
+    let reactive = r
+        .identity
+        .smiles
+        .as_deref()
+        .and_then(super::dna_reactive::dna_reactive_class)
+        .is_some();
+    if !reactive {
+        return;
+    }
+    for s in out
+        .iter_mut()
+        .filter(|s| s.hazard == Hazard::Carcinogen && s.strength >= 2 && !s.carried)
+    {
+        s.dna_reactive = true;
+    }
 }
 
 /// A Proposition 65 cancer listing carried from another body's identification counts as
@@ -1246,7 +1279,7 @@ fn properties(r: &CompoundRecord, out: &mut Vec<Signal>) {
     {
         out.push(Signal::new(
             Hazard::PersistentBioaccumulative,
-            1,
+            SCREENED_PBT,
             "listed as a persistent bioaccumulative toxicant (Minnesota air toxics)",
             &pb.source,
             0.75,
@@ -1319,7 +1352,7 @@ fn species(r: &CompoundRecord, out: &mut Vec<Signal>) {
                     Hazard::PersistentOrganicPollutant,
                     1,
                     "listed under the Stockholm Convention on Persistent Organic Pollutants: \
-                     persistent, bioaccumulative and adverse to wildlife (Annex D)",
+                     persistent, bioaccumulative and adverse (Annex D)",
                     &n.source,
                     0.85,
                 ));

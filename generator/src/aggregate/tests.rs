@@ -232,6 +232,24 @@ fn a_dust_or_mist_inhalation_class_reaches_the_lungs_without_boiling() {
     assert_eq!(tier(&without_h330, "exposure_inhalation"), Some(Moderate));
 }
 
+/// Cadmium sulfide (1306-23-6), Annex VI index 048-010-00-4: Carc. 1B, no boiling point (a
+/// pigment). IARC Monographs Volume 100C evaluates cadmium compounds on lung cancer in workers
+/// who inhaled their dust, so a compound of cadmium reaches the air (rule "route_relevance");
+/// zinc sulfide, the same solid without the element, does not.
+#[test]
+fn a_compound_of_a_dust_element_reaches_the_air() {
+    let carc = ghs(&["H350"], &["Carc. 1B"]);
+    let cds = record(&[
+        carc.clone(),
+        json!({"identity": {"inchi": "InChI=1S/Cd.S"}}),
+    ]);
+    assert!(exposure(&cds, &signals::signals(&cds)).reaches_air);
+    assert_eq!(tier(&cds, "exposure_inhalation"), Some(High));
+    let zns = record(&[carc, json!({"identity": {"inchi": "InChI=1S/S.Zn"}})]);
+    assert!(!exposure(&zns, &signals::signals(&zns)).reaches_air);
+    assert_eq!(tier(&zns, "exposure_inhalation"), Some(Moderate));
+}
+
 #[test]
 fn watch_lists_and_species_and_environment() {
     let critical = json!({"watch_class": "critical_threat", "watch_basis": {"value": "CWC Schedule 1A", "source": "cwc"}});
@@ -446,6 +464,38 @@ fn wildlife_and_environment() {
     );
 }
 
+/// Minnesota's persistent bioaccumulative toxicant flag is a screening list (it flags n-heptane
+/// and ozone), no PBT listing: moderate for the environment, aquatic life and wildlife, where an
+/// SVHC PBT listing is very high and high (METHODOLOGY.md, environment).
+#[test]
+fn a_screening_flag_of_persistence_is_no_pbt_listing() {
+    let screened = record(&[
+        json!({"properties": {"environmental_fate": {"persistent_bioaccumulative": {"value": true, "source": "mn"}}}}),
+    ]);
+    for context in ["environmental", "aquatic_life", "terrestrial_wildlife"] {
+        assert_eq!(tier(&screened, context), Some(Moderate), "{context}");
+    }
+    let pbt = record(&[
+        json!({"regulatory": {"listings": {"eu_svhc": {"reasons": ["PBT (Article 57d)"], "date_of_inclusion": "2020-01-01", "source": "svhc"}}}}),
+    ]);
+    assert_eq!(tier(&pbt, "environmental"), Some(VeryHigh));
+    assert_eq!(tier(&pbt, "aquatic_life"), Some(High));
+    assert_eq!(tier(&pbt, "terrestrial_wildlife"), Some(High));
+}
+
+/// Ethinylestradiol (57-63-6), a solid with no boiling point or inhalation value: workers who
+/// formulate oral contraceptives take it up where its dust is (Harrington et al. 1978), so its
+/// cancer call counts for inhalation (METHODOLOGY.md, route_relevance); the same call on another
+/// solid without such a document is held at moderate.
+#[test]
+fn a_medicine_met_as_dust_where_it_is_formulated_reaches_the_air() {
+    let ee = record(&[json!({"cas": "57-63-6"}), iarc("1")]);
+    assert!(exposure(&ee, &signals::signals(&ee)).reaches_air);
+    assert_eq!(tier(&ee, "exposure_inhalation"), Some(VeryHigh));
+    let other = record(&[json!({"cas": "434-07-1"}), iarc("1")]);
+    assert_eq!(tier(&other, "exposure_inhalation"), Some(Moderate));
+}
+
 /// Methanol's class (Acute Tox. 3, H301) reflects human poisonings; a rat's own oral LD50
 /// stands for the laboratory mammal where the record holds one (METHODOLOGY.md, "species").
 #[test]
@@ -533,10 +583,10 @@ fn a_curated_local_injury_counts_for_its_route() {
     );
 }
 
-/// A curated Stockholm Convention listing makes terrestrial wildlife high; the same finding
-/// from another source does not (METHODOLOGY.md, wildlife).
+/// A curated Stockholm Convention listing makes terrestrial wildlife and aquatic life high; the
+/// same finding from another source does not (METHODOLOGY.md, wildlife, aquatic).
 #[test]
-fn a_persistent_organic_pollutant_listing_is_high_for_wildlife() {
+fn a_persistent_organic_pollutant_listing_is_high_for_wildlife_and_aquatic_life() {
     let listing = |source: &str| json!({"safety": {"species": {"environmental": [{"finding": "listed in Annex A", "severity": "very_high", "source": source}]}}});
     let harmful = ghs(&["H302"], &["Acute Tox. 4"]);
     let pop = record(&[harmful.clone(), listing("stockholm-sc-9-11")]);
@@ -544,11 +594,12 @@ fn a_persistent_organic_pollutant_listing_is_high_for_wildlife() {
     assert_eq!(tier(&pop, "environmental"), Some(VeryHigh));
     assert_eq!(
         tier(&pop, "aquatic_life"),
-        None,
-        "a listing states no aquatic value"
+        Some(High),
+        "the listing's bioaccumulation criterion is aquatic"
     );
     let other = record(&[harmful, listing("national-list")]);
     assert_eq!(tier(&other, "terrestrial_wildlife"), Some(Moderate));
+    assert_eq!(tier(&other, "aquatic_life"), None);
 }
 
 /// An acaricide is high for pollinators only by its own bee LD50; an insecticide is high
@@ -722,6 +773,28 @@ fn a_suspected_mutagen_raises_no_child() {
     assert_eq!(tier(&suspected_carcinogen, "human_infant"), Some(High));
 }
 
+/// N-Nitrosodiethylamine (55-18-5): IARC Group 2A, no mutagen class in the record. An
+/// N-nitroso compound beside a probable call of the agent's own evaluation is a carcinogen with
+/// a mutagenic mode of action, to which the young are more sensitive (US EPA 2005,
+/// EPA/630/R-03/003F), as H340 beside it says (METHODOLOGY.md, life_stage); the same call on
+/// another structure, or a carried listing on the same one, raises no child.
+#[test]
+fn a_dna_reactive_class_beside_a_probable_call_raises_the_young() {
+    let ndea = json!({"identity": {"smiles": "CCN(CC)N=O"}});
+    let reactive = record(&[iarc("2A"), ndea.clone()]);
+    assert_eq!(tier(&reactive, "human_adult"), Some(High));
+    assert_eq!(tier(&reactive, "human_child"), Some(VeryHigh));
+    assert_eq!(tier(&reactive, "human_infant"), Some(VeryHigh));
+    assert_eq!(tier(&reactive, "human_teen"), Some(High));
+    let other = record(&[iarc("2A"), json!({"identity": {"smiles": "CCCCO"}})]);
+    assert_eq!(tier(&other, "human_child"), Some(High));
+    let carried = record(&[prop65("cancer", "AB"), ndea.clone()]);
+    assert_eq!(tier(&carried, "human_adult"), Some(High));
+    assert_eq!(tier(&carried, "human_child"), Some(High));
+    let possible = record(&[iarc("2B"), ndea]);
+    assert_eq!(tier(&possible, "human_child"), Some(Moderate));
+}
+
 #[test]
 fn a_low_intake_value_says_nothing_of_infants() {
     let adi = record(&[
@@ -742,9 +815,9 @@ fn a_gas_is_not_swallowed() {
     assert_eq!(tier(&liquid, "exposure_ingestion"), Some(High));
 }
 
-/// The acute-toxin watch list counts for the skin only beside a dermal acute class; an
-/// oral-only lethal class leaves the skin to the substance's other classes (METHODOLOGY.md,
-/// watch_lists).
+/// The acute-toxin watch list counts for the skin only beside a dermal acute class of category
+/// 1 to 3; an oral-only lethal class, or a harmful-by-skin one (H312, oxamyl's Acute Tox. 4 *),
+/// leaves the skin to the substance's other classes (METHODOLOGY.md, watch_lists).
 #[test]
 fn the_acute_toxin_watch_list_reaches_the_skin_only_through_a_dermal_class() {
     let watched = json!({"watch_class": "acute_toxin"});
@@ -755,11 +828,17 @@ fn the_acute_toxin_watch_list_reaches_the_skin_only_through_a_dermal_class() {
     assert_eq!(tier(&oral_only, "exposure_dermal"), Some(High));
     assert_eq!(tier(&oral_only, "exposure_ingestion"), Some(VeryHigh));
     assert_eq!(tier(&oral_only, "human_adult"), Some(VeryHigh));
-    let dermal = record(&[
-        watched,
-        ghs(&["H300", "H312"], &["Acute Tox. 2", "Acute Tox. 4"]),
+    let harmful = record(&[
+        watched.clone(),
+        ghs(&["H300", "H312"], &["Acute Tox. 2 *", "Acute Tox. 4 *"]),
     ]);
-    assert_eq!(tier(&dermal, "exposure_dermal"), Some(VeryHigh));
+    assert_eq!(tier(&harmful, "exposure_dermal"), Some(Moderate));
+    assert_eq!(tier(&harmful, "exposure_ingestion"), Some(VeryHigh));
+    let toxic = record(&[
+        watched,
+        ghs(&["H300", "H311"], &["Acute Tox. 2", "Acute Tox. 3"]),
+    ]);
+    assert_eq!(tier(&toxic, "exposure_dermal"), Some(VeryHigh));
 }
 
 /// A curated poisoning of people counts at the curator's tier for the contexts it names, for
