@@ -9,7 +9,9 @@ use serde::{Serialize, Serializer};
 
 use self::Rule as R;
 use super::routes::Route;
-use super::signals::{CHRONIC_1, CHRONIC_1_M1, Hazard, Hazard as H, SCREENED_PBT, Signal, VPVB};
+use super::signals::{
+    CHRONIC_1, CHRONIC_1_M1, Hazard, Hazard as H, PBT, SCREENED_PBT, Signal, VPVB,
+};
 use crate::model::contexts::{Context, Context as C, ContextKind as Kind};
 use crate::model::vocab::RiskLevel::{self, Critical, High, Low, Moderate, VeryHigh};
 
@@ -138,7 +140,7 @@ impl Rule {
                 "The environment: PBT or vPvB substances (ECHA SVHC) are very high, and a substance on Minnesota's screening list of persistent bioaccumulative toxicants, which is no PBT assessment, moderate; environmental endocrine disruptors, substances listed for an equivalent level of concern for the environment (ECHA SVHC Article 57(f): HFPO-DA) and ozone-depleting substances are high; a 100-year GWP of 1000 or more is high and of 150 or more moderate; chronic aquatic category 1 is high and category 2 moderate; a curated finding counts at the curator's tier, a listing under the Stockholm Convention on Persistent Organic Pollutants very high, as a PBT listing is."
             }
             Rule::Aquatic => {
-                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400), chronic category 1 whose entry states M-factors of 1 only, and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances, persistent organic pollutants (a curated Stockholm Convention listing) and environmental endocrine disruptors are high, and a vPvB listing without a PBT one, or Minnesota's screening list of persistent bioaccumulative toxicants, moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
+                "Aquatic life: chronic category 1 (H410), and acute category 1 with an M-factor of 10 or more (an L(E)C50 at most 0.1 mg/l), are very high, acute category 1 (H400), chronic category 1 whose entry states M-factors of 1 only, and chronic category 2 (H411) high, chronic categories 3 and 4 (H412, H413) moderate; PBT substances, persistent organic pollutants (a curated Stockholm Convention listing) unless the EU identified them vPvB only, and environmental endocrine disruptors are high, and a vPvB listing without a PBT one, or Minnesota's screening list of persistent bioaccumulative toxicants, moderate; the most sensitive acute fish, invertebrate or algal LC50 or EC50 (at most 4 days) is very high below 0.1 mg/l, high up to 1 mg/l, moderate up to 100 mg/l and low above."
             }
             Rule::Wildlife => {
                 "Terrestrial wildlife: rodenticides are very high (secondary poisoning); PBT substances (ECHA SVHC) and persistent organic pollutants (a curated Stockholm Convention listing) high, and a vPvB listing without a PBT one, or Minnesota's screening list of persistent bioaccumulative toxicants, moderate; the most sensitive bird acute oral LD50 in the rubric's bands (at most 50 mg/kg bw very high, at most 300 high, at most 2000 moderate, above 2000 low); insecticides and acaricides without a bird or rodent LD50 moderate; without a curated wildlife finding, the laboratory mammal's rat or mouse oral LD50, or without one its acute oral classification, stands in at its tier, marked surrogate in the evidence and at 0.6 of its source's trust."
@@ -591,11 +593,14 @@ fn environment(context: Context, s: &Signal, signals: &[Signal]) -> Option<Appli
         {
             (R::Aquatic, Moderate, 0.9)
         }
-        // A Stockholm listing's bioaccumulation criterion is aquatic (METHODOLOGY.md, aquatic).
-        (
-            C::AquaticLife,
-            H::PersistentBioaccumulative | H::EndocrineEnvironment | H::PersistentOrganicPollutant,
-        ) => (R::Aquatic, High, 0.9),
+        (C::AquaticLife, H::PersistentBioaccumulative | H::EndocrineEnvironment) => {
+            (R::Aquatic, High, 0.9)
+        }
+        // Unless the EU identified the substance vPvB only, finding no toxicity criterion met
+        // (METHODOLOGY.md, aquatic).
+        (C::AquaticLife, H::PersistentOrganicPollutant) if !vpvb_only(signals) => {
+            (R::Aquatic, High, 0.9)
+        }
         (C::AquaticLife, H::AquaticLc50) => (R::Aquatic, by_strength3(s.strength), 0.9),
         (C::TerrestrialWildlife, H::Rodenticide) => (R::Wildlife, VeryHigh, 0.8),
         (C::TerrestrialWildlife, H::PersistentBioaccumulative)
@@ -709,6 +714,16 @@ fn fatal_by_skin(signals: &[Signal]) -> bool {
     signals
         .iter()
         .any(|s| s.hazard == H::AcuteDermal && s.strength >= 3)
+}
+
+/// Whether the record's persistence listings are a vPvB one without a PBT one.
+fn vpvb_only(signals: &[Signal]) -> bool {
+    let listed = |strength: u8| {
+        signals
+            .iter()
+            .any(|s| s.hazard == H::PersistentBioaccumulative && s.strength == strength)
+    };
+    listed(VPVB) && !listed(PBT)
 }
 
 /// Whether any signal of these hazards is in the record.

@@ -97,6 +97,8 @@ pub enum Hazard {
     RodentLd50,
 }
 
+/// The strength of a PBT listing (`Hazard::PersistentBioaccumulative`).
+pub const PBT: u8 = 3;
 /// The strength of a vPvB listing (`Hazard::PersistentBioaccumulative`).
 pub const VPVB: u8 = 2;
 
@@ -964,7 +966,7 @@ fn svhc(l: &Listings, out: &mut Vec<Signal>) {
         let year = svhc.date_of_inclusion.get(..4).and_then(|y| y.parse().ok());
         for reason in &svhc.reasons {
             let (hazard, strength) = if reason.starts_with("PBT") {
-                (Hazard::PersistentBioaccumulative, 3)
+                (Hazard::PersistentBioaccumulative, PBT)
             } else if reason.starts_with("vPvB") {
                 (Hazard::PersistentBioaccumulative, VPVB)
             } else if reason.starts_with("Endocrine disrupting") && reason.contains("human health")

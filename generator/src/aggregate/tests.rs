@@ -583,8 +583,9 @@ fn a_curated_local_injury_counts_for_its_route() {
     );
 }
 
-/// A curated Stockholm Convention listing makes terrestrial wildlife and aquatic life high; the
-/// same finding from another source does not (METHODOLOGY.md, wildlife, aquatic).
+/// A curated Stockholm Convention listing makes terrestrial wildlife and aquatic life high,
+/// aquatic life not beside an EU vPvB identification without PBT; the same finding from another
+/// source does not (METHODOLOGY.md, wildlife, aquatic).
 #[test]
 fn a_persistent_organic_pollutant_listing_is_high_for_wildlife_and_aquatic_life() {
     let listing = |source: &str| json!({"safety": {"species": {"environmental": [{"finding": "listed in Annex A", "severity": "very_high", "source": source}]}}});
@@ -597,6 +598,18 @@ fn a_persistent_organic_pollutant_listing_is_high_for_wildlife_and_aquatic_life(
         Some(High),
         "the listing's bioaccumulation criterion is aquatic"
     );
+    let svhc = |reasons: &[&str]| json!({"regulatory": {"listings": {"eu_svhc": {"reasons": reasons, "date_of_inclusion": "2017-07-07", "source": "svhc"}}}});
+    let vpvb_only = record(&[listing("stockholm-sc-9-14"), svhc(&["vPvB (Article 57e)"])]);
+    assert_eq!(
+        tier(&vpvb_only, "aquatic_life"),
+        Some(Moderate),
+        "the EU found no toxicity criterion met"
+    );
+    let pbt = record(&[
+        listing("stockholm-sc-9-12"),
+        svhc(&["PBT (Article 57d)", "vPvB (Article 57e)"]),
+    ]);
+    assert_eq!(tier(&pbt, "aquatic_life"), Some(High));
     let other = record(&[harmful, listing("national-list")]);
     assert_eq!(tier(&other, "terrestrial_wildlife"), Some(Moderate));
     assert_eq!(tier(&other, "aquatic_life"), None);
