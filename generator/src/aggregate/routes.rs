@@ -8,6 +8,7 @@
 //! curated document may state the route of a class its entry gives without one
 //! (`stated_routes` in data/curated/ghs-routes.json).
 
+use crate::model::formula;
 use crate::model::record::CompoundRecord;
 
 /// The form in which an agent reaches the air.
@@ -272,25 +273,10 @@ pub fn dust_element(record: &CompoundRecord) -> Option<&'static (&'static str, &
         .chemical_properties
         .molecular_formula
         .as_deref())?;
-    let symbols = formula_symbols(formula);
+    let elements = formula::elements(formula);
     DUST_ELEMENTS
         .iter()
-        .find(|(element, _)| symbols.contains(element))
-}
-
-/// The element symbols of a formula ("Cd.S", "CdO4S", "C4H6NiO4").
-fn formula_symbols(formula: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    for (i, c) in formula.char_indices() {
-        if c.is_ascii_uppercase() {
-            let len = formula[i + 1..]
-                .chars()
-                .take_while(char::is_ascii_lowercase)
-                .count();
-            out.push(&formula[i..i + 1 + len]);
-        }
-    }
-    out
+        .find(|(element, _)| elements.iter().any(|(symbol, _)| symbol == element))
 }
 
 const ESTROGEN_DUST_AIR: &str = "Harrington, Rivera and Lowry 1978, Am Ind Hyg Assoc J 39(2):139-143: mestranol and norethindrone dust measured in the air of a plant formulating oral contraceptives (up to 8.61 and 43.18 µg/m3), and hyperoestrogenism in its workers";

@@ -11,6 +11,7 @@ pub mod dating;
 pub mod documents;
 pub mod exposure;
 pub mod file_stamp;
+pub mod formula;
 pub mod fragrance;
 pub mod group_rows;
 pub mod ids;

@@ -105,11 +105,11 @@ pub fn drop_nulls(value: &mut serde_json::Value) {
 /// under inorganic (oxides, carbonates, cyanides, carbides: one carbon and no hydrogen or
 /// halogen bonded to it, or hydrogen cyanide).
 pub fn kind_of_formula(formula: &str) -> CompoundKind {
-    let elements = elements(formula);
+    let elements = crate::model::formula::elements(formula);
     let count = |sym: &str| -> u32 {
         elements
             .iter()
-            .filter(|(s, _)| s == sym)
+            .filter(|(s, _)| *s == sym)
             .map(|(_, n)| n)
             .sum()
     };
@@ -119,7 +119,7 @@ pub fn kind_of_formula(formula: &str) -> CompoundKind {
     }
     let hydrogen = count("H");
     let halogen = ["F", "Cl", "Br", "I"].iter().map(|h| count(h)).sum::<u32>();
-    let only = |allowed: &[&str]| elements.iter().all(|(s, _)| allowed.contains(&s.as_str()));
+    let only = |allowed: &[&str]| elements.iter().all(|(s, _)| allowed.contains(s));
     if formula == "CHN" || (carbon == 1 && hydrogen == 0 && halogen == 0) {
         return CompoundKind::Ino;
     }
@@ -128,36 +128,6 @@ pub fn kind_of_formula(formula: &str) -> CompoundKind {
         return CompoundKind::Ino;
     }
     CompoundKind::Org
-}
-
-/// Element symbols and counts of a Hill-style formula ("C8H10N4O2", "CdH3NO4", "C2H4Cl2").
-fn elements(formula: &str) -> Vec<(String, u32)> {
-    let mut out = Vec::new();
-    let chars: Vec<char> = formula.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i].is_ascii_uppercase() {
-            let mut sym = chars[i].to_string();
-            i += 1;
-            while i < chars.len() && chars[i].is_ascii_lowercase() {
-                sym.push(chars[i]);
-                i += 1;
-            }
-            let start = i;
-            while i < chars.len() && chars[i].is_ascii_digit() {
-                i += 1;
-            }
-            let n = chars[start..i]
-                .iter()
-                .collect::<String>()
-                .parse()
-                .unwrap_or(1);
-            out.push((sym, n));
-        } else {
-            i += 1;
-        }
-    }
-    out
 }
 
 #[cfg(test)]
