@@ -162,6 +162,29 @@ fn life_stages_are_raised_by_what_concerns_them_not_mechanically() {
     assert!(!rules(&ccl4, "human_elderly").contains(&Rule::LifeStage));
 }
 
+/// Methyl methanesulfonate and 1,3-propane sultone (IARC 2A, no mutagen class in the record)
+/// alkylate DNA directly, an alkyl sulfonate ester and a sultone: beside their probable calls
+/// the young are raised as for a germ cell mutagen (METHODOLOGY.md, life_stage); teenagers are
+/// not. Diisopropyl sulfate, of the same class, has only a possible call (IARC 2B) and raises
+/// no child.
+#[test]
+fn a_direct_acting_alkylator_with_a_probable_call_raises_the_young() {
+    for cas in ["66-27-3", "1120-71-4"] {
+        let a = assessed(cas);
+        assert_eq!(tier(&a, "human_adult"), Some(High), "{cas}");
+        assert_eq!(tier(&a, "human_teen"), Some(High), "{cas}");
+        for context in ["human_child", "human_infant"] {
+            assert_eq!(tier(&a, context), Some(VeryHigh), "{cas} {context}");
+            assert!(rules(&a, context).contains(&Rule::LifeStage), "{cas}");
+        }
+    }
+    let diisopropyl = assessed("2973-10-6");
+    assert_eq!(
+        tier(&diisopropyl, "human_child"),
+        tier(&diisopropyl, "human_adult")
+    );
+}
+
 #[test]
 fn corrosion_follows_its_sub_category_and_reaches_the_airways() {
     // Thionyl chloride: Skin Corr. 1A, Acute Tox. 4 * (H302, H332), boiling at 76 °C.

@@ -1,7 +1,9 @@
 //! Whether a record's structure belongs to a class of carcinogens that IARC finds DNA-reactive
 //! by mechanism, read from its SMILES (`structure.rs`): an N-nitroso group, a nitro or
-//! primary amino group on a fused polycyclic aromatic (nitro-PAHs, naphthylamines), or a
-//! nitrogen mustard. Such a class keeps a carried cancer listing probable, as a germ cell
+//! primary amino group on a fused polycyclic aromatic (nitro-PAHs, naphthylamines), a
+//! nitrogen mustard, or a direct-acting SN2 alkylator: a short alkyl ester of a sulfonic acid
+//! (methyl methanesulfonate, busulfan), a sultone (1,3-propane sultone) or a dialkyl sulfate.
+//! Such a class keeps a carried cancer listing probable, as a germ cell
 //! mutagen class does (METHODOLOGY.md, carcinogenicity), and beside a probable or known call
 //! raises children and infants (rule life_stage). Narrow on purpose: a nitro or amino
 //! group on a single benzene ring (nitrobenzenes, anilines) is not read as one.
@@ -12,6 +14,9 @@ use super::structure::Graph;
 /// has none.
 pub fn dna_reactive_class(smiles: &str) -> Option<&'static str> {
     let g = Graph::parse(smiles)?;
+    if (0..g.atoms.len()).any(|s| alkylating_ester(&g, s)) {
+        return Some("an alkyl sulfonate or sulfate ester");
+    }
     (0..g.atoms.len()).find_map(|n| {
         if g.atoms[n].element != "N" || g.atoms[n].aromatic {
             return None;
@@ -103,6 +108,69 @@ fn mustard(g: &Graph, n: usize) -> bool {
         >= 2
 }
 
+/// Fewer carbons than this in the alkyl group make a sulfonate ester an alkylator (Benigni/Bossa
+/// alert SA_2, "alkyl (C<5) ester of sulphonic acid"): a longer chain reacts by SN2 too slowly.
+const SHORT_ALKYL: usize = 5;
+
+/// A sulfonyl sulfur (two S=O) whose ester oxygen carries a short saturated alkyl group, and
+/// whose other substituent is a carbon (a sulfonate or sultone) or a second such alkoxy group
+/// (a dialkyl sulfate). A sulfonic acid, a salt, a monoalkyl sulfate (sodium lauryl sulfate),
+/// an aryl or vinyl ester (acesulfame) leaves no alkyl group to attack.
+fn alkylating_ester(g: &Graph, s: usize) -> bool {
+    if !is(g, s, "S") {
+        return false;
+    }
+    let oxo = neighbours(g, s)
+        .iter()
+        .filter(|&&(o, order)| order == 2 && is(g, o, "O"))
+        .count();
+    let single: Vec<usize> = neighbours(g, s)
+        .iter()
+        .filter(|&&(_, order)| order == 1)
+        .map(|&(a, _)| a)
+        .collect();
+    let &[a, b] = single.as_slice() else {
+        return false;
+    };
+    let alkoxy = |o: usize| is(g, o, "O") && short_alkyl_on(g, o, s);
+    oxo == 2 && ((alkoxy(a) && (alkoxy(b) || is(g, b, "C"))) || (alkoxy(b) && is(g, a, "C")))
+}
+
+/// Whether oxygen `o` (bonded to the sulfur `s`) carries a saturated carbon whose chain of
+/// saturated carbons, not crossing back through `o`, holds fewer than `SHORT_ALKYL` carbons.
+fn short_alkyl_on(g: &Graph, o: usize, s: usize) -> bool {
+    let saturated = |c: usize| {
+        is(g, c, "C")
+            && !g.atoms[c].aromatic
+            && neighbours(g, c).iter().all(|&(_, order)| order == 1)
+    };
+    let carbons: Vec<usize> = neighbours(g, o)
+        .iter()
+        .filter(|&&(a, _)| a != s)
+        .map(|&(a, _)| a)
+        .collect();
+    let [start] = carbons.as_slice() else {
+        return false;
+    };
+    if !saturated(*start) {
+        return false;
+    }
+    let mut seen = vec![*start];
+    let mut i = 0;
+    while i < seen.len() {
+        for &(next, _) in neighbours(g, seen[i]) {
+            if is(g, next, "C") && !seen.contains(&next) {
+                if !saturated(next) {
+                    return false;
+                }
+                seen.push(next);
+            }
+        }
+        i += 1;
+    }
+    seen.len() < SHORT_ALKYL
+}
+
 /// Whether carbon `c` is on a benzene ring that shares atoms with another six-membered ring
 /// (naphthalene, pyrene), not on a lone ring or rings joined by a bond (biphenyl).
 fn on_fused_ring(g: &Graph, c: usize) -> bool {
@@ -136,6 +204,18 @@ mod tests {
             ("C1=CC=C2C(=C1)C=CC=C2N", "a polycyclic aromatic amine"),
             ("Nc1cccc2ccccc12", "a polycyclic aromatic amine"),
             ("C(CCl)N(CCCl)CCCl.Cl", "a nitrogen mustard"),
+            ("COS(=O)(=O)C", "an alkyl sulfonate or sulfate ester"),
+            ("CCOS(=O)(=O)C", "an alkyl sulfonate or sulfate ester"),
+            (
+                "CS(=O)(=O)OCCCCOS(=O)(=O)C",
+                "an alkyl sulfonate or sulfate ester",
+            ),
+            ("C1COS(=O)(=O)C1", "an alkyl sulfonate or sulfate ester"),
+            ("COS(=O)(=O)OC", "an alkyl sulfonate or sulfate ester"),
+            (
+                "CC(C)OS(=O)(=O)OC(C)C",
+                "an alkyl sulfonate or sulfate ester",
+            ),
         ] {
             assert_eq!(dna_reactive_class(smiles), Some(class), "{smiles}");
         }
@@ -154,6 +234,15 @@ mod tests {
             "CC(=O)N",
             "C(CCl)NC",
             "N(",
+            "OS(=O)(=O)O",
+            "CS(=O)(=O)O",
+            "C(C(F)(F)S(=O)(=O)O)(C(F)(F)F)(F)F",
+            "CCCCCCCCCCCCOS(=O)(=O)[O-].[Na+]",
+            "CCCCCCCCCCCCOS(=O)(=O)OCCCCCCCCCCCC",
+            "CC1=CC(=O)[N-]S(=O)(=O)O1.[K+]",
+            "CC1=CC=C(C=C1)S(=O)(=O)OC2=CC=CC=C2",
+            "CS(=O)(=O)C",
+            "CS(=O)(=O)N",
         ] {
             assert_eq!(dna_reactive_class(smiles), None, "{smiles}");
         }
