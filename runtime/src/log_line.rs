@@ -4,9 +4,18 @@
 //! computed from the calendar every time) cost about 5% of a worker's time under load
 //! (BENCHMARKS.md, "Routing index and the request line"). The bytes are the same:
 //! `log_line::tests` formats events both ways and compares them.
+//!
+//! In the server (`main.rs`, plain output) the request line does not go through `tracing` at
+//! all: `request` formats it into a buffer and queues it on the log writer (`log_writer.rs`)
+//! itself, which saves `tracing`'s dispatch (the filter's and the registry's per-event work,
+//! the field visitors), about 3,400 instructions a request (BENCHMARKS.md, "The request line
+//! straight into the log queue"). Whether the `RUST_LOG` filter lets the line through is asked
+//! once, when that is set up (`write_requests_to`): the filter is read at start and never
+//! changes after. The same bytes, the same queue, the same overflow (dropped and counted).
 
 use std::cell::RefCell;
 use std::fmt::{self, Write as _};
+use std::sync::OnceLock;
 
 use chrono::{Datelike, Timelike};
 use tracing::field::{Field, Visit};
@@ -15,9 +24,87 @@ use tracing_subscriber::fmt::format::{Format, Full, Writer};
 use tracing_subscriber::fmt::time::SystemTime;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
 use tracing_subscriber::registry::LookupSpan;
+use warp::http::Method;
 
-/// Where the request line is logged from (`http::handle`).
+use crate::log_writer::NonBlocking;
+
+/// The request line's target (the module that answers requests, `http`).
 const REQUEST_TARGET: &str = "saferef_runtime::http";
+
+/// The queue request lines go to without `tracing`, once `write_requests_to` set it.
+static STRAIGHT: OnceLock<NonBlocking> = OnceLock::new();
+
+/// From now on, queues request lines on `sink` without `tracing`, if the subscriber in place
+/// would log the line (its filter, as `RUST_LOG` set it, read now: it does not change after)
+/// and writes it `plain` (no colours: a coloured line keeps the default format). Otherwise
+/// request lines keep going through `tracing`.
+pub fn write_requests_to(sink: &NonBlocking, plain: bool) {
+    if plain && request_line_enabled() {
+        // Set once per process (`main.rs`); a second call keeps the first sink.
+        let _ = STRAIGHT.set(sink.clone());
+    }
+}
+
+/// Whether the current subscriber lets the request line through: asked with the line's own
+/// target, level and field names, as a filter's directives match them.
+fn request_line_enabled() -> bool {
+    tracing::enabled!(
+        kind: tracing::metadata::Kind::EVENT,
+        target: REQUEST_TARGET,
+        Level::INFO,
+        { message, request_id, method, path, status, latency_us }
+    )
+}
+
+/// Logs the request's line (RELIABILITY.md, "Logging"): straight into the queue once
+/// `write_requests_to` set it up, through `tracing` otherwise.
+pub fn request(id: u64, method: &Method, path: &str, status: u16, latency_us: u64) {
+    match STRAIGHT.get() {
+        Some(sink) => sink.send(line(id, method, path, status, latency_us)),
+        None => tracing::info!(
+            target: REQUEST_TARGET,
+            request_id = id,
+            method = %method,
+            path = %path,
+            status,
+            latency_us,
+            "request"
+        ),
+    }
+}
+
+/// The request line as `Lines` writes the event `request` logs, its timestamp now.
+fn line(id: u64, method: &Method, path: &str, status: u16, latency_us: u64) -> Vec<u8> {
+    let mut text = String::with_capacity(120 + path.len());
+    // Writing to a `String` fails only if `digits` meets a non-digit, which it never makes.
+    let _ = write_line(&mut text, id, method, path, status, latency_us);
+    text.into_bytes()
+}
+
+fn write_line(
+    w: &mut String,
+    id: u64,
+    method: &Method,
+    path: &str,
+    status: u16,
+    latency_us: u64,
+) -> fmt::Result {
+    timestamp(w)?;
+    w.push_str("  INFO ");
+    w.push_str(REQUEST_TARGET);
+    w.push_str(": request request_id=");
+    digits(w, id, 1)?;
+    w.push_str(" method=");
+    w.push_str(method.as_str());
+    w.push_str(" path=");
+    w.push_str(path);
+    w.push_str(" status=");
+    digits(w, u64::from(status), 1)?;
+    w.push_str(" latency_us=");
+    digits(w, latency_us, 1)?;
+    w.push('\n');
+    Ok(())
+}
 
 /// The service's event format (`main.rs`).
 #[derive(Debug, Default)]
@@ -65,7 +152,7 @@ where
 
 /// The current time as `SystemTime` writes it (`2026-11-27T05:05:32.655168Z`): the calendar
 /// part is worked out once a second per thread, the microseconds every time.
-fn timestamp(w: &mut Writer<'_>) -> fmt::Result {
+fn timestamp(w: &mut impl fmt::Write) -> fmt::Result {
     thread_local! {
         static SECOND: RefCell<(i64, String)> = const { RefCell::new((i64::MIN, String::new())) };
     }
@@ -165,7 +252,6 @@ mod tests {
     use std::sync::{Arc, Mutex};
 
     use tracing_subscriber::fmt::MakeWriter;
-    use warp::http::Method;
 
     use super::*;
 
@@ -208,9 +294,9 @@ mod tests {
             .event_format(format)
             .finish();
         tracing::subscriber::with_default(subscriber, || {
-            // Through a module of this target, as `http::handle` logs it.
-            crate::http::log_request(7, &Method::GET, "/api/search", 200, 431);
-            crate::http::log_request(
+            // `request` through `tracing`: no straight queue is set up in this test.
+            request(7, &Method::GET, "/api/search", 200, 431);
+            request(
                 u64::MAX,
                 &Method::DELETE,
                 "/api/watchlist/x y\u{1b}",
@@ -220,7 +306,7 @@ mod tests {
             tracing::info!(target: REQUEST_TARGET, count = -3, ok = true, "other");
             tracing::warn!("elsewhere {}", 1);
             tracing::info_span!("a span").in_scope(|| {
-                crate::http::log_request(8, &Method::GET, "/api/health", 200, 5);
+                request(8, &Method::GET, "/api/health", 200, 5);
             });
         });
         String::from_utf8(memory.0.lock().unwrap().clone()).unwrap()
@@ -285,6 +371,101 @@ mod tests {
             assert_eq!(mine.len(), theirs.len(), "{mine} {theirs}");
             assert!(mine[..19] <= theirs[..19], "{mine} {theirs}");
             assert_eq!(&mine[19..20], ".");
+        }
+    }
+
+    /// Requests of every kind the line must carry unchanged: methods (an extension one too),
+    /// paths with spaces, quotes, escapes, non-ASCII and control characters, numbers at their
+    /// ends.
+    fn requests() -> Vec<(u64, Method, String, u16, u64)> {
+        let methods = [
+            Method::GET,
+            Method::HEAD,
+            Method::POST,
+            Method::OPTIONS,
+            Method::from_bytes(b"PURGE").unwrap(),
+        ];
+        let paths = [
+            "/",
+            "/api/health",
+            "/api/compound/hq-c-org-000145",
+            "/api/watchlist/x y\u{1b}[31m",
+            "/api/search/\"quoted\"\\back",
+            "/api/lookup/ß-naphthol/é",
+            "/a\tb",
+        ];
+        (0..1000u64)
+            .map(|i| {
+                let method = methods[i as usize % methods.len()].clone();
+                let path = format!(
+                    "{}{}",
+                    paths[i as usize % paths.len()],
+                    "x".repeat(i as usize % 3)
+                );
+                let id = [0, 1, i, u64::MAX][i as usize % 4];
+                let latency = [0, 9, 10, 999_999, u64::MAX][i as usize % 5];
+                (
+                    id,
+                    method,
+                    path,
+                    [200, 204, 404, 429, 503][i as usize % 5],
+                    latency,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn request_lines_queued_straight_are_every_one_the_default_formats() {
+        let memory = Memory::default();
+        let sink = crate::log_writer::start(4096, memory.clone());
+        for (id, method, path, status, latency) in requests() {
+            sink.send(line(id, &method, &path, status, latency));
+        }
+        sink.flush(std::time::Duration::from_secs(30));
+        let straight = String::from_utf8(memory.0.lock().unwrap().clone()).unwrap();
+        // The same requests as `tracing` events in the default format.
+        let theirs = Memory::default();
+        let subscriber = tracing_subscriber::fmt()
+            .with_ansi(false)
+            .with_writer(theirs.clone())
+            .event_format(Format::<Full, SystemTime>::default())
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            for (id, method, path, status, latency) in requests() {
+                request(id, &method, &path, status, latency);
+            }
+        });
+        let default = String::from_utf8(theirs.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(straight.lines().count(), 1000, "a line lost");
+        assert_eq!(untimed(&straight), untimed(&default));
+    }
+
+    #[test]
+    fn the_filter_lets_the_straight_line_through_as_it_lets_the_event() {
+        for (filter, expected) in [
+            ("info", true),
+            ("warn", false),
+            ("saferef_runtime::http=warn", false),
+            ("saferef_runtime=off", false),
+            ("warn,saferef_runtime::http=info", true),
+            ("warn,saferef_runtime=info", true),
+            ("info,saferef_runtime::http[{latency_us}]=off", false),
+            ("info,saferef_runtime::http[{no_such_field}]=off", true),
+            ("off", false),
+        ] {
+            let memory = Memory::default();
+            let subscriber = tracing_subscriber::fmt()
+                .with_ansi(false)
+                .with_writer(memory.clone())
+                .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+                .finish();
+            let enabled = tracing::subscriber::with_default(subscriber, || {
+                request(1, &Method::GET, "/api/health", 200, 5);
+                request_line_enabled()
+            });
+            let logged = !memory.0.lock().unwrap().is_empty();
+            assert_eq!((enabled, logged), (expected, expected), "{filter}");
         }
     }
 }

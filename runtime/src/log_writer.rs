@@ -62,6 +62,12 @@ pub fn flush(timeout: std::time::Duration) {
 }
 
 impl NonBlocking {
+    /// Queues one whole line, as a line the subscriber formats is queued: dropped and counted
+    /// when the queue is full (the request line, formatted without `tracing`: `log_line.rs`).
+    pub fn send(&self, line: Vec<u8>) {
+        queue(&self.tx, line);
+    }
+
     /// Waits (at most `timeout`) until every line queued on this sink so far is written.
     pub fn flush(&self, timeout: std::time::Duration) {
         let (ack, done) = sync_channel(1);
@@ -130,12 +136,16 @@ impl Drop for Line<'_> {
         if self.buf.is_empty() {
             return;
         }
-        let line = std::mem::take(&mut self.buf);
-        match self.tx.try_send(Message::Line(line)) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
-                DROPPED.fetch_add(1, Ordering::Relaxed);
-            }
+        queue(self.tx, std::mem::take(&mut self.buf));
+    }
+}
+
+/// Queues `line` unless the queue is full (or its writer gone): then it is dropped and counted.
+fn queue(tx: &SyncSender<Message>, line: Vec<u8>) {
+    match tx.try_send(Message::Line(line)) {
+        Ok(()) => {}
+        Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
+            DROPPED.fetch_add(1, Ordering::Relaxed);
         }
     }
 }

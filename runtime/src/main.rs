@@ -13,17 +13,18 @@ use saferef_runtime::{AppState, Live, Release, Service, keys, serve_live};
 
 fn main() -> ExitCode {
     let settings = Settings::parse();
+    let sink = saferef_runtime::log_writer::start(settings.log_queue, std::io::stderr());
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
-        .with_writer(saferef_runtime::log_writer::start(
-            settings.log_queue,
-            std::io::stderr(),
-        ))
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(sink.clone())
+        .with_ansi(ansi)
         .event_format(saferef_runtime::log_line::Lines::default())
         .init();
+    // The request line skips `tracing` from here on, if the filter just set lets it through.
+    saferef_runtime::log_line::write_requests_to(&sink, !ansi);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {

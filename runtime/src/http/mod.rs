@@ -81,7 +81,7 @@ async fn handle(state: &Arc<AppState>, req: Request) -> Response {
         None => respond(state, &req).await,
     };
     let response = not_modified(&req, response);
-    log_request(
+    crate::log_line::request(
         id,
         &req.method,
         &req.path,
@@ -89,18 +89,6 @@ async fn handle(state: &Arc<AppState>, req: Request) -> Response {
         started.elapsed().as_micros() as u64,
     );
     response
-}
-
-/// The request's log line (RELIABILITY.md, "Logging"), formatted by `log_line.rs`.
-pub(crate) fn log_request(id: u64, method: &Method, path: &str, status: u16, latency_us: u64) {
-    tracing::info!(
-        request_id = id,
-        method = %method,
-        path = %path,
-        status,
-        latency_us,
-        "request"
-    );
 }
 
 async fn respond(state: &Arc<AppState>, req: &Request) -> Response {

@@ -39,7 +39,22 @@ pub struct Embedded {
 #[derive(Debug, Default)]
 struct Counters {
     map: HashMap<String, Counter>,
+    /// The keys of the counters marked dirty since the last write (a key at most once while
+    /// its counter stays dirty): the write takes these, not a scan of the whole map, which
+    /// holds every public client's counter of the day.
+    dirty: Vec<String>,
     last_write: Option<Instant>,
+    /// When expired counters were last dropped from memory (`take_dirty`).
+    last_sweep: Option<Instant>,
+}
+
+impl Counters {
+    /// Marks `counter` (held at `key`) dirty, listing its key if it was clean.
+    fn mark(dirty: &mut Vec<String>, key: &str, counter: &mut Counter) {
+        if !std::mem::replace(&mut counter.dirty, true) {
+            dirty.push(key.to_string());
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -50,6 +65,9 @@ struct Counter {
 }
 
 const WRITE_BEHIND: Duration = Duration::from_secs(1);
+/// How often expired counters are dropped from memory: a scan of the whole map, so not at
+/// every write. An expired counter held meanwhile reads as absent and is counted from 0.
+const SWEEP: Duration = Duration::from_secs(60);
 
 fn err(e: impl std::fmt::Display) -> StoreError {
     StoreError::Embedded(e.to_string())
@@ -101,6 +119,36 @@ fn live_counters(db: &Database) -> anyhow::Result<HashMap<String, Counter>> {
     Ok(map)
 }
 
+/// Counts `amount` on `entry` (held at `key`) unless that passes `limit`; an expired counter
+/// starts again at 0 for `ttl`.
+fn tally(
+    dirty: &mut Vec<String>,
+    key: &str,
+    entry: &mut Counter,
+    amount: u64,
+    limit: Option<u64>,
+    ttl: Duration,
+) -> Admitted {
+    if !live(entry.expires) {
+        entry.count = 0;
+        entry.expires = expiry(Some(ttl));
+        Counters::mark(dirty, key, entry);
+    }
+    if limit.is_some_and(|l| entry.count + amount > l) {
+        Admitted {
+            admitted: false,
+            count: entry.count,
+        }
+    } else {
+        entry.count += amount;
+        Counters::mark(dirty, key, entry);
+        Admitted {
+            admitted: true,
+            count: entry.count,
+        }
+    }
+}
+
 impl Embedded {
     pub fn open(path: &Path) -> anyhow::Result<Embedded> {
         if let Some(dir) = path.parent() {
@@ -114,7 +162,7 @@ impl Embedded {
         txn.commit()?;
         let counters = Counters {
             map: live_counters(&db)?,
-            last_write: None,
+            ..Counters::default()
         };
         Ok(Embedded {
             db: Arc::new(db),
@@ -151,18 +199,27 @@ impl Embedded {
         .await
     }
 
-    /// Takes the dirty counters and drops expired ones from memory.
+    /// Takes the dirty counters (those listed since the last write), and every `SWEEP` drops
+    /// expired ones from memory.
     fn take_dirty(&self) -> Vec<(String, Counter)> {
-        let mut c = self.counters();
-        c.map.retain(|_, v| live(v.expires) || v.dirty);
-        c.map
-            .iter_mut()
-            .filter(|(_, v)| v.dirty)
-            .map(|(k, v)| {
+        let mut guard = self.counters();
+        let c = &mut *guard;
+        if c.last_sweep.is_none_or(|t| t.elapsed() >= SWEEP) {
+            c.map.retain(|_, v| live(v.expires) || v.dirty);
+            c.last_sweep = Some(Instant::now());
+        }
+        let listed = std::mem::take(&mut c.dirty);
+        let mut taken = Vec::with_capacity(listed.len());
+        for key in listed {
+            // A key deleted since it was listed is gone; one listed again after a delete is
+            // clean at its second listing once taken at its first.
+            if let Some(v) = c.map.get_mut(&key).filter(|v| v.dirty) {
                 v.dirty = false;
-                (k.clone(), *v)
-            })
-            .collect()
+                let v = *v;
+                taken.push((key, v));
+            }
+        }
+        taken
     }
 
     /// Writes the dirty counters. One writer at a time, each taking the counts when it holds
@@ -182,10 +239,11 @@ impl Embedded {
 
     /// Marks counters whose write failed as still to write.
     fn mark_dirty(&self, batch: Vec<(String, Counter)>) {
-        let mut c = self.counters();
+        let mut guard = self.counters();
+        let c = &mut *guard;
         for (key, _) in batch {
             if let Some(v) = c.map.get_mut(&key) {
-                v.dirty = true;
+                Counters::mark(&mut c.dirty, &key, v);
             }
         }
     }
@@ -494,35 +552,18 @@ impl Embedded {
     ) -> Option<(Admitted, bool)> {
         let mut guard = self.counters();
         let counters = &mut *guard;
-        if !counters.map.contains_key(key) {
-            counters.map.insert(
-                key.to_string(),
-                Counter {
+        // One lookup when the counter is held (every request but a bucket's first of the day).
+        let result = match counters.map.get_mut(key) {
+            Some(entry) => tally(&mut counters.dirty, key, entry, amount, limit, ttl),
+            None => {
+                let mut entry = Counter {
                     count: start?,
                     expires: expiry(Some(ttl)),
                     dirty: false,
-                },
-            );
-        }
-        let entry = counters.map.get_mut(key)?;
-        if !live(entry.expires) {
-            *entry = Counter {
-                count: 0,
-                expires: expiry(Some(ttl)),
-                dirty: true,
-            };
-        }
-        let result = if limit.is_some_and(|l| entry.count + amount > l) {
-            Admitted {
-                admitted: false,
-                count: entry.count,
-            }
-        } else {
-            entry.count += amount;
-            entry.dirty = true;
-            Admitted {
-                admitted: true,
-                count: entry.count,
+                };
+                let result = tally(&mut counters.dirty, key, &mut entry, amount, limit, ttl);
+                counters.map.insert(key.to_string(), entry);
+                result
             }
         };
         let due = counters
@@ -612,5 +653,45 @@ mod tests {
         assert_eq!((next.admitted, next.count), (true, 4));
         assert_eq!(store.admit(gone, 1, None, DAY).await.unwrap().count, 1);
         assert_eq!(store.admit(other, 1, None, DAY).await.unwrap().count, 5);
+    }
+
+    /// What the database holds at `key`, as a count.
+    async fn stored(store: &Embedded, key: &str) -> Option<u64> {
+        let key = key.to_string();
+        store
+            .blocking(move |db| {
+                let txn = db.begin_read().map_err(err)?;
+                let table = txn.open_table(TABLE).map_err(err)?;
+                Ok(table
+                    .get(key.as_str())
+                    .map_err(err)?
+                    .map(|v| std::str::from_utf8(v.value().1).unwrap().parse().unwrap()))
+            })
+            .await
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn every_count_is_written_however_often_its_counter_turns_dirty() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Embedded::open(&dir.path().join("store.redb")).unwrap();
+        let (a, b) = ("quota:acct:a:2026-11-27", "quota:ip:b:2026-11-27");
+        for round in 1..=3u64 {
+            store.admit(a, 2, Some(100), DAY).await.unwrap();
+            store.admit(a, 1, Some(100), DAY).await.unwrap();
+            if round == 2 {
+                // Deleted while listed dirty, then counted again: written once, from 0.
+                store.admit(b, 5, None, DAY).await.unwrap();
+                store.delete(b).await.unwrap();
+                store.admit(b, 1, None, DAY).await.unwrap();
+            }
+            store.flush().await.unwrap();
+            assert_eq!(stored(&store, a).await, Some(3 * round), "round {round}");
+            assert!(store.take_dirty().is_empty(), "round {round}");
+        }
+        assert_eq!(stored(&store, b).await, Some(1));
+        // A refusal changes nothing: nothing to write.
+        assert!(!store.admit(a, 1000, Some(100), DAY).await.unwrap().admitted);
+        assert!(store.take_dirty().is_empty());
     }
 }
