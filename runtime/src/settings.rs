@@ -112,63 +112,40 @@ impl Settings {
     /// The request-path configuration, or every problem that stops the service from starting.
     pub fn config(&self) -> Result<crate::Config, Vec<String>> {
         let mut problems = Vec::new();
-        let secret_key = match self
-            .secret_key
-            .as_deref()
-            .map(crate::config::SecretKey::from_base64)
-        {
-            Some(Ok(k)) => Some(k),
-            Some(Err(e)) => {
-                problems.push(e);
-                None
-            }
-            None => None,
-        };
-        let payment_prices =
-            crate::config::parse_prices(&self.payment_prices).unwrap_or_else(|e| {
-                problems.push(e);
-                Vec::new()
-            });
-        let webhook_retry_delays = self.webhook_retry_delays.as_deref().and_then(|text| {
-            crate::config::parse_retry_delays(text)
-                .map_err(|e| problems.push(e))
-                .ok()
-        });
-        let webhook_allow_loopback = crate::config::parse_bool(&self.webhook_allow_loopback)
-            .unwrap_or_else(|e| {
-                problems.push(format!("SAFEREF_WEBHOOK_ALLOW_LOOPBACK: {e}"));
-                false
-            });
-        let cors_origins =
-            crate::config::CorsOrigins::parse(&self.cors_origins).unwrap_or_else(|e| {
-                problems.push(e);
-                crate::config::CorsOrigins::Any
-            });
-        let production = match self.environment.as_str() {
-            "production" => true,
-            "development" | "test" => false,
-            other => {
-                problems.push(format!(
-                    "SAFEREF_ENV must be production, development or test, not {other:?}"
-                ));
-                false
-            }
-        };
-        let netlify_purge = match (&self.netlify_site_id, &self.netlify_purge_token) {
-            (Some(site_id), Some(token)) => Some(crate::config::NetlifyPurge {
-                api_url: self.netlify_api_url.clone(),
-                site_id: site_id.clone(),
-                token: token.clone(),
-            }),
-            (None, None) => None,
-            _ => {
-                problems.push(
-                    "SAFEREF_NETLIFY_SITE_ID and SAFEREF_NETLIFY_PURGE_TOKEN go together: set both or neither"
-                        .to_string(),
-                );
-                None
-            }
-        };
+        let secret_key = reported(
+            &mut problems,
+            self.secret_key
+                .as_deref()
+                .map(crate::config::SecretKey::from_base64)
+                .transpose(),
+            None,
+        );
+        let payment_prices = reported(
+            &mut problems,
+            crate::config::parse_prices(&self.payment_prices),
+            Vec::new(),
+        );
+        let webhook_retry_delays = reported(
+            &mut problems,
+            self.webhook_retry_delays
+                .as_deref()
+                .map(crate::config::parse_retry_delays)
+                .transpose(),
+            None,
+        );
+        let webhook_allow_loopback = reported(
+            &mut problems,
+            crate::config::parse_bool(&self.webhook_allow_loopback)
+                .map_err(|e| format!("SAFEREF_WEBHOOK_ALLOW_LOOPBACK: {e}")),
+            false,
+        );
+        let cors_origins = reported(
+            &mut problems,
+            crate::config::CorsOrigins::parse(&self.cors_origins),
+            crate::config::CorsOrigins::Any,
+        );
+        let production = reported(&mut problems, self.production(), false);
+        let netlify_purge = reported(&mut problems, self.netlify_purge(), None);
         let config = crate::Config {
             marketplace_secret: self.marketplace_secret.clone(),
             trusted_proxy_header: self.trusted_proxy_header.clone(),
@@ -194,6 +171,40 @@ impl Settings {
             Err(problems)
         }
     }
+
+    fn production(&self) -> Result<bool, String> {
+        match self.environment.as_str() {
+            "production" => Ok(true),
+            "development" | "test" => Ok(false),
+            other => Err(format!(
+                "SAFEREF_ENV must be production, development or test, not {other:?}"
+            )),
+        }
+    }
+
+    fn netlify_purge(&self) -> Result<Option<crate::config::NetlifyPurge>, String> {
+        match (&self.netlify_site_id, &self.netlify_purge_token) {
+            (Some(site_id), Some(token)) => Ok(Some(crate::config::NetlifyPurge {
+                api_url: self.netlify_api_url.clone(),
+                site_id: site_id.clone(),
+                token: token.clone(),
+            })),
+            (None, None) => Ok(None),
+            _ => Err(
+                "SAFEREF_NETLIFY_SITE_ID and SAFEREF_NETLIFY_PURGE_TOKEN go together: set both or neither"
+                    .to_string(),
+            ),
+        }
+    }
+}
+
+/// A setting's value, or `fallback` with its problem added to `problems`: every problem is
+/// reported at once, so parsing goes on past the first.
+fn reported<T>(problems: &mut Vec<String>, setting: Result<T, String>, fallback: T) -> T {
+    setting.unwrap_or_else(|e| {
+        problems.push(e);
+        fallback
+    })
 }
 
 #[derive(Debug, Clone, Subcommand)]

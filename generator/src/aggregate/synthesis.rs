@@ -13,6 +13,7 @@ use super::assess;
 use crate::model::Dataset;
 use crate::model::contexts::Context;
 use crate::model::material::{Component, Product, ProductFinding, ShareKind};
+use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
 
 pub const METHOD: &str = "max_adjusted_compound_tier";
@@ -226,6 +227,20 @@ pub struct ShareBases {
     pub presence: usize,
 }
 
+impl ShareBases {
+    fn of(traces: &[Trace]) -> ShareBases {
+        let mut bases = ShareBases::default();
+        for t in traces {
+            *match t.share_basis {
+                ShareBasis::Content => &mut bases.content,
+                ShareBasis::UpperBound => &mut bases.upper_bound,
+                ShareBasis::Presence => &mut bases.presence,
+            } += 1;
+        }
+        bases
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Synthesis {
     pub risk_level: Option<ProductRisk>,
@@ -263,61 +278,20 @@ pub fn synthesize(dataset: &Dataset, product: &Product) -> Synthesized {
     };
     let factor = m.route * m.duration * m.frequency;
     let factor_in = |ctx: &str| if is_pet(ctx) { m.route } else { factor };
-    let mut traces = Vec::new();
-    for c in &product.composition {
-        let Some(record) = dataset.by_cas(&c.cas) else {
-            continue;
-        };
-        let a = assess(record);
-        let scored = |r: &super::ContextResult| adjusted_score(r.risk_level, factor_in(r.context));
-        let best = contexts.iter().filter_map(|ctx| a.get(ctx)).max_by(|x, y| {
-            scored(x)
-                .total_cmp(&scored(y))
-                .then(x.risk_level.cmp(&y.risk_level))
-                .then(x.confidence.total_cmp(&y.confidence))
-        });
-        let (used, fallback) = match best {
-            Some(r) => (Some(r), false),
-            None => (a.primary_context().and_then(|p| a.get(p)), true),
-        };
-        // A fallback answers for a context the product does not name: the product's own
-        // exposure, all three factors, applies to it.
-        let score = used.map_or(0.0, |r| {
-            if fallback {
-                adjusted_score(r.risk_level, factor)
-            } else {
-                scored(r)
-            }
-        });
-        traces.push(Trace {
-            compound_id: record.hq_id.clone(),
-            name: record.name.clone(),
-            cas: record.cas.clone(),
-            role: c.role.clone(),
-            context_used: used.map(|r| r.context),
-            tier: used.map(|r| r.risk_level),
-            confidence: used.map(|r| r.confidence),
-            adjusted_score: score,
-            fallback,
-            share: c.share.clone(),
-            share_kind: c.share_kind,
-            share_basis: ShareBasis::of(c),
-        });
-    }
+    let traces: Vec<Trace> = product
+        .composition
+        .iter()
+        .filter_map(|c| {
+            let record = dataset.by_cas(&c.cas)?;
+            Some(compound_trace(record, c, &contexts, factor, factor_in))
+        })
+        .collect();
     let findings = finding_traces(&product.findings, &contexts, factor_in);
     let score = traces
         .iter()
         .map(|t| t.adjusted_score)
         .chain(findings.iter().map(|f| f.adjusted_score))
         .fold(0.0, f64::max);
-    let mut bases = ShareBases::default();
-    for t in &traces {
-        *match t.share_basis {
-            ShareBasis::Content => &mut bases.content,
-            ShareBasis::UpperBound => &mut bases.upper_bound,
-            ShareBasis::Presence => &mut bases.presence,
-        } += 1;
-    }
     // A compound without a tier in any context is evidence of nothing: a product none of whose
     // compounds is assessed, and with no finding of its own, has no level, never "negligible"
     // (METHODOLOGY.md, "Product synthesis").
@@ -329,12 +303,59 @@ pub fn synthesize(dataset: &Dataset, product: &Product) -> Synthesized {
         multipliers: m,
         compounds_assessed: traces.len(),
         product_findings: findings,
-        share_bases: bases,
+        share_bases: ShareBases::of(&traces),
         synthesis_method: METHOD,
         synthesis_version: VERSION,
         methodology_note: METHODOLOGY_NOTE,
     };
     (synthesis, traces)
+}
+
+/// A compound's trace: its best-scoring tier among the product's contexts, or its primary
+/// context's as a fallback when it has none of them; `factor` is the product's whole
+/// exposure factor, `factor_in` the one a context takes.
+fn compound_trace(
+    record: &CompoundRecord,
+    c: &Component,
+    contexts: &[&'static str],
+    factor: f64,
+    factor_in: impl Fn(&str) -> f64,
+) -> Trace {
+    let a = assess(record);
+    let scored = |r: &super::ContextResult| adjusted_score(r.risk_level, factor_in(r.context));
+    let best = contexts.iter().filter_map(|ctx| a.get(ctx)).max_by(|x, y| {
+        scored(x)
+            .total_cmp(&scored(y))
+            .then(x.risk_level.cmp(&y.risk_level))
+            .then(x.confidence.total_cmp(&y.confidence))
+    });
+    let (used, fallback) = match best {
+        Some(r) => (Some(r), false),
+        None => (a.primary_context().and_then(|p| a.get(p)), true),
+    };
+    // A fallback answers for a context the product does not name: the product's own
+    // exposure, all three factors, applies to it.
+    let score = used.map_or(0.0, |r| {
+        if fallback {
+            adjusted_score(r.risk_level, factor)
+        } else {
+            scored(r)
+        }
+    });
+    Trace {
+        compound_id: record.hq_id.clone(),
+        name: record.name.clone(),
+        cas: record.cas.clone(),
+        role: c.role.clone(),
+        context_used: used.map(|r| r.context),
+        tier: used.map(|r| r.risk_level),
+        confidence: used.map(|r| r.confidence),
+        adjusted_score: score,
+        fallback,
+        share: c.share.clone(),
+        share_kind: c.share_kind,
+        share_basis: ShareBasis::of(c),
+    }
 }
 
 /// The product's findings in the contexts its exposure names, each scored; a finding for a

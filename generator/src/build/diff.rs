@@ -138,6 +138,13 @@ impl Release<'_> {
 
 /// A changed compound: its field changes (regulatory ones apart) and its tier changes.
 fn compound_changes(at: &Release<'_>, old: &CompoundRecord, new: &CompoundRecord) -> Vec<Entry> {
+    let mut out = field_changes(at, old, new);
+    out.extend(risk_change(at, old, new));
+    out
+}
+
+/// One entry for the changed fields outside `regulatory`, one for those inside it.
+fn field_changes(at: &Release<'_>, old: &CompoundRecord, new: &CompoundRecord) -> Vec<Entry> {
     let (a, b) = (record_value(old), record_value(new));
     let mut changes = Vec::new();
     walk("", Some(&a), Some(&b), &DERIVED_DATES, None, &mut changes);
@@ -173,6 +180,11 @@ fn compound_changes(at: &Release<'_>, old: &CompoundRecord, new: &CompoundRecord
         );
         out.push(at.entry(kind, Some(id), &new.name, summary, changes, diff));
     }
+    out
+}
+
+/// The entry for the contexts whose risk tier changed, if any did.
+fn risk_change(at: &Release<'_>, old: &CompoundRecord, new: &CompoundRecord) -> Option<Entry> {
     let (before, after) = (tiers(old), tiers(new));
     let contexts: BTreeSet<&str> = before.keys().chain(after.keys()).copied().collect();
     let risk: Vec<Change> = contexts
@@ -185,39 +197,40 @@ fn compound_changes(at: &Release<'_>, old: &CompoundRecord, new: &CompoundRecord
             effective: None,
         })
         .collect();
-    if !risk.is_empty() {
-        let shown = |t: &Value| t.as_str().unwrap_or("none").to_string();
-        let summary = format!(
-            "{}: risk tier changed in {} context{}: {}",
-            new.name,
-            risk.len(),
-            if risk.len() == 1 { "" } else { "s" },
-            risk.iter()
-                .map(|c| format!(
-                    "{} {} -> {}",
-                    &c.path["risk_levels.".len()..],
-                    shown(&c.old),
-                    shown(&c.new)
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        let lines = |m: &BTreeMap<&str, &str>| {
-            m.iter()
-                .map(|(c, t)| format!("{c}: {t}\n"))
-                .collect::<String>()
-        };
-        let diff = text_diff(id, at.name, &lines(&before), &lines(&after));
-        out.push(at.entry(
-            EventType::CompoundRiskChanged,
-            Some(id),
-            &new.name,
-            summary,
-            risk,
-            diff,
-        ));
+    if risk.is_empty() {
+        return None;
     }
-    out
+    let shown = |t: &Value| t.as_str().unwrap_or("none").to_string();
+    let summary = format!(
+        "{}: risk tier changed in {} context{}: {}",
+        new.name,
+        risk.len(),
+        if risk.len() == 1 { "" } else { "s" },
+        risk.iter()
+            .map(|c| format!(
+                "{} {} -> {}",
+                &c.path["risk_levels.".len()..],
+                shown(&c.old),
+                shown(&c.new)
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let lines = |m: &BTreeMap<&str, &str>| {
+        m.iter()
+            .map(|(c, t)| format!("{c}: {t}\n"))
+            .collect::<String>()
+    };
+    let id = new.hq_id.as_str();
+    let diff = text_diff(id, at.name, &lines(&before), &lines(&after));
+    Some(at.entry(
+        EventType::CompoundRiskChanged,
+        Some(id),
+        &new.name,
+        summary,
+        risk,
+        diff,
+    ))
 }
 
 /// Cells of the regulatory-status layer added, removed or changed, by jurisdiction, analyte

@@ -450,13 +450,12 @@ fn load_compound(
     read_at: SystemTime,
 ) -> Read {
     let file = path.display().to_string();
-    let mut names: Unread = path
+    let names: Unread = path
         .file_stem()
         .and_then(|s| s.to_str())
         .map(str::to_string)
         .into_iter()
         .collect();
-    let unread = |names: Unread, p: Problem| (Err(names), vec![p]);
     // Taken before the bytes are read: a write after that gives the file another stamp.
     let stamp = std::fs::metadata(path)
         .ok()
@@ -465,38 +464,67 @@ fn load_compound(
         let rel = path.strip_prefix(data_dir).ok().and_then(Path::to_str)?;
         Some((cache, records_key, rel))
     });
-    if let Some((cache, records_key, rel)) = cached
+    if let Some((cache, _, rel)) = cached
         && let Some(stamp) = stamp
         && let Some(digest) = cache.digest(rel, &stamp)
-        && let Some(json) = cache.record(records_key, rel, &digest)
-        && let Ok(record) = serde_json::from_slice::<CompoundRecord>(json)
+        && let Some(record) = cached_record(cached, &digest)
     {
         let id = record.hq_id.clone();
         return (Ok((id, file, record, digest, Some(stamp))), Vec::new());
     }
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
-        Err(e) => return unread(names, Problem::new(&file, "", e.to_string())),
+        Err(e) => return (Err(names), vec![Problem::new(&file, "", e.to_string())]),
     };
     let digest: [u8; 32] = Sha256::digest(&bytes).into();
-    if let Some((cache, records_key, rel)) = cached
-        && let Some(json) = cache.record(records_key, rel, &digest)
-        && let Ok(record) = serde_json::from_slice::<CompoundRecord>(json)
-    {
+    if let Some(record) = cached_record(cached, &digest) {
         return (
             Ok((record.hq_id.clone(), file, record, digest, stamp)),
             Vec::new(),
         );
     }
+    match parse_compound(bytes, &file, names, overlays, rank) {
+        (Ok(record), problems) => (
+            Ok((record.hq_id.clone(), file, record, digest, stamp)),
+            problems,
+        ),
+        (Err(names), problems) => (Err(names), problems),
+    }
+}
+
+/// Where a record may be reused from: the cache, the current `records_key` and the file's
+/// path relative to the data directory.
+type Cached<'a> = (&'a dyn RecordCache, &'a Hash, &'a str);
+
+/// The cached record of a file whose bytes hashed to `digest`, when the cache holds one that
+/// deserialises.
+fn cached_record(cached: Option<Cached<'_>>, digest: &Hash) -> Option<CompoundRecord> {
+    let (cache, records_key, rel) = cached?;
+    serde_json::from_slice(cache.record(records_key, rel, digest)?).ok()
+}
+
+/// A compound file's bytes parsed, with the curated entries for its CAS merged over them and
+/// its lifecycle and dates resolved; or, when the file is unusable, its id and CAS (`names`,
+/// with the CAS added when the file gives one) and why.
+fn parse_compound(
+    bytes: Vec<u8>,
+    file: &str,
+    mut names: Unread,
+    overlays: &Overlays<'_>,
+    rank: &(dyn Fn(&str) -> usize + Sync),
+) -> (Result<CompoundRecord, Unread>, Vec<Problem>) {
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
-        Err(e) => return unread(names, Problem::new(&file, "", format!("not UTF-8: {e}"))),
+        Err(e) => {
+            let p = Problem::new(file, "", format!("not UTF-8: {e}"));
+            return (Err(names), vec![p]);
+        }
     };
     let stored: Value = match serde_json::from_str(&text) {
         Ok(v) => v,
         Err(e) => {
-            let p = Problem::new(&file, "", format!("not valid JSON: {e}")).at_line(e.line());
-            return unread(names, p);
+            let p = Problem::new(file, "", format!("not valid JSON: {e}")).at_line(e.line());
+            return (Err(names), vec![p]);
         }
     };
     let cas = stored
@@ -508,7 +536,7 @@ fn load_compound(
     let applying = overlays.get(cas.as_str()).map(Vec::as_slice).unwrap_or(&[]);
     let mut problems = Vec::new();
     let Some((value, mut record)) =
-        with_overlays(&stored, &text, &file, applying, rank, &mut problems)
+        with_overlays(&stored, &text, file, applying, rank, &mut problems)
     else {
         return (Err(names), problems);
     };
@@ -518,10 +546,7 @@ fn load_compound(
         .retain(|g| !field_present(&value, &g.field));
     lifecycle::resolve(&mut record);
     dates::resolve(&mut record);
-    (
-        Ok((record.hq_id.clone(), file, record, digest, stamp)),
-        problems,
-    )
+    (Ok(record), problems)
 }
 
 /// The stored record with the curated entries that apply merged over it, ordered and

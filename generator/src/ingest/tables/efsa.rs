@@ -288,86 +288,110 @@ fn parse(
     for row in reader(text, b',', true).records() {
         let row = row?;
         let id = ledger.row(cell(&row, 0).unwrap_or_default());
-        let Some(substance) = cell(&row, 0) else {
-            ledger.skip(id, "no substance name");
-            continue;
+        let g = match guidance_value(&row, set_aside) {
+            Ok(g) => g,
+            Err(reason) => {
+                ledger.skip(id, reason);
+                continue;
+            }
         };
-        let Some((kind, label)) = cell(&row, 4).and_then(assessment) else {
-            ledger.skip(
-                id,
-                "not a health-based guidance value (ADI, TDI, TWI, ARfD, UL, AOEL)",
-            );
-            continue;
-        };
-        let (Some(value), Some(unit)) = (
-            cell(&row, 6).and_then(|v| v.parse::<f64>().ok()),
-            cell(&row, 7),
-        ) else {
-            ledger.skip(
-                id,
-                "no numeric value with a unit (not established, or not allocated)",
-            );
-            continue;
-        };
-        if is_concentration(unit) {
-            ledger.skip(
-                id,
-                "unit is a content (per kg or per g of food or feed, not of body weight): a \
-                 maximum content or a source error, not an intake",
-            );
-            continue;
-        }
-        if set_aside.excludes(&RowKey {
-            substance: substance.to_string(),
-            output_id: cell(&row, 3).unwrap_or_default().to_string(),
-            assessment: cell(&row, 4).unwrap_or_default().to_string(),
-            value: cell(&row, 6).unwrap_or_default().to_string(),
-            unit: unit.to_string(),
-            population: cell(&row, 8).unwrap_or_default().to_string(),
-        }) {
-            ledger.skip(id, set_aside::REASON);
-            continue;
-        }
-        if contradicts(kind, unit) {
-            ledger.skip(
-                id,
-                "unit contradicts the kind of value (a daily intake given per week, or the \
-                 reverse): a source error, listed in curated/data-quality.json",
-            );
-            continue;
-        }
-        let Some(agency) = cell(&row, 1).and_then(agency_of) else {
-            ledger.skip(id, "author is not EFSA, the SCF or a FAO/WHO committee");
-            continue;
-        };
-        let author = cell(&row, 1).unwrap_or_default();
         // EFSA gives no CAS for some substances ("Cadmium (total)"): the name is resolved
         // through data/curated/groups.json.
-        let subject = match cas_of.get(substance) {
+        let subject = match cas_of.get(g.substance) {
             Some(cas) => Subject::Cas(cas.clone()),
-            None => Subject::Named(substance.to_string()),
+            None => Subject::Named(g.substance.to_string()),
         };
         ledger.about(id, [subject.clone()]);
-        let qualifier: Vec<&str> = cell(&row, 5)
-            .filter(|q| *q != "=")
-            .into_iter()
-            .chain(label)
-            .collect();
-        let dose = DoseValue {
-            qualifier: (!qualifier.is_empty()).then(|| qualifier.join("; ")),
-            year: cell(&row, 2).and_then(|y| y.parse().ok()),
-            population: cell(&row, 8).map(String::from),
-            basis: Some(author.to_string()),
-            reference: cell(&row, 3).and_then(|id| references.get(id)).cloned(),
-            ..dose::stated(src, agency, kind, value, per_period(kind, unit))
-        };
-        doses.add(substance, subject, dose);
+        doses.add(g.substance, subject, dose_of(&row, &g, references, src));
     }
     let contributions = doses.into_contributions();
     Ok(Parsed {
         contributions,
         ledger,
     })
+}
+
+/// A reference-value row that is a health-based guidance value this service serves.
+struct Guidance<'r> {
+    substance: &'r str,
+    kind: DoseKind,
+    label: Option<&'static str>,
+    value: f64,
+    unit: &'r str,
+    agency: &'static str,
+}
+
+/// The row as a guidance value, or the reason the ledger gives for skipping it.
+fn guidance_value<'r>(
+    row: &'r csv::StringRecord,
+    set_aside: &SetAside,
+) -> Result<Guidance<'r>, &'static str> {
+    let substance = cell(row, 0).ok_or("no substance name")?;
+    let (kind, label) = cell(row, 4)
+        .and_then(assessment)
+        .ok_or("not a health-based guidance value (ADI, TDI, TWI, ARfD, UL, AOEL)")?;
+    let (Some(value), Some(unit)) = (
+        cell(row, 6).and_then(|v| v.parse::<f64>().ok()),
+        cell(row, 7),
+    ) else {
+        return Err("no numeric value with a unit (not established, or not allocated)");
+    };
+    if is_concentration(unit) {
+        return Err(
+            "unit is a content (per kg or per g of food or feed, not of body weight): a \
+             maximum content or a source error, not an intake",
+        );
+    }
+    if set_aside.excludes(&RowKey {
+        substance: substance.to_string(),
+        output_id: cell(row, 3).unwrap_or_default().to_string(),
+        assessment: cell(row, 4).unwrap_or_default().to_string(),
+        value: cell(row, 6).unwrap_or_default().to_string(),
+        unit: unit.to_string(),
+        population: cell(row, 8).unwrap_or_default().to_string(),
+    }) {
+        return Err(set_aside::REASON);
+    }
+    if contradicts(kind, unit) {
+        return Err(
+            "unit contradicts the kind of value (a daily intake given per week, or the \
+             reverse): a source error, listed in curated/data-quality.json",
+        );
+    }
+    let agency = cell(row, 1)
+        .and_then(agency_of)
+        .ok_or("author is not EFSA, the SCF or a FAO/WHO committee")?;
+    Ok(Guidance {
+        substance,
+        kind,
+        label,
+        value,
+        unit,
+        agency,
+    })
+}
+
+/// The served value of a kept row: its qualifier and label, year, population, author and the
+/// opinion's address.
+fn dose_of(
+    row: &csv::StringRecord,
+    g: &Guidance<'_>,
+    references: &HashMap<String, String>,
+    src: &SourceDescriptor,
+) -> DoseValue {
+    let qualifier: Vec<&str> = cell(row, 5)
+        .filter(|q| *q != "=")
+        .into_iter()
+        .chain(g.label)
+        .collect();
+    DoseValue {
+        qualifier: (!qualifier.is_empty()).then(|| qualifier.join("; ")),
+        year: cell(row, 2).and_then(|y| y.parse().ok()),
+        population: cell(row, 8).map(String::from),
+        basis: Some(cell(row, 1).unwrap_or_default().to_string()),
+        reference: cell(row, 3).and_then(|id| references.get(id)).cloned(),
+        ..dose::stated(src, g.agency, g.kind, g.value, per_period(g.kind, g.unit))
+    }
 }
 
 #[cfg(test)]

@@ -196,58 +196,7 @@ fn compound(full: bool, r: &CompoundRecord, index: &RiskIndex, contexts: &[Strin
         String::new()
     });
     if full {
-        let l = &r.regulatory.listings;
-        let ghs = r.safety.ghs.iter().find(|g| g.is_current());
-        row.extend([
-            r.identity.iupac_name.clone().unwrap_or_default(),
-            r.identity.synonyms.join("; "),
-            r.crossrefs
-                .pubchem_cid
-                .map(|c| c.to_string())
-                .unwrap_or_default(),
-            r.crossrefs
-                .ec_number
-                .as_ref()
-                .map(|v| v.value.clone())
-                .unwrap_or_default(),
-            r.crossrefs
-                .dtxsid
-                .as_ref()
-                .map(|v| v.value.clone())
-                .unwrap_or_default(),
-            label(&r.watch_class),
-            join(
-                r.safety
-                    .ghs
-                    .iter()
-                    .filter(|g| g.is_current())
-                    .flat_map(|g| g.h_codes.iter().map(String::as_str)),
-            ),
-            ghs.and_then(|g| g.signal_word.as_ref())
-                .map(label)
-                .unwrap_or_default(),
-            l.iarc_group
-                .as_ref()
-                .map(|g| label(&g.group))
-                .unwrap_or_default(),
-            l.ntp_roc
-                .as_ref()
-                .map(|n| label(&n.listing))
-                .unwrap_or_default(),
-            join(l.prop65.iter().map(|p| label(&p.toxicity))),
-            l.eu_svhc
-                .as_ref()
-                .map(|s| s.reasons.join("; "))
-                .unwrap_or_default(),
-            join(unique(
-                r.regulatory
-                    .classifications
-                    .iter()
-                    .map(|c| c.agency.as_str()),
-            )),
-            join(unique(r.found_in.iter().map(|f| f.category.as_str()))),
-            r.meta.last_reviewed.clone(),
-        ]);
+        row.extend(compound_full(r));
     }
     let tiers = select::tiers(index, r);
     row.extend(contexts.iter().map(|c| {
@@ -256,6 +205,63 @@ fn compound(full: bool, r: &CompoundRecord, index: &RiskIndex, contexts: &[Strin
             .map_or(String::new(), |t| t.as_str().to_string())
     }));
     row
+}
+
+/// The columns only `full` exports carry: identity, cross-references, hazard and regulatory
+/// listings, uses and the review date.
+fn compound_full(r: &CompoundRecord) -> Vec<String> {
+    let l = &r.regulatory.listings;
+    let ghs = r.safety.ghs.iter().find(|g| g.is_current());
+    vec![
+        r.identity.iupac_name.clone().unwrap_or_default(),
+        r.identity.synonyms.join("; "),
+        r.crossrefs
+            .pubchem_cid
+            .map(|c| c.to_string())
+            .unwrap_or_default(),
+        r.crossrefs
+            .ec_number
+            .as_ref()
+            .map(|v| v.value.clone())
+            .unwrap_or_default(),
+        r.crossrefs
+            .dtxsid
+            .as_ref()
+            .map(|v| v.value.clone())
+            .unwrap_or_default(),
+        label(&r.watch_class),
+        join(
+            r.safety
+                .ghs
+                .iter()
+                .filter(|g| g.is_current())
+                .flat_map(|g| g.h_codes.iter().map(String::as_str)),
+        ),
+        ghs.and_then(|g| g.signal_word.as_ref())
+            .map(label)
+            .unwrap_or_default(),
+        l.iarc_group
+            .as_ref()
+            .map(|g| label(&g.group))
+            .unwrap_or_default(),
+        l.ntp_roc
+            .as_ref()
+            .map(|n| label(&n.listing))
+            .unwrap_or_default(),
+        join(l.prop65.iter().map(|p| label(&p.toxicity))),
+        l.eu_svhc
+            .as_ref()
+            .map(|s| s.reasons.join("; "))
+            .unwrap_or_default(),
+        join(unique(
+            r.regulatory
+                .classifications
+                .iter()
+                .map(|c| c.agency.as_str()),
+        )),
+        join(unique(r.found_in.iter().map(|f| f.category.as_str()))),
+        r.meta.last_reviewed.clone(),
+    ]
 }
 
 /// A JSON value as one cell: strings as they are, absent as empty.

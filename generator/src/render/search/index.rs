@@ -135,15 +135,38 @@ impl SearchIndex {
             aliases: HashMap::new(),
             exact: HashMap::new(),
         };
-        let mut positions = HashMap::new();
         // The folded names, for the order of equal scores.
         let mut names = Vec::new();
+        let positions = index.push_compounds(dataset, &mut names);
+        index.push_products(dataset, &mut names);
+        index.push_materials(dataset, &mut names);
+        for a in &dataset.aliases {
+            if let Some(&at) = dataset
+                .by_cas(&a.cas)
+                .and_then(|r| positions.get(r.hq_id.as_str()))
+            {
+                index.aliases.insert(alias_key(&a.alias), at);
+            }
+        }
+        index.rank(&names);
+        index.vocabulary.index_deletions();
+        index
+    }
+
+    /// Indexes the served compounds (not critical threats); returns each one's entry by id,
+    /// for the aliases.
+    fn push_compounds<'d>(
+        &mut self,
+        dataset: &'d Dataset,
+        names: &mut Vec<String>,
+    ) -> HashMap<&'d str, usize> {
+        let mut positions = HashMap::new();
         for r in dataset.compounds.values() {
             if r.watch_class == WatchClass::CriticalThreat {
                 continue;
             }
-            positions.insert(r.hq_id.as_str(), index.entries.len());
-            index.push(&mut names, EntityType::Compound, &r.hq_id, &r.name, |e| {
+            positions.insert(r.hq_id.as_str(), self.entries.len());
+            self.push(names, EntityType::Compound, &r.hq_id, &r.name, |e| {
                 e.add(Field::Id, &r.hq_id);
                 e.add(Field::Cas, &r.cas);
                 for a in &r.alternate_cas {
@@ -170,8 +193,12 @@ impl SearchIndex {
                 }
             });
         }
+        positions
+    }
+
+    fn push_products(&mut self, dataset: &Dataset, names: &mut Vec<String>) {
         for p in dataset.products.values() {
-            index.push(&mut names, EntityType::Product, &p.id, &p.name, |e| {
+            self.push(names, EntityType::Product, &p.id, &p.name, |e| {
                 e.add(Field::Id, &p.id);
                 e.add(Field::Name, &p.name);
                 for n in &p.common_names {
@@ -186,8 +213,11 @@ impl SearchIndex {
                 e.add(Field::Tier, &p.tier);
             });
         }
+    }
+
+    fn push_materials(&mut self, dataset: &Dataset, names: &mut Vec<String>) {
         for m in dataset.materials.values() {
-            index.push(&mut names, EntityType::Material, &m.id, &m.name, |e| {
+            self.push(names, EntityType::Material, &m.id, &m.name, |e| {
                 e.add(Field::Id, &m.id);
                 e.add(Field::Name, &m.name);
                 for s in &m.synonyms {
@@ -197,17 +227,6 @@ impl SearchIndex {
                 e.add(Field::Slug, &m.slug);
             });
         }
-        for a in &dataset.aliases {
-            if let Some(&at) = dataset
-                .by_cas(&a.cas)
-                .and_then(|r| positions.get(r.hq_id.as_str()))
-            {
-                index.aliases.insert(alias_key(&a.alias), at);
-            }
-        }
-        index.rank(&names);
-        index.vocabulary.index_deletions();
-        index
     }
 
     /// Ranks the entries by folded name, then id, once, so ordering results compares
