@@ -469,7 +469,7 @@ async fn fragrance_endpoints_list_classify_and_search() {
     assert_eq!(status, 401, "{body}");
     let (status, _, body) = get(&format!("{base}/api/fragrance?limit=5"), Some(&developer)).await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body["pagination"]["total"], 104);
+    assert_eq!(body["pagination"]["total"], 105);
     assert_eq!(body["ingredients"].as_array().unwrap().len(), 5);
     let (status, _, body) = get(&format!("{base}/api/fragrance/classes"), Some(&developer)).await;
     assert_eq!(status, 200, "{body}");
