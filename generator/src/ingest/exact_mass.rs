@@ -51,28 +51,8 @@ impl IsotopeTable {
     /// The monoisotopic mass of a Hill formula ("C8H10N4O2"), rounded to 6 decimals; `None`
     /// if the formula has anything but element symbols and counts, or an unknown element.
     pub fn exact_mass(&self, formula: &str) -> Option<f64> {
-        let bytes = formula.as_bytes();
-        let mut i = 0;
         let mut total = 0.0;
-        while i < bytes.len() {
-            if !bytes[i].is_ascii_uppercase() {
-                return None;
-            }
-            let start = i;
-            i += 1;
-            while i < bytes.len() && bytes[i].is_ascii_lowercase() {
-                i += 1;
-            }
-            let symbol = &formula[start..i];
-            let digits = i;
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
-                i += 1;
-            }
-            let count: u32 = if digits == i {
-                1
-            } else {
-                formula[digits..i].parse().ok()?
-            };
+        for (symbol, count) in crate::model::formula::strict_elements(formula)? {
             total += self.masses.get(symbol)? * f64::from(count);
         }
         (total > 0.0).then(|| (total * 1e6).round() / 1e6)
