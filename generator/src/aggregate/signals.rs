@@ -575,7 +575,12 @@ fn by_route(r: &CompoundRecord, out: &mut [Signal]) {
 }
 
 fn ghs(r: &CompoundRecord, out: &mut Vec<Signal>) {
-    for g in r.safety.ghs.iter().filter(|g| g.is_current()) {
+    for g in r
+        .safety
+        .ghs
+        .iter()
+        .filter(|g| g.is_current() && !impurity_grade(g.qualifier.as_deref()))
+    {
         let (agency, weight, who) = match g.jurisdiction.as_str() {
             "EU" => (
                 "European Commission",
@@ -778,6 +783,16 @@ fn acute_m_factor(cell: &str) -> Option<u32> {
 /// The largest M-factor an entry states, acute or chronic ("M=1 | M=10" gives 10).
 fn largest_m_factor(cell: &str) -> Option<u32> {
     m_factors(cell).into_iter().map(|(_, m)| m).max()
+}
+
+/// An Annex VI entry for a grade holding at least so much of another substance ("containing
+/// ≥ 0,1 % butadiene (203-450-8)" beside butane's own entry): its classes are that impurity's,
+/// so, as a listing qualified by another agent, it gives no finding about the substance
+/// (METHODOLOGY.md). A grade by particle size is the substance's own form and counts.
+fn impurity_grade(qualifier: Option<&str>) -> bool {
+    qualifier.is_some_and(|q| {
+        (q.starts_with("containing ≥") || q.starts_with("containing >")) && !q.contains("particles")
+    })
 }
 
 /// ", only in alcoholic beverages": a finding says when its listing holds only under a

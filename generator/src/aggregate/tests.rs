@@ -889,3 +889,36 @@ fn a_curated_human_poisoning_counts_for_the_contexts_it_names() {
     assert_eq!(rule_of("human_elderly"), Some(Rule::LifeStage));
     assert_eq!(rule_of("exposure_inhalation"), Some(Rule::AcuteToxicity));
 }
+
+/// An Annex VI entry for a grade holding at least so much of another substance (butane
+/// "containing ≥ 0,1 % butadiene") gives the impurity's classes no finding about the substance;
+/// a grade by particle size, the substance's own form, still counts (METHODOLOGY.md).
+#[test]
+fn a_grade_by_an_impurity_gives_no_finding() {
+    let graded = |qualifier: &str| {
+        record(&[json!({"safety": {"ghs": [
+            {"jurisdiction": "EU", "hazard_classes": ["Flam. Gas 1"], "h_codes": ["H220"], "source": "clp"},
+            {"jurisdiction": "EU", "hazard_classes": ["Flam. Gas 1", "Carc. 1A", "Muta. 1B"], "h_codes": ["H220", "H350", "H340"], "qualifier": qualifier, "source": "clp"}
+        ]}})])
+    };
+    assert_eq!(
+        tier(
+            &graded("containing ≥ 0,1 % butadiene (203-450-8)"),
+            "human_adult"
+        ),
+        None
+    );
+    assert_eq!(
+        tier(
+            &graded(
+                "containing ≥ 0.1 % (w/w) of particles with an aerodynamic diameter of below 50 µm"
+            ),
+            "human_adult"
+        ),
+        Some(VeryHigh)
+    );
+    assert_eq!(
+        tier(&graded("containing ≤ 0.03 % isomalathion"), "human_adult"),
+        Some(VeryHigh)
+    );
+}

@@ -168,14 +168,27 @@ fn substances(name: &str, cas_cell: &str) -> Vec<(Cas, String, Option<String>)> 
         .collect()
 }
 
-/// The grade of the substance an entry is for, as Annex VI writes it in the name: "containing
-/// ≥ 0.1 % 4-chloroaniline", "containing < 0,1 % (w/w) of particles with an aerodynamic
-/// diameter of below 50 µm". Kept as the table writes it, whitespace aside: where the
-/// flattened table lost the comparator ("containing = 0,1 %", five perborate cells) it is not
-/// guessed (data/README.md).
+/// The grade of the substance an entry is for, as Annex VI writes it in the name, in brackets
+/// or in parentheses: "containing ≥ 0.1 % 4-chloroaniline", "containing < 0,1 % (w/w) of
+/// particles with an aerodynamic diameter of below 50 µm", "containing ≥ 0,1 % butadiene
+/// (203-450-8)". Kept as the table writes it, whitespace aside: where the flattened table lost
+/// the comparator ("containing = 0,1 %", five perborate cells) it is not guessed
+/// (data/README.md).
 fn grade(text: &str) -> Option<String> {
-    let start = text.find("[containing")?;
-    let end = start + text[start..].find(']')?;
+    let start = text
+        .find("[containing")
+        .or_else(|| text.find("(containing"))?;
+    let (open, close) = if text[start..].starts_with('[') {
+        ('[', ']')
+    } else {
+        ('(', ')')
+    };
+    let mut depth = 0;
+    let end = start
+        + text[start..].char_indices().find_map(|(i, c)| {
+            depth += i32::from(c == open) - i32::from(c == close);
+            (depth == 0).then_some(i)
+        })?;
     Some(
         text[start + 1..end]
             .split_whitespace()
@@ -436,6 +449,23 @@ mod tests {
                 "121-75-5".to_string(),
                 Some("containing ≤ 0.03 % isomalathion".to_string())
             )]
+        );
+        // In parentheses, with a number in parentheses inside (601-004-01-8).
+        assert_eq!(
+            grades(
+                "butane (containing ≥ 0,1 % butadiene (203-450-8)) [1] | isobutane (containing ≥ 0,1 % butadiene (203-450-8))  [2]",
+                "106-97-8 [1] | 75-28-5 [2]",
+            ),
+            [
+                (
+                    "106-97-8".to_string(),
+                    Some("containing ≥ 0,1 % butadiene (203-450-8)".to_string())
+                ),
+                (
+                    "75-28-5".to_string(),
+                    Some("containing ≥ 0,1 % butadiene (203-450-8)".to_string())
+                )
+            ]
         );
         assert_eq!(
             grades("benzene", "71-43-2"),
