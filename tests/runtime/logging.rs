@@ -4,6 +4,7 @@
 //! says how many when it is read again.
 
 use std::io::Read;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -12,23 +13,30 @@ use crate::support::{dataset, write_tree};
 
 const ADMIN: &str = "admin-token-for-the-logging-test";
 
+/// The real binary on the embedded store, on a free loopback port, serving `tree`.
+fn serve(tree: &Path, state: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_saferef-serve"));
+    command
+        .args(["--listen", "127.0.0.1:0", "--data"])
+        .arg(tree.join("data"))
+        .arg("--site")
+        .arg(tree.join("site"))
+        .arg("--state")
+        .arg(state)
+        .env_remove("SAFEREF_REDIS_URL")
+        .stdout(Stdio::piped());
+    command
+}
+
 #[test]
 fn a_stalled_log_drops_and_counts_lines_and_never_holds_a_request() {
     let tree = tempfile::tempdir().unwrap();
     write_tree(tree.path(), &dataset());
     let state = tempfile::tempdir().unwrap();
     let key = binary::create_key(state.path(), "enterprise");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_saferef-serve"))
-        .args(["--listen", "127.0.0.1:0", "--data"])
-        .arg(tree.path().join("data"))
-        .arg("--site")
-        .arg(tree.path().join("site"))
-        .arg("--state")
-        .arg(state.path())
-        .env_remove("SAFEREF_REDIS_URL")
+    let mut child = serve(tree.path(), state.path())
         .env("SAFEREF_LOG_QUEUE", "16")
         .env("SAFEREF_ADMIN_TOKEN", ADMIN)
-        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -101,18 +109,8 @@ fn every_request_has_its_line_unless_the_filter_says_otherwise() {
     for filter in [None, Some("warn,saferef_runtime::http=info"), Some("warn")] {
         let state = tempfile::tempdir().unwrap();
         let log = tempfile::NamedTempFile::new().unwrap();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_saferef-serve"));
-        command
-            .args(["--listen", "127.0.0.1:0", "--data"])
-            .arg(tree.path().join("data"))
-            .arg("--site")
-            .arg(tree.path().join("site"))
-            .arg("--state")
-            .arg(state.path())
-            .env_remove("SAFEREF_REDIS_URL")
-            .env_remove("RUST_LOG")
-            .stdout(Stdio::piped())
-            .stderr(log.reopen().unwrap());
+        let mut command = serve(tree.path(), state.path());
+        command.env_remove("RUST_LOG").stderr(log.reopen().unwrap());
         if let Some(filter) = filter {
             command.env("RUST_LOG", filter);
         }
