@@ -90,6 +90,12 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "{dir}/materials/index.tsv: hq-m-ply-000002: hq-m-ply-000002 is registered but has no file materials/hq-m-ply-000002.json"
         ),
         format!(
+            "{dir}/materials/index.tsv:4: hq-m-ply-000001: hq-m-ply-000001 is registered twice (first on line 2): an id is registered once"
+        ),
+        format!(
+            "{dir}/materials/index.tsv:5: hq-m-ply-000003: slug \"pvc-rigid\" is registered for hq-m-ply-000002 already: a slug names one material"
+        ),
+        format!(
             "{dir}/entity-gaps.tsv: hq-p-hom-000009: listed gap empty_composition is not found (closed or mistyped): remove the row"
         ),
         // unknown vocabulary values
@@ -151,7 +157,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
         format!("{dir}/documents/privacy.md: missing: GET /api/privacy serves it"),
         format!("{dir}/release-notes/2026-11-21.md: version: front matter has no `version`"),
     ];
-    assert_problems(&stdout, &expected, 38);
+    assert_problems(&stdout, &expected, 40);
 }
 
 /// A one-word typo in a curated file and another in a compound file, on a copy of the

@@ -202,6 +202,48 @@ fn load_compounds(
     dataset.checks_key = checks_key.finalize().into();
 }
 
+/// `materials/index.tsv` as id -> slug. An id or a slug registered twice is a problem on the
+/// later line, and the first registration stands: a map would keep the last one silently.
+fn material_index(text: &str, file: &str, problems: &mut Vec<Problem>) -> BTreeMap<String, String> {
+    let mut index = BTreeMap::new();
+    let mut first_line: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut slug_owner: BTreeMap<&str, &str> = BTreeMap::new();
+    for (n, line) in text.lines().enumerate().skip(1) {
+        let (line_no, cols) = (n + 1, line.split('\t').collect::<Vec<_>>());
+        let [id, slug, ..] = cols[..] else { continue };
+        if let Some(first) = first_line.get(id) {
+            problems.push(
+                Problem::new(
+                    file,
+                    id,
+                    format!(
+                        "{id} is registered twice (first on line {first}): an id is registered once"
+                    ),
+                )
+                .at_line(line_no),
+            );
+            continue;
+        }
+        if let Some(owner) = slug_owner.get(slug) {
+            problems.push(
+                Problem::new(
+                    file,
+                    id,
+                    format!(
+                        "slug {slug:?} is registered for {owner} already: a slug names one material"
+                    ),
+                )
+                .at_line(line_no),
+            );
+            continue;
+        }
+        first_line.insert(id, line_no);
+        slug_owner.insert(slug, id);
+        index.insert(id.to_string(), slug.to_string());
+    }
+    index
+}
+
 /// Materials (with their id registry), products, documents, and the fragrance,
 /// regulatory-status and changelog folders.
 fn load_entities_and_features(
@@ -210,15 +252,9 @@ fn load_entities_and_features(
     hasher: &mut Sha256,
     problems: &mut Vec<Problem>,
 ) {
-    if let Ok(text) = std::fs::read_to_string(data_dir.join("materials/index.tsv")) {
-        for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
-            let cols: Vec<&str> = line.split('\t').collect();
-            if let [id, slug, ..] = cols[..] {
-                dataset
-                    .material_index
-                    .insert(id.to_string(), slug.to_string());
-            }
-        }
+    let index = data_dir.join("materials/index.tsv");
+    if let Ok(text) = std::fs::read_to_string(&index) {
+        dataset.material_index = material_index(&text, &index.display().to_string(), problems);
     }
     let mut entity_files = BTreeMap::new();
     dataset.materials = load_entities(
