@@ -76,6 +76,9 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "{product}: brand_examples[0].source: source \"nowhere\" is not defined in sources[]"
         ),
         format!("{product}: exposure.routes[0]: unknown route \"skin\""),
+        format!(
+            "{product}: sources[1].url: Wikipedia or a copy of it is no citation: cite the document it rests on"
+        ),
         format!("{product}: exposure.also[0].users[0]: \"pets\" is not in exposure.users"),
         // compositions, shares, citations, the material index and the gap list
         format!("{product}: composition: empty composition: list the cited components"),
@@ -157,7 +160,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
         format!("{dir}/documents/privacy.md: missing: GET /api/privacy serves it"),
         format!("{dir}/release-notes/2026-11-21.md: version: front matter has no `version`"),
     ];
-    assert_problems(&stdout, &expected, 40);
+    assert_problems(&stdout, &expected, 41);
 }
 
 /// A one-word typo in a curated file and another in a compound file, on a copy of the

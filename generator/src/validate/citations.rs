@@ -1,7 +1,9 @@
 //! Whole-work citations: a multi-volume reference work (Ullmann's, Kirk-Othmer, the
 //! Encyclopedia of Polymer Science and Technology) is checkable only through one of its
 //! articles, so a source citing the work must give the article's DOI and the article's
-//! edition (data/README.md, "Citations").
+//! edition (data/README.md, "Citations"). An encyclopedia anyone may edit (Wikipedia, and the
+//! sites that copy it) is no citation at all: its text has no author or edition to hold to
+//! account, so the document it rests on is cited instead.
 
 use crate::model::record::SourceRef;
 
@@ -20,6 +22,23 @@ const WORKS: &[(&str, &str)] = &[
         "10.1002/0471440264",
     ),
 ];
+
+/// Hosts serving Wikipedia's text: its own and the mirrors curators met in search results.
+const OPEN_WIKIS: &[&str] = &[
+    "wikipedia.org",
+    "wikimili.com",
+    "zxc.wiki",
+    "wiki.x.io",
+    "liquisearch.com",
+    "kiwix.",
+    "search.com.vn/wiki",
+    "clateway.com/wiki",
+];
+
+/// Whether `s` cites Wikipedia or a copy of it.
+pub(super) fn open_wiki(s: &SourceRef) -> bool {
+    OPEN_WIKIS.iter().any(|host| s.url.contains(host))
+}
 
 /// The work `s` cites as a whole (without an article DOI or a dated edition), if any.
 pub(super) fn whole_work(s: &SourceRef) -> Option<&'static str> {
@@ -94,5 +113,18 @@ mod tests {
             "https://example.org",
         );
         assert_eq!(whole_work(&other), None);
+    }
+
+    #[test]
+    fn wikipedia_and_its_mirrors_are_no_citation() {
+        let wiki = |url: &str| source("Field's metal", "", url);
+        assert!(open_wiki(&wiki(
+            "https://en.wikipedia.org/wiki/Field%27s_metal"
+        )));
+        assert!(open_wiki(&wiki("https://wikimili.com/en/Type_metal")));
+        assert!(!open_wiki(&wiki("https://cameo.mfa.org/wiki/Balata")));
+        assert!(!open_wiki(&wiki(
+            "https://en.wikisource.org/wiki/Sealing-Wax"
+        )));
     }
 }

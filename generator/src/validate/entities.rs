@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::Sink;
-use super::citations::whole_work;
+use super::citations::{open_wiki, whole_work};
 use super::entity_gaps::{self, EMPTY_COMPOSITION, Gap, WHOLE_WORK_CITATION};
 use crate::model::cas::Cas;
 use crate::model::material::{
@@ -407,6 +407,14 @@ fn sources<T: Serialize>(entity: &T, refs: &[SourceRef], out: &mut Sink<'_>) {
     let ids: BTreeSet<&str> = refs.iter().map(|s| s.id.as_str()).collect();
     if ids.len() != refs.len() {
         out.push("sources", "duplicate source ids");
+    }
+    for (i, s) in refs.iter().enumerate() {
+        if open_wiki(s) {
+            out.push(
+                format!("sources[{i}].url"),
+                "Wikipedia or a copy of it is no citation: cite the document it rests on",
+            );
+        }
     }
     let value = serde_json::to_value(entity).unwrap_or_default();
     let mut found = Vec::new();
