@@ -1,6 +1,9 @@
 //! API keys: `sr_live_` + 32 random base62 characters, stored only as a SHA-256
 //! hash with a display prefix; the full key is shown once, when created.
 
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
+
 use chrono::{DateTime, Utc};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -13,6 +16,8 @@ use crate::store::{Store, StoreError};
 use crate::tier::Tier;
 
 pub const KEY_PREFIX: &str = "sr_live_";
+/// A key's length: the prefix and 32 base62 characters.
+const KEY_LEN: usize = 40;
 const BASE62: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /// A stored key. Never holds the key itself.
@@ -96,8 +101,10 @@ pub fn generate() -> String {
 
 /// Whether `key` has the shape of a key (checked before any store lookup).
 pub fn well_formed(key: &str) -> bool {
-    key.strip_prefix(KEY_PREFIX)
-        .is_some_and(|b| b.len() == 32 && b.bytes().all(|c| c.is_ascii_alphanumeric()))
+    key.len() == KEY_LEN
+        && key
+            .strip_prefix(KEY_PREFIX)
+            .is_some_and(|b| b.bytes().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Creates and stores a key for a new account; returns the key (shown once) and its record.
@@ -171,19 +178,80 @@ pub async fn lookup(store: &Store, key: &str) -> Result<Option<KeyRecord>, Store
 /// `lookup` as the request path reads it: the record held in memory with its stored bytes,
 /// parsed once per stored form (`Store::get_decoded`), shared rather than copied. A record
 /// written again (rotation, revocation, a payment state) replaces the held one, so it is
-/// parsed again.
-pub async fn lookup_shared(
-    store: &Store,
-    key: &str,
-) -> Result<Option<std::sync::Arc<KeyRecord>>, StoreError> {
-    if !well_formed(key) {
+/// parsed again. The record's store key is hashed once per key (`RecordKeys`), not per
+/// request.
+pub async fn lookup_shared(store: &Store, key: &str) -> Result<Option<Arc<KeyRecord>>, StoreError> {
+    let Some(presented) = Presented::of(key) else {
         return Ok(None);
+    };
+    let known = RECORD_KEYS.get(&presented);
+    let at = known.clone().unwrap_or_else(|| record_key(key).into());
+    let record = store
+        .get_decoded(&at, |bytes| serde_json::from_slice::<KeyRecord>(bytes).ok())
+        .await?;
+    if known.is_none() && record.is_some() {
+        RECORD_KEYS.keep(presented, at);
     }
-    store
-        .get_decoded(&record_key(key), |bytes| {
-            serde_json::from_slice::<KeyRecord>(bytes).ok()
-        })
-        .await
+    Ok(record)
+}
+
+/// A well-formed key as presented, compared in constant time: looking it up among the keys
+/// remembered takes as long for a guess one character away from a real key as for any other
+/// (the map's SipHash is keyed at random per process, so where a guess lands tells nothing
+/// either), as the SHA-256 of every guess did before (`examples/brute_force_timing.rs`).
+struct Presented([u8; KEY_LEN]);
+
+impl Presented {
+    fn of(key: &str) -> Option<Presented> {
+        well_formed(key).then(|| Presented(key.as_bytes().try_into().expect("KEY_LEN bytes")))
+    }
+}
+
+impl PartialEq for Presented {
+    fn eq(&self, other: &Presented) -> bool {
+        crate::accounts::constant_time_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Presented {}
+
+// Equal keys are equal bytes, so hashing the bytes agrees with the constant-time equality.
+impl std::hash::Hash for Presented {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+/// Past this many keys the map starts again empty (as the store's read cache does).
+const MAX_REMEMBERED: usize = 100_000;
+
+/// The store key of each key whose record was found, by the key: a key's SHA-256 never
+/// changes, so what is kept here is never stale and needs no invalidation; whether the key
+/// opens anything is its record's, which the store's read cache holds and drops on every
+/// write (rotation and revocation, across instances on Redis). A key never found is not
+/// kept, so made-up keys do not fill it.
+static RECORD_KEYS: LazyLock<RecordKeys> = LazyLock::new(RecordKeys::default);
+
+#[derive(Default)]
+struct RecordKeys(Mutex<HashMap<Presented, Arc<str>>>);
+
+impl RecordKeys {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<Presented, Arc<str>>> {
+        // A panic while holding the lock leaves plain values behind: still usable.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn get(&self, key: &Presented) -> Option<Arc<str>> {
+        self.map().get(key).cloned()
+    }
+
+    fn keep(&self, key: Presented, at: Arc<str>) {
+        let mut map = self.map();
+        if map.len() >= MAX_REMEMBERED {
+            map.clear();
+        }
+        map.insert(key, at);
+    }
 }
 
 /// Every key record, by creation time.
@@ -249,6 +317,38 @@ mod tests {
         assert_eq!(
             lookup_shared(&store, "sr_live_unknown").await.unwrap(),
             None
+        );
+    }
+
+    #[tokio::test]
+    async fn a_found_key_s_store_key_is_kept_and_its_record_still_follows_every_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::embedded(&dir.path().join("store.redb")).unwrap();
+        let (key, record) = create(&store, Tier::Pro, None, None).await.unwrap();
+        let kept = |k: &str| RECORD_KEYS.get(&Presented::of(k).unwrap());
+
+        let made_up = generate();
+        assert_eq!(lookup_shared(&store, &made_up).await.unwrap(), None);
+        assert_eq!(kept(&made_up), None, "a key never found is not kept");
+
+        assert!(lookup_shared(&store, &key).await.unwrap().unwrap().active);
+        assert_eq!(kept(&key).as_deref(), Some(record_key(&key).as_str()));
+        let mut near = key.clone().into_bytes();
+        near[39] = if near[39] == b'a' { b'b' } else { b'a' };
+        let near = String::from_utf8(near).unwrap();
+        assert!(Presented::of(&near) != Presented::of(&key));
+        assert_eq!(kept(&near), None);
+
+        // The store key kept, the record it names is the store's: a rotation ends the old
+        // key at once.
+        let (new_key, _) = replace(&store, &record).await.unwrap().unwrap();
+        assert_eq!(lookup_shared(&store, &key).await.unwrap(), None);
+        assert!(
+            lookup_shared(&store, &new_key)
+                .await
+                .unwrap()
+                .unwrap()
+                .active
         );
     }
 }

@@ -73,9 +73,14 @@ pub fn request(id: u64, method: &Method, path: &str, status: u16, latency_us: u6
     }
 }
 
+/// The longest request line but its path: the timestamp (27), the fixed words (84), a
+/// standard method (at most 7), the id and latency of 20 digits each, a status of 3. The
+/// buffer is made once and not grown (an extension method may grow it).
+const LINE_ROOM: usize = 161;
+
 /// The request line as `Lines` writes the event `request` logs, its timestamp now.
 fn line(id: u64, method: &Method, path: &str, status: u16, latency_us: u64) -> Vec<u8> {
-    let mut text = String::with_capacity(120 + path.len());
+    let mut text = String::with_capacity(LINE_ROOM + path.len());
     // Writing to a `String` fails only if `digits` meets a non-digit, which it never makes.
     let _ = write_line(&mut text, id, method, path, status, latency_us);
     text.into_bytes()
@@ -337,6 +342,16 @@ mod tests {
             ),
             "{by_hand}"
         );
+    }
+
+    #[test]
+    fn the_longest_request_line_fits_the_room_it_is_given() {
+        let path = "/api/compound/x";
+        for method in [Method::OPTIONS, Method::CONNECT, Method::GET] {
+            let longest = line(u64::MAX, &method, path, 599, u64::MAX);
+            assert!(longest.len() <= LINE_ROOM + path.len(), "{}", longest.len());
+            assert_eq!(longest.capacity(), LINE_ROOM + path.len(), "never grown");
+        }
     }
 
     #[test]

@@ -45,14 +45,14 @@ pub fn plain(state: &AppState) -> Response {
     {
         let mut res = Response::new(sent.body.clone().into());
         *res.status_mut() = sent.status;
-        *res.headers_mut() = sent.headers.clone();
+        *res.headers_mut() = super::copy_kept(&sent.headers);
         return res;
     }
     let (res, body) = super::reply_kept(answer(state, now, None, None));
     *latest.0.write().unwrap_or_else(|e| e.into_inner()) = Some(Sent {
         second: now.timestamp(),
         status: res.status(),
-        headers: super::kept_headers(res.headers()),
+        headers: res.headers().clone(),
         body,
     });
     res

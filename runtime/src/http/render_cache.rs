@@ -190,7 +190,7 @@ impl RenderCache {
         let kept = inner.map.get(key as &dyn Lookup)?;
         let mut res = Response::new(kept.body.clone().into());
         *res.status_mut() = kept.status;
-        *res.headers_mut() = kept.headers.clone();
+        *res.headers_mut() = super::copy_kept(&kept.headers);
         Some(res)
     }
 
@@ -205,7 +205,7 @@ impl RenderCache {
         }
         let kept = Kept {
             status: res.status(),
-            headers: super::kept_headers(res.headers()),
+            headers: res.headers().clone(),
             held: held(&key, res.headers(), &body),
             body,
         };

@@ -141,7 +141,7 @@ fn resolve(site: &StaticSite, cache: &StaticCache, path: &str, query: &Params) -
             };
             Answer::File {
                 status: StatusCode::from_u16(status).ok()?,
-                headers: super::kept_headers(&headers),
+                headers,
                 body,
             }
         }
@@ -168,7 +168,7 @@ fn respond(answer: &Answer) -> Option<Response> {
                 Body::Streamed(path) => streamed(path)?,
             };
             *res.status_mut() = *status;
-            *res.headers_mut() = headers.clone();
+            *res.headers_mut() = super::copy_kept(headers);
             Some(res)
         }
     }
