@@ -91,6 +91,37 @@ impl fmt::Display for Cas {
     }
 }
 
+/// Written as its text, the same JSON bytes as the string it replaced.
+impl serde::Serialize for Cas {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+/// Read by parsing (exactly as written): a malformed number makes the file that holds it
+/// unreadable, with the reason.
+impl<'de> serde::Deserialize<'de> for Cas {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(deserializer)?;
+        Cas::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Published as the string it is written as.
+impl schemars::JsonSchema for Cas {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        String::schema_name()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
+    }
+}
+
 /// The CAS check digit: the sum of each digit times its position from the right, mod 10.
 fn check_digit(digits: &str) -> u32 {
     digits
@@ -183,6 +214,15 @@ mod tests {
             .map(ToString::to_string)
             .collect();
         assert_eq!(got, ["68-22-4", "57-63-6"]);
+    }
+
+    #[test]
+    fn serde_is_the_plain_string() {
+        let json = serde_json::to_string(&cas("50-00-0")).unwrap();
+        assert_eq!(json, "\"50-00-0\"");
+        assert_eq!(serde_json::from_str::<Cas>(&json).unwrap(), cas("50-00-0"));
+        let e = serde_json::from_str::<Cas>("\"50-00-1\"").unwrap_err();
+        assert!(e.to_string().contains("check digit"), "{e}");
     }
 
     #[test]

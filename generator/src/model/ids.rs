@@ -10,18 +10,20 @@ use std::path::Path;
 use crate::model::alternate_cas::AlternateCas;
 use crate::model::cas::Cas;
 
-/// The kind segment of a compound id.
+/// The kind segment of a compound id. Declared in the alphabetical order of the codes, so that
+/// the derived order of ids is the order of their text (every list and index is keyed by it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum CompoundKind {
-    /// Organic compounds.
-    Org,
     /// Inorganic compounds, elements and metals.
     Ino,
     /// Mixtures, polymers, UVCBs and natural extracts.
     Mix,
+    /// Organic compounds.
+    Org,
 }
 
 impl CompoundKind {
+    /// Every kind, in the order `ids.tsv` lists them (the order the kinds were introduced in).
     pub const ALL: [CompoundKind; 3] = [CompoundKind::Org, CompoundKind::Ino, CompoundKind::Mix];
 
     pub fn code(self) -> &'static str {
@@ -37,7 +39,9 @@ impl CompoundKind {
     }
 }
 
-/// A well-formed compound id.
+/// A well-formed compound id. Its order is the order of its text: the kinds are declared in
+/// the order of their codes, and `parse` takes exactly six digits (`assign` never reaches a
+/// seventh: a kind holds a few thousand compounds).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CompoundId {
     pub kind: CompoundKind,
@@ -63,6 +67,40 @@ impl CompoundId {
 impl fmt::Display for CompoundId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "hq-c-{}-{:06}", self.kind.code(), self.number)
+    }
+}
+
+/// Written as its text, the same JSON bytes as the string it replaced.
+impl serde::Serialize for CompoundId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Read by parsing: a malformed id makes the file that holds it unreadable, with the reason.
+impl<'de> serde::Deserialize<'de> for CompoundId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(deserializer)?;
+        CompoundId::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "malformed compound id {text:?} (expected hq-c-<org|ino|mix>-<6 digits>)"
+            ))
+        })
+    }
+}
+
+/// Published as the string it is written as.
+impl schemars::JsonSchema for CompoundId {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        String::schema_name()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
     }
 }
 
@@ -190,7 +228,8 @@ impl IdRegistry {
         id
     }
 
-    /// The TSV text, sorted by id so that new compounds append at the end of their kind.
+    /// The TSV text, by kind in `CompoundKind::ALL` order and then by number, so that new
+    /// compounds append at the end of their kind.
     pub fn to_tsv(&self) -> String {
         let mut rows: Vec<(&CompoundId, &Cas, &str)> = self
             .by_cas
@@ -198,7 +237,8 @@ impl IdRegistry {
             .map(|(c, id)| (id, c, ""))
             .chain(self.retired.iter().map(|(c, id)| (id, c, "retired")))
             .collect();
-        rows.sort();
+        let kind_rank = |kind| CompoundKind::ALL.iter().position(|k| *k == kind);
+        rows.sort_by_key(|&(id, cas, state)| (kind_rank(id.kind), id.number, cas, state));
         let mut out = String::from(
             "# CAS -> compound id. Ids are never reused or renumbered; see data/README.md.\ncas\thq_id\n",
         );
@@ -227,6 +267,35 @@ mod tests {
         assert_eq!(id.kind, CompoundKind::Org);
         assert_eq!(id.number, 123);
         assert_eq!(id.to_string(), "hq-c-org-000123");
+    }
+
+    #[test]
+    fn id_order_is_text_order() {
+        let texts = [
+            "hq-c-org-000010",
+            "hq-c-mix-000002",
+            "hq-c-ino-000100",
+            "hq-c-org-000002",
+            "hq-c-ino-000009",
+            "hq-c-mix-000011",
+        ];
+        let mut by_text = texts.map(String::from).to_vec();
+        by_text.sort();
+        let mut by_id: Vec<CompoundId> =
+            texts.iter().filter_map(|t| CompoundId::parse(t)).collect();
+        by_id.sort();
+        let by_id: Vec<String> = by_id.iter().map(ToString::to_string).collect();
+        assert_eq!(by_id, by_text);
+    }
+
+    #[test]
+    fn serde_is_the_plain_string() {
+        let id = CompoundId::parse("hq-c-ino-000042").unwrap();
+        let json = serde_json::to_string(&id).unwrap();
+        assert_eq!(json, "\"hq-c-ino-000042\"");
+        assert_eq!(serde_json::from_str::<CompoundId>(&json).unwrap(), id);
+        let e = serde_json::from_str::<CompoundId>("\"hq-c-ino-42\"").unwrap_err();
+        assert!(e.to_string().contains("malformed compound id"), "{e}");
     }
 
     #[test]
@@ -319,9 +388,10 @@ mod tests {
         assert!(e.to_string().contains("check digit"), "{e}");
     }
 
+    /// The registry lists the kinds in `CompoundKind::ALL` order, not in the order of ids.
     #[test]
     fn tsv_round_trip() {
-        let text = "# CAS -> compound id. Ids are never reused or renumbered; see data/README.md.\ncas\thq_id\n50-00-0\thq-c-org-000001\n7440-43-9\thq-c-ino-000001\n";
+        let text = "# CAS -> compound id. Ids are never reused or renumbered; see data/README.md.\ncas\thq_id\n50-00-0\thq-c-org-000001\n7440-43-9\thq-c-ino-000001\n8001-54-5\thq-c-mix-000001\n";
         assert_eq!(IdRegistry::parse(text, "t").unwrap().to_tsv(), text);
     }
 }
