@@ -21,6 +21,10 @@ use saferef_runtime::{AppState, Config, Release, Service, keys, serve};
 struct Known {
     real: String,
     revoked: String,
+    /// One random well-formed key, sent every time: the control for the guesses that repeat
+    /// (the near miss, the revoked key), which a cache may answer sooner for being repeated,
+    /// not for being close.
+    repeated: String,
 }
 
 /// A kind of guess: its name and how to make one.
@@ -35,10 +39,14 @@ fn last_wrong(known: &Known) -> String {
     format!("{head}{}", if last == "a" { "b" } else { "a" })
 }
 
-const KINDS: [Kind; 6] = [
+const KINDS: [Kind; 7] = [
     Kind {
         name: "random well-formed key",
         guess: |_| keys::generate(),
+    },
+    Kind {
+        name: "one random key, repeated",
+        guess: |k| k.repeated.clone(),
     },
     Kind {
         name: "first 24 characters of the real key",
@@ -81,7 +89,11 @@ async fn main() -> anyhow::Result<()> {
     let (real, _) = keys::create(&store, Tier::Enterprise, None, None).await?;
     let (revoked, record) = keys::create(&store, Tier::Enterprise, None, None).await?;
     keys::revoke(&store, &record.prefix).await?;
-    let known = Known { real, revoked };
+    let known = Known {
+        real,
+        revoked,
+        repeated: keys::generate(),
+    };
     let backend = store.backend();
     let state = Arc::new(AppState::new(
         Arc::new(Service::new(store.clone(), Config::default())),
