@@ -107,20 +107,7 @@ impl<'de> serde::Deserialize<'de> for Cas {
     }
 }
 
-/// Published as the string it is written as.
-impl schemars::JsonSchema for Cas {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        String::schema_name()
-    }
-
-    fn inline_schema() -> bool {
-        true
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        String::json_schema(generator)
-    }
-}
+plain_string_schema!(Cas);
 
 /// The CAS check digit: the sum of each digit times its position from the right, mod 10.
 fn check_digit(digits: &str) -> u32 {

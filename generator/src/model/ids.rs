@@ -89,20 +89,7 @@ impl<'de> serde::Deserialize<'de> for CompoundId {
     }
 }
 
-/// Published as the string it is written as.
-impl schemars::JsonSchema for CompoundId {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        String::schema_name()
-    }
-
-    fn inline_schema() -> bool {
-        true
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        String::json_schema(generator)
-    }
-}
+plain_string_schema!(CompoundId);
 
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {

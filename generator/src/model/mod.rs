@@ -1,5 +1,25 @@
 //! The dataset model: the stored record types, their vocabularies, and the loaded dataset.
 
+/// The JSON schema of a newtype published as the plain string it is written as: inline, as
+/// `String`'s (a derived transparent schema would be a named definition).
+macro_rules! plain_string_schema {
+    ($ty:ty) => {
+        impl schemars::JsonSchema for $ty {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                String::schema_name()
+            }
+
+            fn inline_schema() -> bool {
+                true
+            }
+
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                String::json_schema(generator)
+            }
+        }
+    };
+}
+
 pub mod aliases;
 pub mod alternate_cas;
 pub mod as_of;
