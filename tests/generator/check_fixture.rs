@@ -42,10 +42,10 @@ fn broken_dataset_reports_every_problem_and_fails() {
             "{}: hq_id: malformed compound id \"hq-c-xyz-1\"",
             compound("hq-c-xyz-1")
         ),
-        // CAS with a wrong check digit
+        // CAS with a wrong check digit: the machine-written record is unreadable, on its line
         format!(
-            "{}: cas: `71-43-3` has check digit 3, but its digits give 2",
-            compound("hq-c-org-000002")
+            "{}:5: cas: `71-43-3` has check digit 3, but its digits give 2",
+            compound("hq-c-org-000004")
         ),
         // duplicate CAS
         format!(

@@ -149,9 +149,9 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
         .boiling_point
         .as_ref()
         .is_some_and(|b| b.unit == "°C" && b.value <= 250.0);
-    let agent = routes::inhaled_agent(&record.cas);
+    let agent = routes::inhaled_agent(record.cas.as_str());
     let inhaled_form = agent.is_some_and(|a| a.form.is_airborne_as_named());
-    let medicine = routes::not_absorbed_by_mouth(&record.cas);
+    let medicine = routes::not_absorbed_by_mouth(record.cas.as_str());
     let air_evidence = signals.iter().any(|s| {
         matches!(
             s.hazard,
@@ -169,7 +169,7 @@ fn exposure(record: &CompoundRecord, signals: &[Signal]) -> Exposure {
             || breathed_value(record)
             || routes::on_exhaust_particles(record)
             || routes::dust_element(record).is_some()
-            || routes::drug_dust(&record.cas).is_some(),
+            || routes::drug_dust(record.cas.as_str()).is_some(),
         inhaled_form,
         digested: medicine.is_some(),
         injected_medicine: medicine == Some(routes::Given::Injected),

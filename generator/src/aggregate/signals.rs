@@ -526,12 +526,12 @@ fn weigh_carried_cancer_listings(r: &CompoundRecord, out: &mut [Signal]) {
 /// route-free lists name; every call is one by injection for an
 /// agent whose evidence is by injection only.
 fn by_route(r: &CompoundRecord, out: &mut [Signal]) {
-    let (hazard, how) = if let Some(agent) = super::routes::inhaled_agent(&r.cas) {
+    let (hazard, how) = if let Some(agent) = super::routes::inhaled_agent(r.cas.as_str()) {
         (
             Hazard::CarcinogenInhalation,
             format!("by inhaled {} ({})", agent.form.words(), agent.basis),
         )
-    } else if let Some(agent) = super::routes::injected_agent(&r.cas) {
+    } else if let Some(agent) = super::routes::injected_agent(r.cas.as_str()) {
         (
             Hazard::CarcinogenInjected,
             format!("by injection only ({})", agent.basis),

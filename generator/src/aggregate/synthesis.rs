@@ -345,7 +345,7 @@ fn compound_trace(
     Trace {
         compound_id: record.hq_id.clone(),
         name: record.name.clone(),
-        cas: record.cas.clone(),
+        cas: record.cas.to_string(),
         role: c.role.clone(),
         context_used: used.map(|r| r.context),
         tier: used.map(|r| r.risk_level),

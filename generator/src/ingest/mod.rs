@@ -351,7 +351,7 @@ impl Write<'_> {
                         .of(cas)
                         .into_iter()
                         .map(|a| AlternateCasRef {
-                            cas: a.cas.to_string(),
+                            cas: a.cas.clone(),
                             basis: a.citation.clone(),
                         })
                         .collect(),

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::cas::Cas;
 use super::dating::{DatePrecision, STATED_DATE};
 
 use super::vocab::{
@@ -22,7 +23,7 @@ pub struct CompoundRecord {
     pub name: String,
     /// Source of `name`: a curated list or the table the name was taken from.
     pub name_source: String,
-    pub cas: String,
+    pub cas: Cas,
     /// Other CAS numbers of the same substance, each with the documents that say so
     /// (`curated/alternate-cas.tsv`): the record holds what the tables file under them too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -65,7 +66,7 @@ pub struct CompoundRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AlternateCas {
-    pub cas: String,
+    pub cas: Cas,
     /// The documents that give this number and the record's `cas` to one substance.
     pub basis: String,
 }

@@ -309,7 +309,7 @@ fn answer<'d>(
     Item::Found(Box::new(Info {
         hq_id: &stored.hq_id,
         name: &stored.name,
-        cas: &stored.cas,
+        cas: stored.cas.as_str(),
         risk_level: result.risk_level,
         context: result.context,
         schema: a.schema,
@@ -708,7 +708,9 @@ mod tests {
             })
             .unwrap();
         let v = ok(&[lacking.cas.as_str()], Some("bees"), None);
-        let error = v["results"][&lacking.cas]["error"].as_str().unwrap();
+        let error = v["results"][lacking.cas.as_str()]["error"]
+            .as_str()
+            .unwrap();
         assert!(error.starts_with("unavailable"), "{error}");
         assert_eq!(v["meta"]["found"], 0);
         assert_eq!(v["meta"]["cas_resolved"], 1);

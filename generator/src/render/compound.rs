@@ -399,7 +399,7 @@ fn legacy<'a>(
     Legacy {
         hq_id: &record.hq_id,
         name: &record.name,
-        cas: &record.cas,
+        cas: record.cas.as_str(),
         schema: Schema::Legacy,
         available_contexts: a.available(),
         safety: &record.safety,
@@ -420,7 +420,7 @@ fn all_contexts<'a>(
     AllContexts {
         hq_id: &record.hq_id,
         name: &record.name,
-        cas: &record.cas,
+        cas: record.cas.as_str(),
         schema: a.schema,
         primary_context: primary,
         available_contexts: a.available(),
@@ -459,7 +459,7 @@ fn in_context<'a>(
     Aggregated {
         hq_id: &record.hq_id,
         name: &record.name,
-        cas: &record.cas,
+        cas: record.cas.as_str(),
         schema: a.schema,
         context: result.context,
         context_label: label,
@@ -646,7 +646,7 @@ pub fn by_cas(dataset: &Dataset, cas: &Cas, query: CasQuery) -> Result<Rendered,
     let body = CasBody {
         hq_id: &record.hq_id,
         name: &record.name,
-        cas: &record.cas,
+        cas: record.cas.as_str(),
         kind: record.kind.as_deref(),
         category: record.category.as_deref(),
         molecular_formula: record

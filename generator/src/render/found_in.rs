@@ -142,7 +142,7 @@ pub fn compound(dataset: &Dataset, id: &str) -> Rendered {
     let body = CompoundBody {
         hq_id: &record.hq_id,
         name: &record.name,
-        cas: &record.cas,
+        cas: record.cas.as_str(),
         summary: Summary {
             total_categories: categories_of(record, derived).len(),
             total_examples: found_in.iter().map(|f| f.examples.len()).sum(),

@@ -129,7 +129,7 @@ pub fn compound(dataset: &Dataset, id: &str, day: Option<NaiveDate>) -> Rendered
     let body = CompoundBody {
         hq_id: &record.hq_id,
         name: &record.name,
-        cas: &record.cas,
+        cas: record.cas.as_str(),
         regulatory: RegulatoryOut {
             count: list.len(),
             summary: Summary { by_agency },

@@ -30,7 +30,7 @@ pub fn timeline(dataset: &Dataset, id: &str, today: NaiveDate) -> Result<Rendere
     let body = Body {
         hq_id: &record.hq_id,
         name: &record.name,
-        cas: &record.cas,
+        cas: record.cas.as_str(),
         today: today.format("%Y-%m-%d").to_string(),
         count: t.events.len(),
         undated: t.undated,

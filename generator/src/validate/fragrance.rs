@@ -159,7 +159,10 @@ fn ingredients(f: &Fragrance, dataset: &Dataset, out: &mut Sink<'_>) {
             .kind
             .as_deref()
             .is_some_and(|t| FRAGRANCE_TYPES.contains(&t));
-        if typed && !by_cas.contains_key(&record.cas) && !other_cas.contains(record.cas.as_str()) {
+        if typed
+            && !by_cas.contains_key(record.cas.as_str())
+            && !other_cas.contains(record.cas.as_str())
+        {
             out.push(
                 "entries",
                 format!(

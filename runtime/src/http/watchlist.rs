@@ -85,7 +85,7 @@ pub async fn list(state: &AppState, caller: &Caller, q: &Params) -> Result<Rende
                 id,
                 hq_id: id,
                 name: &r.name,
-                cas: &r.cas,
+                cas: r.cas.as_str(),
                 added: added.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
                 risk_levels: state.release.risk_index.tiers(r),
                 last_change: last_change(d, id),

@@ -19,14 +19,22 @@ pub fn scaled(mut dataset: Dataset, factor: usize) -> anyhow::Result<Dataset> {
         let n: usize = number.parse().unwrap_or(0);
         format!("{head}-{:06}", n + k * 100_000)
     };
-    let mut taken: std::collections::BTreeSet<String> =
-        dataset.compounds.values().map(|r| r.cas.clone()).collect();
+    let mut taken: std::collections::BTreeSet<String> = dataset
+        .compounds
+        .values()
+        .map(|r| r.cas.to_string())
+        .collect();
     let compounds: Vec<_> = dataset.compounds.values().cloned().collect();
     let materials: Vec<_> = dataset.materials.values().cloned().collect();
     let products: Vec<_> = dataset.products.values().cloned().collect();
     for k in 1..factor {
         for r in &compounds {
-            let digits: String = r.cas.chars().filter(char::is_ascii_digit).collect();
+            let digits: String = r
+                .cas
+                .as_str()
+                .chars()
+                .filter(char::is_ascii_digit)
+                .collect();
             let body = &digits[..digits.len() - 1];
             // The copy number before the digits, with whichever check digit parses: a
             // well-formed CAS that no compound of the corpus uses.
@@ -41,7 +49,7 @@ pub fn scaled(mut dataset: Dataset, factor: usize) -> anyhow::Result<Dataset> {
             }
             let mut copy = r.clone();
             copy.hq_id = renumber(&r.hq_id, k);
-            copy.cas = cas.as_str().to_string();
+            copy.cas = cas;
             dataset.compounds.insert(copy.hq_id.clone(), copy);
         }
         for m in &materials {

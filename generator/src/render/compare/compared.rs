@@ -98,7 +98,7 @@ impl<'a> Ident<'a> {
             id: &stored.hq_id,
             hq_id: &stored.hq_id,
             name: &stored.name,
-            cas: &stored.cas,
+            cas: stored.cas.as_str(),
         }
     }
 }

@@ -180,7 +180,7 @@ fn compound(full: bool, r: &CompoundRecord, index: &RiskIndex, contexts: &[Strin
     let mut row = vec![
         r.hq_id.clone(),
         r.name.clone(),
-        r.cas.clone(),
+        r.cas.to_string(),
         r.kind.clone().unwrap_or_default(),
         r.category.clone().unwrap_or_default(),
     ];

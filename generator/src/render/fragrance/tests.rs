@@ -229,7 +229,7 @@ fn a_compound_typed_fragrance_may_be_one_of_an_entry_s_other_cas() {
     let damascenone = dataset()
         .compounds
         .values()
-        .find(|r| r.cas == "23696-85-7")
+        .find(|r| r.cas.as_str() == "23696-85-7")
         .expect("beta-damascenone is a corpus compound");
     assert_eq!(damascenone.kind.as_deref(), Some("fragrance_allergen"));
     let problems = problems_of(fragrance());

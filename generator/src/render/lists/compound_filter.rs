@@ -232,11 +232,14 @@ impl CompoundFilter {
         self.search
             .as_ref()
             .is_none_or(|s| entry.terms.iter().any(|t| t.contains(s.as_str())))
-            && self.cas.as_ref().is_none_or(|c| c.as_str() == record.cas)
+            && self
+                .cas
+                .as_ref()
+                .is_none_or(|c| c.as_str() == record.cas.as_str())
             && self
                 .cas_prefix
                 .as_ref()
-                .is_none_or(|p| record.cas.starts_with(p.as_str()))
+                .is_none_or(|p| record.cas.as_str().starts_with(p.as_str()))
             && self
                 .risk
                 .as_ref()

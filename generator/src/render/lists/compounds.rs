@@ -57,7 +57,7 @@ pub(super) fn compound_items<'a>(
         .map(|(r, e)| CompoundItem {
             hq_id: &r.hq_id,
             name: &r.name,
-            cas: &r.cas,
+            cas: r.cas.as_str(),
             kind: r.kind.as_deref(),
             category: r.category.as_deref(),
             risk_levels: &e.tiers,

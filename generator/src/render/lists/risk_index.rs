@@ -46,9 +46,9 @@ impl Entry {
             .collect();
         hazards.sort_unstable();
         hazards.dedup();
-        let terms = [&record.name, &record.cas]
+        let terms = [record.name.as_str(), record.cas.as_str()]
             .into_iter()
-            .chain(&record.identity.synonyms)
+            .chain(record.identity.synonyms.iter().map(String::as_str))
             .map(|t| t.to_lowercase())
             .collect();
         Entry {

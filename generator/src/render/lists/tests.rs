@@ -550,7 +550,7 @@ fn critical_threats_are_never_listed() {
         assert!(!listed.contains(&w.hq_id.as_str()));
         assert!(
             all(CompoundsQuery {
-                cas: Some(&w.cas),
+                cas: Some(w.cas.as_str()),
                 ..Default::default()
             })
             .is_empty()

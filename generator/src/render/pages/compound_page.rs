@@ -182,7 +182,7 @@ pub fn compound_page(
         canonical: site::canonical(d, &format!("/compound/{}", record.hq_id)),
         id: &record.hq_id,
         name: &record.name,
-        cas: &record.cas,
+        cas: record.cas.as_str(),
         description,
         identifiers: identifiers(record),
         synonyms: record
@@ -324,7 +324,7 @@ fn identifiers(r: &CompoundRecord) -> Vec<Identifier> {
     let mut out = vec![
         Identifier {
             label: "CAS number",
-            value: r.cas.clone(),
+            value: r.cas.to_string(),
             url: None,
         },
         Identifier {
@@ -444,7 +444,7 @@ fn statuses(d: &Dataset, r: &CompoundRecord) -> Vec<StatusRow> {
     let analytes: Vec<(&String, &str)> = vocabulary
         .analytes
         .iter()
-        .filter(|(_, a)| a.cas.contains(&r.cas))
+        .filter(|(_, a)| a.cas.iter().any(|c| c.as_str() == r.cas.as_str()))
         .map(|(key, a)| (key, a.name.as_str()))
         .collect();
     let mut rows = Vec::new();

@@ -42,7 +42,7 @@ pub fn home(d: &Dataset) -> Rendered {
         .filter(|r| r.watch_class == WatchClass::None)
         .map(|r| Example {
             name: r.name.clone(),
-            cas: r.cas.clone(),
+            cas: r.cas.to_string(),
             page: format!("/compound/{}", r.hq_id),
         })
         .collect();

@@ -62,7 +62,14 @@ pub fn name_index(d: &Dataset) -> Rendered {
         c: d.compounds
             .values()
             .filter(|r| r.watch_class != WatchClass::CriticalThreat)
-            .map(|r| row(&r.hq_id, &r.name, Some(&r.cas), r.identity.synonyms.iter()))
+            .map(|r| {
+                row(
+                    &r.hq_id,
+                    &r.name,
+                    Some(r.cas.as_str()),
+                    r.identity.synonyms.iter(),
+                )
+            })
             .collect(),
         m: d.materials
             .values()

@@ -72,7 +72,7 @@ impl Samples {
         Some(Samples {
             compound_id: compound.hq_id.clone(),
             compound_name: compound.name.clone(),
-            cas: compound.cas.clone(),
+            cas: compound.cas.to_string(),
             other_context: other.to_string(),
             second_id: second.hq_id.clone(),
             material_id: d.materials.keys().next().cloned(),

@@ -121,7 +121,7 @@ fn analytes<'a>(d: &'a Dataset, raw: &str) -> Result<Vec<&'a str>, ApiError> {
             404 => ApiError::bad_request(format!("analyte: {}", e.message)),
             _ => e,
         })?;
-        record.cas.clone()
+        record.cas.to_string()
     } else {
         let suggestions = suggest(
             asked,

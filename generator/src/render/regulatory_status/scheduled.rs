@@ -45,7 +45,7 @@ pub(super) fn scheduled<'a>(
         let entry = |jurisdiction, subject, value, effective_from, source| Scheduled {
             hq_id: &r.hq_id,
             name: &r.name,
-            cas: &r.cas,
+            cas: r.cas.as_str(),
             jurisdiction,
             subject,
             value,

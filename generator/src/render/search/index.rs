@@ -168,9 +168,9 @@ impl SearchIndex {
             positions.insert(r.hq_id.as_str(), self.entries.len());
             self.push(names, EntityType::Compound, &r.hq_id, &r.name, |e| {
                 e.add(Field::Id, &r.hq_id);
-                e.add(Field::Cas, &r.cas);
+                e.add(Field::Cas, r.cas.as_str());
                 for a in &r.alternate_cas {
-                    e.add(Field::Cas, &a.cas);
+                    e.add(Field::Cas, a.cas.as_str());
                 }
                 if let Some(key) = &r.identity.inchi_key {
                     e.add(Field::InchiKey, key);
