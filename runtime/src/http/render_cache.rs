@@ -10,7 +10,11 @@
 //! dropped then). The bytes counted are those an answer holds in memory: its body as
 //! allocated (trimmed to its length before it is kept: a serialiser's buffer grows by
 //! doubling), its headers and its key, each with the bookkeeping around it. A query carrying
-//! `api_key` is never kept, so no key is held here.
+//! `api_key` is never kept, so no key is held here. The answers let go when the cache starts
+//! again (up to `MAX_ENTRIES` of them, each several allocations) are freed on a thread of
+//! their own, after the lock is released: freeing them took milliseconds, which the request
+//! that filled the cache waited, and with it every request on that worker and every reader of
+//! the lock.
 
 use std::collections::HashMap;
 use std::sync::RwLock;
@@ -213,14 +217,28 @@ impl RenderCache {
         if let Some(old) = inner.map.remove(&key) {
             inner.held_bytes -= old.held;
         }
-        if inner.map.len() >= MAX_ENTRIES || inner.held_bytes + kept.held > MAX_HELD_BYTES {
-            inner.map.clear();
-            inner.held_bytes = 0;
-        }
+        let let_go = (inner.map.len() >= MAX_ENTRIES
+            || inner.held_bytes + kept.held > MAX_HELD_BYTES)
+            .then(|| {
+                inner.held_bytes = 0;
+                std::mem::take(&mut inner.map)
+            });
         inner.held_bytes += kept.held;
         inner.map.insert(key, kept);
+        drop(inner);
+        if let Some(answers) = let_go {
+            free_elsewhere(answers);
+        }
         res
     }
+}
+
+/// Frees `answers` on a thread of its own (the module comment). Should no thread start, the
+/// closure is dropped here, and the answers with it.
+fn free_elsewhere(answers: HashMap<Key, Kept>) {
+    let _ = std::thread::Builder::new()
+        .name("render-cache-free".into())
+        .spawn(move || drop(answers));
 }
 
 #[cfg(test)]
@@ -296,6 +314,53 @@ mod tests {
         assert!(
             only.held > "\"x\"\n".len(),
             "headers and key are counted too"
+        );
+    }
+
+    /// A body that says on which thread it is freed.
+    struct Reports(std::sync::mpsc::Sender<std::thread::ThreadId>);
+
+    impl AsRef<[u8]> for Reports {
+        fn as_ref(&self) -> &[u8] {
+            b"x"
+        }
+    }
+
+    impl Drop for Reports {
+        fn drop(&mut self) {
+            let _ = self.0.send(std::thread::current().id());
+        }
+    }
+
+    #[test]
+    fn the_answers_let_go_when_the_cache_starts_again_are_freed_on_another_thread() {
+        let cache = RenderCache::default();
+        let (tx, freed) = std::sync::mpsc::channel();
+        {
+            let mut inner = cache.inner.write().unwrap();
+            let k = key("ids=a,b", 0).unwrap();
+            let body = Bytes::from_owner(Reports(tx));
+            let kept = Kept {
+                status: StatusCode::OK,
+                headers: HeaderMap::new(),
+                held: held(&k, &HeaderMap::new(), &body),
+                body,
+            };
+            inner.held_bytes = kept.held;
+            inner.map.insert(k, kept);
+        }
+        for n in 1..=MAX_ENTRIES {
+            cache.keep(key("ids=a,b", n).unwrap().view(), rendered("x"));
+        }
+        let thread = freed
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the first answer is freed once the cache starts again");
+        assert_ne!(thread, std::thread::current().id());
+        assert!(cache.get(&key("ids=a,b", 0).unwrap().view()).is_none());
+        assert!(
+            cache
+                .get(&key("ids=a,b", MAX_ENTRIES).unwrap().view())
+                .is_some()
         );
     }
 

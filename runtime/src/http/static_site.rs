@@ -4,9 +4,13 @@
 //! A release's tree never changes while it is served, so each URL's answer is resolved once and
 //! kept in memory (`StaticCache`): the routing verdict, the headers, the ETag and, for files up
 //! to `STREAMED_ABOVE`, the body. A request the cache knows touches neither the file system nor
-//! the blocking pool; a reload brings a new release with an empty cache.
+//! the blocking pool; a reload brings a new release with an empty cache. A path no query rule
+//! of `_redirects` matches answers every query alike (`StaticSite::reads_query`), so its
+//! answer is kept once for the path: a keyed endpoint's URLs (a search, a batch) take one
+//! entry, not one per query string, and a new query there is not resolved again.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
@@ -37,8 +41,26 @@ pub struct StaticCache {
 
 #[derive(Debug, Default)]
 struct Entries {
-    by_path: HashMap<String, HashMap<Params, Arc<Answer>>>,
+    by_path: HashMap<String, Queries>,
+    /// Answers held: a path's one answer for every query, or each query's.
     len: usize,
+}
+
+/// The answers kept for one path.
+#[derive(Debug)]
+enum Queries {
+    /// The path reads no query (`StaticSite::reads_query`): one answer for all.
+    Any(Arc<Answer>),
+    Each(HashMap<Params, Arc<Answer>>),
+}
+
+impl Queries {
+    fn get(&self, query: &Params) -> Option<&Arc<Answer>> {
+        match self {
+            Queries::Any(answer) => Some(answer),
+            Queries::Each(answers) => answers.get(query),
+        }
+    }
 }
 
 /// What the tree answers for one URL.
@@ -69,31 +91,46 @@ enum Body {
 /// The tree's answer to a GET of `path` (already without `/v1`), or `None` for the runtime.
 pub fn serve(state: &AppState, path: &str, query: &Params) -> Option<Response> {
     let site = state.release.site.as_ref()?;
-    let cache = &state.release.static_cache;
-    let known = cache
-        .entries
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .by_path
-        .get(path)
-        .and_then(|queries| queries.get(query))
-        .cloned();
-    let answer = match known {
-        Some(a) => a,
-        None => {
-            let a = Arc::new(resolve(site, cache, path, query)?);
-            let mut guard = cache.entries.write().unwrap_or_else(|e| e.into_inner());
-            let entries = &mut *guard;
-            if entries.len < MAX_ENTRIES {
-                let queries = entries.by_path.entry(path.to_string()).or_default();
-                if queries.insert(query.clone(), a.clone()).is_none() {
-                    entries.len += 1;
-                }
-            }
-            a
-        }
-    };
+    let answer = state.release.static_cache.answer(site, path, query)?;
     respond(&answer)
+}
+
+impl StaticCache {
+    /// The tree's answer to `path` and `query`: kept, or resolved and kept.
+    fn answer(&self, site: &StaticSite, path: &str, query: &Params) -> Option<Arc<Answer>> {
+        let known = self
+            .entries
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .by_path
+            .get(path)
+            .and_then(|queries| queries.get(query))
+            .cloned();
+        if known.is_some() {
+            return known;
+        }
+        let any = !site.reads_query(path);
+        let a = Arc::new(resolve(site, self, path, query)?);
+        let mut guard = self.entries.write().unwrap_or_else(|e| e.into_inner());
+        let entries = &mut *guard;
+        if entries.len < MAX_ENTRIES {
+            let added = match entries.by_path.entry(path.to_string()) {
+                Entry::Vacant(v) => {
+                    v.insert(match any {
+                        true => Queries::Any(a.clone()),
+                        false => Queries::Each(HashMap::from([(query.clone(), a.clone())])),
+                    });
+                    true
+                }
+                Entry::Occupied(mut o) => match o.get_mut() {
+                    Queries::Any(_) => false,
+                    Queries::Each(answers) => answers.insert(query.clone(), a.clone()).is_none(),
+                },
+            };
+            entries.len += usize::from(added);
+        }
+        Some(a)
+    }
 }
 
 /// The answer built from the tree (files read and hashed here, once per URL). `None` when a
@@ -216,4 +253,54 @@ fn streamed(path: &std::path::Path) -> Option<Response> {
     Some(warp::reply::Reply::into_response(warp::reply::stream(
         futures_util::stream::iter(chunks),
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> (tempfile::TempDir, StaticSite) {
+        let dir = tempfile::tempdir().unwrap();
+        let redirects =
+            "/api/search q=:q /api/search/:q.json 200\n/api/c/:id /api/c/:id.json 200\n";
+        std::fs::write(dir.path().join("_redirects"), redirects).unwrap();
+        std::fs::write(dir.path().join("_headers"), "").unwrap();
+        std::fs::create_dir_all(dir.path().join("api/search")).unwrap();
+        std::fs::create_dir_all(dir.path().join("api/c")).unwrap();
+        std::fs::write(dir.path().join("api/search/lead.json"), "{}").unwrap();
+        std::fs::write(dir.path().join("api/c/k.json"), "{}").unwrap();
+        let site = StaticSite::open(dir.path()).unwrap();
+        (dir, site)
+    }
+
+    fn len(cache: &StaticCache) -> usize {
+        cache.entries.read().unwrap().len
+    }
+
+    fn is_file(answer: Option<Arc<Answer>>) -> bool {
+        matches!(answer.as_deref(), Some(Answer::File { .. }))
+    }
+
+    #[test]
+    fn a_path_that_reads_no_query_is_kept_once_for_every_query() {
+        let (_d, site) = site();
+        let cache = StaticCache::default();
+        for n in 0..5 {
+            let q = Params::parse(&format!("ids=a,b&nonce={n}")).unwrap();
+            let answer = cache.answer(&site, "/api/compounds/batch", &q);
+            assert!(matches!(answer.as_deref(), Some(Answer::Runtime)));
+            assert!(is_file(cache.answer(&site, "/api/c/k", &q)));
+        }
+        assert_eq!(len(&cache), 2, "one answer per path");
+        // A path a query rule matches keeps each query's answer.
+        let lead = Params::parse("q=lead").unwrap();
+        let tin = Params::parse("q=tin").unwrap();
+        assert!(is_file(cache.answer(&site, "/api/search", &lead)));
+        assert!(matches!(
+            cache.answer(&site, "/api/search", &tin).as_deref(),
+            Some(Answer::Runtime)
+        ));
+        assert!(is_file(cache.answer(&site, "/api/search", &lead)));
+        assert_eq!(len(&cache), 4);
+    }
 }

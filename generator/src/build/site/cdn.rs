@@ -177,6 +177,20 @@ impl StaticSite {
         }
     }
 
+    /// Whether `resolve` reads the query at `path`: a rule whose path matches it has query
+    /// conditions. When none has, every query of `path` resolves alike (a runtime holding
+    /// the tree's answers keeps one per path, not one per query string).
+    pub fn reads_query(&self, path: &str) -> bool {
+        let segments = split(path);
+        self.literal
+            .get(path)
+            .into_iter()
+            .flatten()
+            .chain(&self.patterned)
+            .map(|&i| &self.rules[i])
+            .any(|rule| !rule.query.is_empty() && match_path(&rule.from, &segments).is_some())
+    }
+
     /// What the CDN does with the first rule that matched.
     fn apply(&self, path: &str, rule: &Rule, bound: &[(String, String)]) -> Resolution {
         let target = substitute(&rule.to, bound);
@@ -492,6 +506,25 @@ mod tests {
             }
         );
         assert_eq!(s.resolve("/a/k/extra", &[]), Resolution::Runtime);
+    }
+
+    #[test]
+    fn only_a_path_a_rule_with_query_conditions_matches_reads_the_query() {
+        let (_d, s) = site(
+            "/a/:id x=1 /a/:id/one.json 200\n/b/:id /b/:id.json 200\n/c /c.json 200\n",
+            "",
+            &["a/k/one.json", "b/k.json", "c.json"],
+        );
+        assert!(s.reads_query("/a/k"));
+        assert!(!s.reads_query("/b/k"));
+        assert!(!s.reads_query("/c"));
+        assert!(!s.reads_query("/a/k/deeper"));
+        // What `reads_query` promises: a path that does not read it resolves alike whatever
+        // the query.
+        for path in ["/b/k", "/c", "/a/k/deeper"] {
+            assert_eq!(s.resolve(path, &[]), s.resolve(path, &q(&[("x", "1")])));
+        }
+        assert_ne!(s.resolve("/a/k", &[]), s.resolve("/a/k", &q(&[("x", "1")])));
     }
 
     #[test]
