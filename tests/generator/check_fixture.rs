@@ -101,6 +101,23 @@ fn broken_dataset_reports_every_problem_and_fails() {
         format!(
             "{dir}/entity-gaps.tsv: hq-p-hom-000009: listed gap empty_composition is not found (closed or mistyped): remove the row"
         ),
+        // retired ids: one still has its file (the id is never issued again), a replacement
+        // without a file or itself retired, a material without its index row, a malformed
+        // line and an id retired twice, each on its line
+        format!(
+            "{product}: id: hq-p-hom-000001 is retired (retired.tsv line 2, replaced by hq-p-hom-000002): a retired id is never issued again"
+        ),
+        format!("{dir}/retired.tsv:2: hq-p-hom-000001: replaced_by hq-p-hom-000002 does not exist"),
+        format!("{dir}/retired.tsv:3: retired \"2026-13-01\" is not a date (YYYY-MM-DD)"),
+        format!(
+            "{dir}/retired.tsv:4: hq-p-hom-000001 is retired twice (first on line 2): an id is retired once"
+        ),
+        format!(
+            "{dir}/retired.tsv:5: hq-p-hom-000004: replaced_by hq-p-hom-000001 is itself retired"
+        ),
+        format!(
+            "{dir}/retired.tsv:6: hq-m-ply-000009: hq-m-ply-000009 is not registered in materials/index.tsv"
+        ),
         // unknown vocabulary values
         format!(
             "{}: use_classes[0].class: unknown use class \"candy\"",
@@ -160,7 +177,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
         format!("{dir}/documents/privacy.md: missing: GET /api/privacy serves it"),
         format!("{dir}/release-notes/2026-11-21.md: version: front matter has no `version`"),
     ];
-    assert_problems(&stdout, &expected, 41);
+    assert_problems(&stdout, &expected, 47);
 }
 
 /// A one-word typo in a curated file and another in a compound file, on a copy of the

@@ -236,6 +236,35 @@ fn netlify_reads_the_routing_files_and_netlify_toml_as_we_mean_them() {
         );
         assert!(position(rule) < position(dog));
     }
+    // A retired product id (data/retired.tsv): a forced 301 to the same path for its
+    // replacement on each path that names it, before the placeholders; Netlify passes the
+    // query on to the target of a rule without query conditions.
+    for retirement in dataset.retired.iter() {
+        for (from, to) in [
+            ("/api/product/{id}", "/api/product/{id}"),
+            ("/api/product/{id}/raw", "/api/product/{id}/raw"),
+            ("/product/{id}", "/product/{id}"),
+            ("/api/badge/{id}", "/api/badge/{id}"),
+            (
+                "/api/relationships/{id}/graph",
+                "/api/relationships/{id}/graph",
+            ),
+        ] {
+            let rule = find(rules, &from.replace("{id}", &retirement.id), json!({}));
+            assert_eq!(
+                (&rule["to"], &rule["status"], &rule["force"], &rule["proxy"]),
+                (
+                    &json!(to.replace("{id}", &retirement.replaced_by)),
+                    &json!(301),
+                    &json!(true),
+                    &json!(false)
+                ),
+                "{from}"
+            );
+            assert!(position(rule) < position(dog));
+        }
+    }
+    assert!(dataset.retired.get("hq-p-wer-000032").is_some());
     let alias = find(rules, "/api/compound/:id", json!({ "context": ":context" }));
     assert_eq!(alias["to"], format!("{ORIGIN}/api/compound/:id"));
     assert!(position(dog) < position(alias));

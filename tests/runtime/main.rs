@@ -32,6 +32,7 @@ mod netlify_dev;
 mod openapi_answers;
 mod protocol;
 mod published_client;
+mod retired;
 mod schemathesis;
 mod static_tree;
 mod store_contract;

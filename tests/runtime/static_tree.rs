@@ -103,7 +103,12 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
         "{} rules",
         rules.len()
     );
-    for rule in rules.iter().filter(|l| l.contains("/hq-")) {
+    // Rules naming an id send it to the runtime, but a retired id's, which forward it.
+    let (forwards, to_runtime): (Vec<&&str>, Vec<&&str>) = rules
+        .iter()
+        .filter(|l| l.contains("/hq-"))
+        .partition(|l| l.ends_with(" 301!"));
+    for rule in to_runtime {
         let fields: Vec<&str> = rule.split_whitespace().collect();
         assert_eq!(
             fields[fields.len() - 2..],
@@ -111,6 +116,10 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
             "{rule}"
         );
     }
+    assert!(
+        forwards.contains(&&"/api/product/hq-p-wer-000032 /api/product/hq-p-chd-000023 301!"),
+        "{forwards:?}"
+    );
     let blocks = header_blocks(site.path());
     assert_eq!(
         blocks["/*"],
@@ -275,6 +284,26 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
         redirect.headers()["location"],
         format!("/api/compound/{benzene}?context=dog").as_str()
     );
+    // A retired product id: the tree's rule answers a public caller, the render a keyed
+    // caller of the product (whose keyed form the tree does not hold), with the same 301.
+    let public = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    for path in [
+        "/api/product/{id}?utm_source=feed",
+        "/api/product/{id}/raw?utm_source=feed",
+        "/product/{id}?utm_source=feed",
+        "/api/badge/{id}?style=pill",
+    ] {
+        let from = path.replace("{id}", "hq-p-wer-000032");
+        let to = path.replace("{id}", "hq-p-chd-000023");
+        for (who, caller) in [("public", &public), ("keyed", &client)] {
+            let res = caller.get(format!("{}{from}", server.base)).send().unwrap();
+            assert_eq!(res.status(), 301, "{who} {from}");
+            assert_eq!(res.headers()["location"], to.as_str(), "{who} {from}");
+        }
+    }
     let health: serde_json::Value = client
         .get(format!("{}/api/health", server.base))
         .send()

@@ -47,10 +47,23 @@ const ID: Param = path(
     Pattern(COMPOUND_ID),
     "Compound id, e.g. hq-c-org-000145",
 );
-const ENTITY_ID: Param = path(
+/// A path's compound, material or product id (badges, relationships).
+pub(super) const ENTITY_ID: Param = path(
     "id",
     Text { min: 1, max: 64 },
     "Compound, material or product id",
+);
+/// A path's material id: a retired one answers a 301 to its replacement's path.
+pub(super) const MATERIAL_ID: Param = path(
+    "id",
+    Text { min: 1, max: 64 },
+    "Material id, e.g. hq-m-adh-000001 (a retired id answers 301 to its replacement)",
+);
+/// A path's product id: a retired one answers a 301 to its replacement's path.
+pub(super) const PRODUCT_ID: Param = path(
+    "id",
+    Text { min: 1, max: 64 },
+    "Product id, e.g. hq-p-bdy-000002 (a retired id answers 301 to its replacement)",
 );
 const CONTEXT: Param = query(
     "context",
@@ -559,7 +572,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     // Materials and products
     Endpoint {
         answer: Json("Material"),
-        params: &[ENTITY_ID],
+        params: &[MATERIAL_ID],
         example: Some("/api/material/hq-m-adh-000001"),
         ..endpoint(
             Op::Material,
@@ -572,7 +585,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     Endpoint {
         answer: Json("Product"),
-        params: &[ENTITY_ID],
+        params: &[PRODUCT_ID],
         example: Some("/api/product/hq-p-bdy-000002"),
         keyed_form: true,
         ..endpoint(
@@ -586,7 +599,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
     },
     Endpoint {
         answer: Json("ProductRecord"),
-        params: &[ENTITY_ID],
+        params: &[PRODUCT_ID],
         example: Some("/api/product/hq-p-bdy-000002/raw"),
         ..endpoint(
             Op::ProductRaw,
@@ -1355,7 +1368,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
-        params: &[ENTITY_ID],
+        params: &[MATERIAL_ID],
         answer: Html,
         example: Some("/material/hq-m-adh-000001"),
         ..endpoint(
@@ -1368,7 +1381,7 @@ pub static ENDPOINTS: &[Endpoint] = &[
         )
     },
     Endpoint {
-        params: &[ENTITY_ID],
+        params: &[PRODUCT_ID],
         answer: Html,
         example: Some("/product/hq-p-bdy-000002"),
         ..endpoint(

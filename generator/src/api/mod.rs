@@ -12,7 +12,7 @@ mod query;
 mod routing;
 
 pub use endpoints::ENDPOINTS;
-pub use query::{Query, boolean, pairs};
+pub use query::{Query, boolean, pairs, with_query};
 
 /// The conventions every endpoint keeps, stated once: the OpenAPI document's description and
 /// the docs page's "Conventions" section show this text.
@@ -230,6 +230,29 @@ impl Endpoint {
             }
         }
         given.next().is_none().then_some(captured)
+    }
+
+    /// Whether the path's `{id}` takes the material or product id `id`, as its declaration
+    /// says (a product's paths take product ids; badges and relationships any entity's): the
+    /// paths where a retired id answers a 301 to its replacement.
+    pub fn takes_entity_id(&self, id: &str) -> bool {
+        self.params.iter().any(|p| {
+            *p == endpoints::ENTITY_ID
+                || (*p == endpoints::PRODUCT_ID && id.starts_with("hq-p-"))
+                || (*p == endpoints::MATERIAL_ID && id.starts_with("hq-m-"))
+        })
+    }
+
+    /// Whether the path's `{id}` takes a material or product id: a retired one answers 301.
+    pub fn forwards_retired_ids(&self) -> bool {
+        self.params.iter().any(|p| {
+            [
+                endpoints::ENTITY_ID,
+                endpoints::PRODUCT_ID,
+                endpoints::MATERIAL_ID,
+            ]
+            .contains(p)
+        })
     }
 
     /// Whether the template has no parameter segments.

@@ -5,6 +5,9 @@
 /// A request's query parameters by name (a repeated parameter is refused before this).
 pub trait Query {
     fn get(&self, name: &str) -> Option<&str>;
+
+    /// Every parameter, in the order the query holds them.
+    fn each(&self) -> Vec<(&str, &str)>;
 }
 
 impl Query for Vec<(String, String)> {
@@ -12,6 +15,20 @@ impl Query for Vec<(String, String)> {
         self.iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
+    }
+
+    fn each(&self) -> Vec<(&str, &str)> {
+        self.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect()
+    }
+}
+
+/// `path` with the query's parameters after it, encoded (`?` only when there are some): the
+/// `Location` of a forward that keeps the request's query, from the runtime and the static
+/// tree's reading of `_redirects` alike.
+pub fn with_query(path: &str, query: &[(&str, &str)]) -> String {
+    match serde_urlencoded::to_string(query) {
+        Ok(q) if !q.is_empty() => format!("{path}?{q}"),
+        _ => path.to_string(),
     }
 }
 
@@ -41,6 +58,15 @@ pub fn boolean(raw: &str) -> Option<bool> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_forward_keeps_every_parameter_encoded_and_adds_no_empty_query() {
+        assert_eq!(super::with_query("/p/b", &[]), "/p/b");
+        assert_eq!(
+            super::with_query("/p/b", &[("context", "dog"), ("label", "a b&c")]),
+            "/p/b?context=dog&label=a+b%26c"
+        );
+    }
+
     #[test]
     fn booleans_take_the_usual_spellings_and_nothing_else() {
         for yes in ["true", "True", "TRUE", "1", "yes", "On"] {

@@ -26,6 +26,7 @@ use crate::model::ids::IdRegistry;
 use crate::model::material::{Material, Product};
 use crate::model::merge::{merge, order_by_source, referenced_sources};
 use crate::model::record::{CompoundRecord, StatedRoute};
+use crate::model::retired::{FILE as RETIRED, Retired};
 use crate::model::{
     AgencyFile, CuratedEntry, CuratedFile, Dataset, Ended, Hash, Problem, RouteStatement,
 };
@@ -255,6 +256,15 @@ fn load_entities_and_features(
     let index = data_dir.join("materials/index.tsv");
     if let Ok(text) = std::fs::read_to_string(&index) {
         dataset.material_index = material_index(&text, &index.display().to_string(), problems);
+    }
+    // Optional: a dataset that never retired an id (a test corpus) has no file.
+    let retired = data_dir.join(RETIRED);
+    if let Ok(text) = std::fs::read_to_string(&retired) {
+        hasher.update(RETIRED.as_bytes());
+        hasher.update(text.as_bytes());
+        let (registry, found) = Retired::parse(&text, &retired.display().to_string());
+        dataset.retired = registry;
+        problems.extend(found);
     }
     let mut entity_files = BTreeMap::new();
     dataset.materials = load_entities(

@@ -22,7 +22,7 @@ use crate::model::{Agency, Dataset};
 pub const PATH: &str = "_data/dataset.json.zst";
 
 /// Bumped when the snapshot's shape changes; an older snapshot is rebuilt, not misread.
-const FORMAT: u32 = 5;
+const FORMAT: u32 = 6;
 
 /// The snapshot as read back (`encode_frames` writes the same fields, compounds last).
 #[derive(Deserialize)]
@@ -39,6 +39,7 @@ struct Snapshot {
     materials: Vec<Material>,
     products: Vec<Product>,
     material_index: BTreeMap<String, String>,
+    retired: crate::model::retired::Retired,
     documents: BTreeMap<String, MarkdownFile>,
     release_notes: Vec<MarkdownFile>,
     templates: BTreeMap<String, String>,
@@ -64,6 +65,7 @@ struct Shared<'a> {
     materials: Vec<&'a Material>,
     products: Vec<&'a Product>,
     material_index: &'a BTreeMap<String, String>,
+    retired: &'a crate::model::retired::Retired,
     documents: &'a BTreeMap<String, MarkdownFile>,
     release_notes: &'a [MarkdownFile],
     templates: &'a BTreeMap<String, String>,
@@ -113,6 +115,7 @@ pub fn parts_with<'a>(
         materials: dataset.materials.values().collect(),
         products: dataset.products.values().collect(),
         material_index: &dataset.material_index,
+        retired: &dataset.retired,
         documents: &dataset.documents,
         release_notes: &dataset.release_notes,
         templates: &dataset.templates,
@@ -274,6 +277,7 @@ pub fn read(path: &Path) -> anyhow::Result<Dataset> {
         materials: s.materials.into_iter().map(|m| (m.id.clone(), m)).collect(),
         products: s.products.into_iter().map(|p| (p.id.clone(), p)).collect(),
         material_index: s.material_index,
+        retired: s.retired,
         documents: s.documents,
         release_notes: s.release_notes,
         templates: s.templates,

@@ -132,6 +132,9 @@ pub struct Dataset {
     pub products: BTreeMap<String, Product>,
     /// `materials/index.tsv`: the material id registry (id -> slug); ids are never reused.
     pub material_index: BTreeMap<String, String>,
+    /// `retired.tsv`: the material and product ids taken out of service, each forwarded to
+    /// its replacement.
+    pub retired: crate::model::retired::Retired,
     /// `documents/*.md` by name (disclaimer, terms, privacy).
     pub documents: BTreeMap<String, MarkdownFile>,
     /// `release-notes/*.md`, newest first. Not in the fingerprint, like the changelog:

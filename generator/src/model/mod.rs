@@ -40,6 +40,7 @@ pub mod merge;
 pub mod names;
 pub mod record;
 pub mod regulatory_status;
+pub mod retired;
 pub mod timeline;
 pub mod vocab;
 

@@ -14,7 +14,7 @@ use super::regulatory_status::RegulatoryStatusQuery;
 use super::search::{self, SearchIndex};
 use super::{
     Rendered, badge, batch, changelog, compare, contexts, documents, entities, found_in, fragrance,
-    pages, regulatory, regulatory_status, relationships,
+    moved, pages, regulatory, regulatory_status, relationships,
 };
 use crate::aggregate::Assessment;
 use crate::aggregate::graph::Graph;
@@ -108,6 +108,9 @@ pub fn render(
     call: Call<'_>,
     viewer: Viewer,
 ) -> Option<Rendered> {
+    if let Some(forward) = moved::moved(d, op, call.params, call.query) {
+        return Some(forward);
+    }
     let answer = match from_dataset(d, op, call.params, call.query, call.prepared, viewer.view()) {
         Ok(None) => from_indexes(d, ix, op, call, viewer),
         other => other,
@@ -125,6 +128,9 @@ pub fn render_static(
     query: &dyn Query,
     prepared: Option<Prepared<'_>>,
 ) -> Option<Rendered> {
+    if let Some(forward) = moved::moved(d, op, params, query) {
+        return Some(forward);
+    }
     from_dataset(d, op, params, query, prepared, View::Public).unwrap_or_else(|e| Some(e.into()))
 }
 

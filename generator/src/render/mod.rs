@@ -18,6 +18,7 @@ pub mod export;
 pub mod found_in;
 pub mod fragrance;
 pub mod lists;
+pub mod moved;
 pub mod openapi;
 mod openapi_schemas;
 pub mod pages;

@@ -13,7 +13,7 @@ use crate::model::Dataset;
 
 /// The description document's own version (`info.version`): it changes when the document
 /// does, and is not the service's version (`x-service-version`); `info.description` says so.
-pub const DOCUMENT_VERSION: &str = "2.5.0";
+pub const DOCUMENT_VERSION: &str = "2.6.0";
 /// `api_schema_version` is the integer 1.
 pub const API_SCHEMA_VERSION: u32 = 1;
 
@@ -238,6 +238,15 @@ fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
             }),
         ));
     }
+    if e.forwards_retired_ids() {
+        out.push((
+            "301",
+            json!({
+                "description": "A retired material or product id: the same path for the id that replaces it in Location, the query kept",
+                "headers": {"Location": {"schema": {"type": "string"}, "description": "The path for the replacing id, with the request's query"}},
+            }),
+        ));
+    }
     if e.name == "compoundByCas" {
         out.push((
             "302",
@@ -245,9 +254,10 @@ fn errors(e: &Endpoint) -> Vec<(&'static str, Value)> {
         ));
     }
     out.push(("503", error("A store or summary is unavailable; retry")));
-    // A badge URL's errors are gray badges (the docs page's "Badges"), but for another method.
+    // A badge URL's errors are gray badges (the docs page's "Badges"), but for another method;
+    // a retired id's forward is no badge.
     if e.answer == Answer::Svg {
-        for (status, body) in out.iter_mut().filter(|(s, _)| *s != "405") {
+        for (status, body) in out.iter_mut().filter(|(s, _)| !["405", "301"].contains(s)) {
             body["content"] = json!({"image/svg+xml": {"schema": {"type": "string"}}});
             if *status == "404" {
                 body["description"] = json!("Not found: a gray “not found” badge");
@@ -475,7 +485,7 @@ mod tests {
         let d = dataset();
         let doc: Value = serde_json::from_slice(&openapi(d, Format::OpenApi).body).unwrap();
         assert_eq!(doc["openapi"], "3.1.0");
-        assert_eq!(doc["info"]["version"], "2.5.0");
+        assert_eq!(doc["info"]["version"], "2.6.0");
         for e in ENDPOINTS {
             let op = &doc["paths"][e.path][e.method.to_ascii_lowercase()];
             assert_eq!(op["operationId"], e.name, "{} {}", e.method, e.path);

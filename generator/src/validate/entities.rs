@@ -101,8 +101,9 @@ pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
             .into(),
         problems,
     };
+    // A retired material keeps its row (its slug is never reused) and has no file.
     for id in dataset.material_index.keys() {
-        if !dataset.materials.contains_key(id) {
+        if !dataset.materials.contains_key(id) && !dataset.retired.contains(id) {
             out.push(
                 id.clone(),
                 format!("{id} is registered but has no file materials/{id}.json"),

@@ -20,6 +20,7 @@ pub mod entity_stats;
 pub(crate) mod fragrance;
 mod provenance;
 pub(crate) mod regulatory_status;
+mod retired;
 pub mod stats;
 
 /// Every problem found, sorted by file and path.
@@ -43,6 +44,7 @@ pub fn validate_except(dataset: &Dataset, clean: &HashSet<String>) -> Vec<Proble
         Box::new(|p| changelog::validate(dataset, p)),
         Box::new(|p| regulatory_status::validate(&dataset.regulatory_status, p)),
         Box::new(|p| provenance::validate(dataset, p)),
+        Box::new(|p| retired::validate(dataset, p)),
     ];
     let mut problems: Vec<Problem> = parts
         .par_iter()

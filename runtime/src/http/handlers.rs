@@ -23,6 +23,10 @@ impl dispatch::Query for Params {
     fn get(&self, name: &str) -> Option<&str> {
         Params::get(self, name)
     }
+
+    fn each(&self) -> Vec<(&str, &str)> {
+        Params::each(self)
+    }
 }
 
 pub async fn run(state: &Arc<AppState>, req: &Request, caller: &Caller, e: Endpoint) -> Response {

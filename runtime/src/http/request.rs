@@ -117,6 +117,14 @@ impl Params {
             .sum()
     }
 
+    /// Every parameter, by name.
+    pub fn each(&self) -> Vec<(&str, &str)> {
+        self.0
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect()
+    }
+
     pub fn pairs(&self) -> Vec<(String, String)> {
         self.0.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }

@@ -5,7 +5,9 @@
 //! Semantics, as Netlify's router does them (`netlify dev`, tests/runtime/netlify_dev.rs):
 //! rules are tried top to bottom and the first whose path and query conditions match decides
 //! (`k=v` literally, `k=:name` any value; `:name` matches one path segment and a trailing `*`
-//! the rest, `:splat`). An unforced rule gives way to a file at the request path (the path
+//! the rest, `:splat`). A redirect (301, 302...) of a rule with no query condition passes the
+//! request's query on to its target (https://docs.netlify.com/routing/redirects/redirect-options/,
+//! "Query parameters"). An unforced rule gives way to a file at the request path (the path
 //! itself, `path.html` or `path/index.html`: shadowing); a forced one (`!`) does not. A target
 //! on another origin is a proxy (here: the runtime answers). When no rule matches, the file at
 //! the request path is served. A rule whose target file the tree does not hold is the CDN's
@@ -169,7 +171,7 @@ impl StaticSite {
             {
                 return self.file(path, file, 200);
             }
-            return self.apply(path, rule, &bound);
+            return self.apply(path, query, rule, &bound);
         }
         match self.shadowing_file(path) {
             Some(file) => self.file(path, file, 200),
@@ -192,7 +194,13 @@ impl StaticSite {
     }
 
     /// What the CDN does with the first rule that matched.
-    fn apply(&self, path: &str, rule: &Rule, bound: &[(String, String)]) -> Resolution {
+    fn apply(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+        rule: &Rule,
+        bound: &[(String, String)],
+    ) -> Resolution {
         let target = substitute(&rule.to, bound);
         if target.trim_start_matches('/') == RUNTIME_REQUIRED {
             return Resolution::NeedsRuntime {
@@ -206,9 +214,20 @@ impl StaticSite {
             return Resolution::Runtime;
         }
         if matches!(rule.status, 301 | 302 | 303 | 307 | 308) {
+            // A rule with no query condition passes the request's query on to its target.
+            let location = match rule.query.is_empty() {
+                true => {
+                    let pairs: Vec<(&str, &str)> = query
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), v.as_str()))
+                        .collect();
+                    crate::api::with_query(&target, &pairs)
+                }
+                false => target,
+            };
             return Resolution::Redirect {
                 status: rule.status,
-                location: target,
+                location,
             };
         }
         let file = target.trim_start_matches('/').to_string();
@@ -544,6 +563,29 @@ mod tests {
         assert_eq!(
             file_of(s.resolve("/d/f/g.json", &[])),
             Some(("e/f/g.json".into(), 200))
+        );
+    }
+
+    #[test]
+    fn a_redirect_without_query_conditions_keeps_the_request_query() {
+        let (_d, s) = site(
+            "/p/old /p/new 301!\n/p/:id /p/:id.json 200\n",
+            "",
+            &["p/new.json"],
+        );
+        assert_eq!(
+            s.resolve("/p/old", &q(&[("style", "pill"), ("label", "a b")])),
+            Resolution::Redirect {
+                status: 301,
+                location: "/p/new?style=pill&label=a+b".into()
+            }
+        );
+        assert_eq!(
+            s.resolve("/p/old", &[]),
+            Resolution::Redirect {
+                status: 301,
+                location: "/p/new".into()
+            }
         );
     }
 

@@ -21,6 +21,8 @@
 //! path, including a page's `index.html` under it, before any unforced rule, so
 //! `/api/release-notes?format=json` would otherwise get the HTML page. `/api/v1/` is the
 //! runtime's alone (forced, first): a key in the `X-API-Key` header reaches the runtime there.
+//! A retired material or product id (`data/retired.tsv`) gets a forced 301 per path that names
+//! it, to the same path for its replacement, right after: the CDN passes the query on.
 //!
 //! Headers: one block per request path of a 200 response, so no two blocks set the same
 //! header for a path (the CDN would join their values); Content-Type comes from the file
@@ -139,6 +141,15 @@ fn render_redirects(
         "\n# The service's own base: never a file, so a key in the X-API-Key header is read there.\n",
     );
     rule(&mut out, format!("/api/v1/* {}", runtime("/api/v1/:splat")));
+    let forwards = crate::render::moved::forwards(dataset);
+    if !forwards.is_empty() {
+        out.push_str(
+            "\n# Retired ids (data/retired.tsv): a 301 to the same path for the replacement; the CDN keeps the query.\n",
+        );
+    }
+    for (from, to) in forwards {
+        rule(&mut out, format!("{from} {to} 301!"));
+    }
     if !exceptions.rules.is_empty() {
         out.push_str(
             "\n# Ids that answer otherwise than the placeholders' files (a 403, a context without evidence: 422).\n",

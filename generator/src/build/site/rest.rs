@@ -40,8 +40,8 @@ pub(super) struct Rest<'a> {
 }
 
 /// The key of `_redirects` and `_headers`: what they are rendered from (every group's routing
-/// entries, in order, the rest's, the runtime origin, and whether there are materials or
-/// products: `routes::every_id_has`), and the generator.
+/// entries, in order, the rest's, the runtime origin, whether there are materials or
+/// products: `routes::every_id_has`, and the retired ids' forwards), and the generator.
 fn routing_key(
     dataset: &Dataset,
     opts: &BuildOptions,
@@ -50,6 +50,10 @@ fn routing_key(
     rest: &[RouteMeta],
 ) -> Hash {
     let rest = state::encode_routes(rest);
+    let forwards: String = crate::render::moved::forwards(dataset)
+        .into_iter()
+        .map(|(from, to)| format!("{from} {to}\n"))
+        .collect();
     let flags = [
         u8::from(opts.runtime_origin.is_some()),
         u8::from(dataset.materials.is_empty()),
@@ -59,6 +63,7 @@ fn routing_key(
         GENERATOR_IDENTITY.as_bytes(),
         opts.runtime_origin.as_deref().unwrap_or("").as_bytes(),
         &flags,
+        forwards.as_bytes(),
     ];
     for ((id, kind), group) in plan.entities.iter().zip(groups) {
         inputs.push(id.as_bytes());
