@@ -108,7 +108,7 @@ impl Corpus {
             .compounds
             .values()
             .filter(|r| r.watch_class != WatchClass::CriticalThreat)
-            .map(|r| (r.hq_id.clone(), r.cas.to_string()))
+            .map(|r| (r.hq_id.to_string(), r.cas.to_string()))
             .collect();
         let contexts = &dataset.contexts.contexts;
         // Whole names, their first word (many matches), and typos.

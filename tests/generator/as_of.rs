@@ -178,7 +178,7 @@ fn the_keyed_answers_say_the_day_and_stand_on_it() {
     };
     let then = body(regulatory::compound(
         d,
-        &pfoa.hq_id,
+        &pfoa.hq_id.to_string(),
         Some(day("2022-12-31")),
     ));
     assert_eq!(then["as_of"], "2022-12-31");
@@ -191,7 +191,7 @@ fn the_keyed_answers_say_the_day_and_stand_on_it() {
         .collect();
     assert_eq!(iarc.len(), 1, "the Volume 135 call was not yet made");
     assert!(iarc[0].get("status").is_none(), "in force then");
-    let now = body(regulatory::compound(d, &pfoa.hq_id, None));
+    let now = body(regulatory::compound(d, &pfoa.hq_id.to_string(), None));
     assert!(now.get("as_of").is_none());
     assert_eq!(now["listings"]["iarc_group"]["group"], "1");
 

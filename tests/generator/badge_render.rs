@@ -229,7 +229,7 @@ fn entity_badges_and_names_stay_inside_their_boxes() {
 
 #[test]
 fn every_badge_error_is_a_gray_svg_with_its_status() {
-    let benzene = committed().by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = committed().by_cas("71-43-2").unwrap().hq_id.to_string();
     let product = committed().products.keys().next().unwrap().clone();
     for (path, query, status, shown) in [
         ("/api/badge/nope".to_string(), "", 400, "bad id"),
@@ -295,7 +295,7 @@ fn every_badge_error_is_a_gray_svg_with_its_status() {
 
 #[test]
 fn error_badge_snapshots() {
-    let benzene = committed().by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = committed().by_cas("71-43-2").unwrap().hq_id.to_string();
     for (name, path, query) in [
         (
             "badge_error_id",

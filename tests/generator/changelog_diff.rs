@@ -52,7 +52,7 @@ fn fixture() -> (tempfile::TempDir, PathBuf, PathBuf, [String; 3]) {
     }
     let d = loaded(&new);
     let mut ids = d.compounds.keys();
-    let added = ids.next().unwrap().clone();
+    let added = *ids.next().unwrap();
     // A compound with a Prop 65 listing, so the listing edit is a regulatory change.
     let (edited, _) = d
         .compounds
@@ -87,7 +87,12 @@ fn fixture() -> (tempfile::TempDir, PathBuf, PathBuf, [String; 3]) {
     edit_json(&new.join("regulatory-status/us.json"), |v| {
         v["cells"][0]["governance_timeline"][0]["threshold_ppb"] = json!(9);
     });
-    (tmp, old, new, [added, edited.clone(), raised.clone()])
+    (
+        tmp,
+        old,
+        new,
+        [added, *edited, *raised].map(|id| id.to_string()),
+    )
 }
 
 #[test]

@@ -37,9 +37,9 @@ fn broken_dataset_reports_every_problem_and_fails() {
         .to_string();
     let dir = dir.display().to_string();
     let expected = [
-        // malformed id
+        // malformed id: the machine-written record is unreadable, on its line
         format!(
-            "{}: hq_id: malformed compound id \"hq-c-xyz-1\"",
+            "{}:2: hq_id: malformed compound id \"hq-c-xyz-1\"",
             compound("hq-c-xyz-1")
         ),
         // CAS with a wrong check digit: the machine-written record is unreadable, on its line
@@ -177,7 +177,7 @@ fn broken_dataset_reports_every_problem_and_fails() {
         format!("{dir}/documents/privacy.md: missing: GET /api/privacy serves it"),
         format!("{dir}/release-notes/2026-11-21.md: version: front matter has no `version`"),
     ];
-    assert_problems(&stdout, &expected, 47);
+    assert_problems(&stdout, &expected, 46);
 }
 
 /// A one-word typo in a curated file and another in a compound file, on a copy of the

@@ -116,7 +116,7 @@ fn get(d: &Dataset, url: &str) -> Rendered {
 #[test]
 fn full_responses() {
     let d = dataset();
-    let id = |cas: &str| d.by_cas(cas).unwrap().hq_id.clone();
+    let id = |cas: &str| d.by_cas(cas).unwrap().hq_id.to_string();
     let json = |r: saferef_generator::render::Rendered| -> serde_json::Value {
         serde_json::from_slice(&r.body).unwrap()
     };

@@ -99,7 +99,11 @@ fn fixture_ingest_end_to_end() {
     );
     assert!(!bpa.safety.endocrine_disruption.is_empty());
     let water = dataset.by_cas("7732-18-5").unwrap();
-    assert!(water.hq_id.starts_with("hq-c-ino-"), "{}", water.hq_id);
+    assert!(
+        water.hq_id.to_string().starts_with("hq-c-ino-"),
+        "{}",
+        water.hq_id
+    );
     assert_eq!(water.kind.as_deref(), Some("everyday_substance"));
     assert!(
         water
@@ -107,7 +111,7 @@ fn fixture_ingest_end_to_end() {
             .iter()
             .any(|g| g.field == "properties.physical_properties.melting_point")
     );
-    let formaldehyde_id = dataset.by_cas("50-00-0").unwrap().hq_id.clone();
+    let formaldehyde_id = dataset.by_cas("50-00-0").unwrap().hq_id.to_string();
     let before = read(data.path(), &formaldehyde_id);
 
     // A rerun on the same tables changes nothing, byte for byte.
@@ -191,7 +195,7 @@ fn curated_values_are_never_overwritten() {
             .iter()
             .any(|g| g.field == "properties.physical_properties.melting_point")
     );
-    assert!(!read(data.path(), &benzene.hq_id).contains("iarc-vol-999"));
+    assert!(!read(data.path(), &benzene.hq_id.to_string()).contains("iarc-vol-999"));
 }
 
 #[test]

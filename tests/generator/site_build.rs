@@ -121,7 +121,7 @@ fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
     let out = tempfile::tempdir().unwrap();
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     let before = routes(&d);
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
     d.compounds.get_mut(&benzene).unwrap().name = "Benzene (renamed)".into();
     let after = routes(&d);
     let changed: Vec<&str> = before
@@ -135,7 +135,7 @@ fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
     // examples, the front door's examples and the name index.
     assert!(changed.contains(&format!("compound/{benzene}.html").as_str()));
     assert!(
-        changed.iter().all(|f| f.contains(&benzene)
+        changed.iter().all(|f| f.contains(&benzene.to_string())
             || f.ends_with("cas/71-43-2.json")
             || ["api/examples/index.json", "index.html", "search-index.json"].contains(f)),
         "{changed:?}"
@@ -146,7 +146,7 @@ fn a_one_compound_change_rewrites_its_files_and_the_snapshot_only() {
     assert_eq!(report.removed, 0);
 
     // A compound that leaves the dataset leaves the tree.
-    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id;
     d.compounds.remove(&bpa);
     let report = build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
     assert_eq!(report.removed, 24 + 57 + 1);
@@ -197,7 +197,7 @@ fn shard_files(out: &Path) -> std::collections::BTreeMap<String, u64> {
 #[test]
 fn a_one_compound_change_compresses_its_snapshot_frame_alone_and_keeps_the_routing_files() {
     let (_data, d) = dataset();
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
     // 30 compounds: the snapshot's head and two frames of records.
     let mut d = saferef_generator::build::site::scale::scaled(d, 10).unwrap();
     let out = tempfile::tempdir().unwrap();
@@ -237,7 +237,7 @@ fn a_one_compound_change_compresses_its_snapshot_frame_alone_and_keeps_the_routi
     assert_eq!(read.compounds.len(), 30);
     assert_eq!(read.compounds[&benzene].name, "Benzene (renamed)");
     // Of the manifest's and the state's shards, only benzene's two are written again.
-    let shard = state::shard_of(&benzene);
+    let shard = state::shard_of(&benzene.to_string());
     let shards_after = shard_files(out.path());
     let rewritten: Vec<&String> = shards_after
         .iter()
@@ -254,7 +254,7 @@ fn a_one_compound_change_compresses_its_snapshot_frame_alone_and_keeps_the_routi
 
     // A compound that leaves takes its routing entries with it: the routing files are made
     // again, and every frame of records from its own on.
-    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id;
     d.compounds.remove(&bpa);
     build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
     let (routing_gone, _) = routing_and_frames(out.path());
@@ -262,7 +262,7 @@ fn a_one_compound_change_compresses_its_snapshot_frame_alone_and_keeps_the_routi
     assert!(
         !std::fs::read_to_string(out.path().join("_headers"))
             .unwrap()
-            .contains(&bpa)
+            .contains(&bpa.to_string())
     );
     assert_same_as_fresh(&d, out.path());
 }
@@ -277,7 +277,7 @@ fn a_product_is_rendered_again_when_a_compound_it_names_changes() {
     d.products.insert(id.clone(), product);
     let out = tempfile::tempdir().unwrap();
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
-    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id;
     let page = out.path().join(format!("product/{id}.html"));
     let json = out.path().join(format!("api/product/{id}.json"));
     let read = |p: &Path| std::fs::read_to_string(p).unwrap();
@@ -286,7 +286,7 @@ fn a_product_is_rendered_again_when_a_compound_it_names_changes() {
     assert!(read(&json).contains(&format!("\"compound_id\":\"{bpa}\"")));
 
     // Benzene changes: the product does not name it, and nothing of it is written.
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
     d.compounds.get_mut(&benzene).unwrap().name = "Benzene (renamed)".into();
     build(&d, &opts(out.path(), "2026-11-21T11:00:00Z")).unwrap();
     assert_same_as_fresh(&d, out.path());
@@ -325,7 +325,7 @@ fn the_build_state_is_invalidated_by_every_shared_input() {
     let (_data, mut d) = dataset();
     let out = tempfile::tempdir().unwrap();
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
 
     // A context label is in every compound's context responses: all are rendered again.
     d.contexts
@@ -374,7 +374,7 @@ fn the_integrity_check_reads_every_shard_of_the_manifest() {
     assert!(site::verify(out.path(), &d.fingerprint));
     assert!(!site::verify(out.path(), "another dataset"));
     // A file its shard lists, edited: the check fails, and holds again once it is restored.
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
     let raw = out.path().join(format!("api/compound/{benzene}/raw.json"));
     let original = std::fs::read(&raw).unwrap();
     std::fs::write(&raw, b"edited").unwrap();
@@ -382,7 +382,7 @@ fn the_integrity_check_reads_every_shard_of_the_manifest() {
     std::fs::write(&raw, &original).unwrap();
     assert!(site::verify(out.path(), &d.fingerprint));
     // Its shard gone: the check fails, and the build state reads as none.
-    let shard = state::manifest_shard(state::shard_of(&benzene));
+    let shard = state::manifest_shard(state::shard_of(&benzene.to_string()));
     std::fs::remove_file(out.path().join(shard)).unwrap();
     assert!(!site::verify(out.path(), &d.fingerprint));
     assert!(state::decode(&state::read(out.path()).unwrap()).is_none());
@@ -399,7 +399,7 @@ fn a_deleted_or_corrupted_build_state_gives_the_same_tree() {
 
     // Corrupted (one byte flipped) while a compound changed: everything is rendered again and
     // only what changed is written (the manifest's hashes are trusted instead).
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
     d.compounds.get_mut(&benzene).unwrap().name = "Benzene (renamed)".into();
     let mut corrupted = bytes.clone();
     corrupted[bytes.len() / 2] ^= 0x20;
@@ -409,7 +409,7 @@ fn a_deleted_or_corrupted_build_state_gives_the_same_tree() {
     assert_same_as_fresh(&d, out.path());
 
     // Deleted, while a compound left: its files still go (the manifest lists them).
-    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id;
     d.compounds.remove(&bpa);
     std::fs::remove_file(&state_file).unwrap();
     let report = build(&d, &opts(out.path(), "2026-11-21T12:00:00Z")).unwrap();
@@ -439,10 +439,10 @@ fn a_damaged_shard_manifest_gives_the_same_tree_whether_its_shard_is_written_aga
     let (_data, mut d) = dataset();
     let out = tempfile::tempdir().unwrap();
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
     let own = out
         .path()
-        .join(state::manifest_shard(state::shard_of(&benzene)));
+        .join(state::manifest_shard(state::shard_of(&benzene.to_string())));
     let other = (0..state::SHARDS)
         .map(|i| out.path().join(state::manifest_shard(i)))
         .find(|p| p.is_file() && *p != own)
@@ -499,7 +499,7 @@ fn rebuild(data: &Path, out: &Path, at: &str) -> Rebuild {
 
 /// Rewrites benzene's record file in `data` through `edit`.
 fn edit_benzene(d: &Dataset, edit: impl Fn(&mut serde_json::Value)) {
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
     let file = PathBuf::from(&d.files[&benzene]);
     let mut record: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
@@ -583,7 +583,7 @@ fn recorded_stamp(out: &Path, data: &Path, file: &Path) -> Option<FileStamp> {
 fn a_file_untouched_since_the_previous_build_is_known_by_its_stamp_and_one_written_is_read() {
     let (data, d) = dataset();
     let out = tempfile::tempdir().unwrap();
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
     let file = PathBuf::from(&d.files[&benzene]);
     // Written just before the build read it: too recent for its stamp to tell a later write
     // in the same tick of the file system's clock, so none is kept.
@@ -748,7 +748,7 @@ fn the_cdn_reading_of_the_routing_files_answers_every_route_as_rendered() {
         .filter(|r| !["not_found", "badge_not_found", "runtime_required"].contains(&r.pattern))
         .count();
     assert_eq!(from_files, answered);
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
     let q = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
         pairs
             .iter()
@@ -859,7 +859,7 @@ fn routing_files_send_what_the_tree_cannot_answer_to_the_runtime() {
     let out = tempfile::tempdir().unwrap();
     build(&d, &opts(out.path(), "2026-11-21T10:00:00Z")).unwrap();
     let redirects = std::fs::read_to_string(out.path().join("_redirects")).unwrap();
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
     // A compound without dog evidence (a 422) has its own rule to the runtime, and the
     // placeholder rewrites every other compound to its file. Only such rules name an id.
     let all = routes(&d);
@@ -1083,7 +1083,7 @@ fn the_file_list_and_the_routing_files_are_as_reviewed() {
 #[test]
 fn the_compound_page_is_as_reviewed() {
     let (_data, d) = dataset();
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id;
     let r = saferef_generator::render::dispatch::get_static(
         &d,
         &format!("/compound/{benzene}"),

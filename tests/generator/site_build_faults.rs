@@ -46,8 +46,8 @@ fn fixture(dir: &Path) -> PathBuf {
 /// Benzene's record file and id.
 fn benzene(data: &Path) -> (PathBuf, String) {
     let (dataset, _) = saferef_generator::load::load(data).unwrap();
-    let id = dataset.by_cas("71-43-2").unwrap().hq_id.clone();
-    (PathBuf::from(&dataset.files[&id]), id)
+    let id = dataset.by_cas("71-43-2").unwrap().hq_id;
+    (PathBuf::from(&dataset.files[&id]), id.to_string())
 }
 
 /// Renames benzene in data/: its responses, its CAS lookup and the snapshot change.

@@ -50,7 +50,7 @@ fn badges_for_every_entity_and_an_svg_for_every_error() {
         let (route, query) = path.split_once('?').unwrap_or((path, ""));
         dispatch::get_static(&d, route, &api::pairs(query), None)
     };
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.to_string();
     let product = d
         .products
         .values()

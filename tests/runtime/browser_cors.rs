@@ -41,7 +41,7 @@ fn a_page_on_another_origin_reads_public_and_keyed_answers() {
         &site.path().join(saferef_generator::load::snapshot::PATH),
     )
     .unwrap();
-    let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.to_string();
     // The record is a file of the tree, so its CORS headers are `_headers`' own.
     assert!(
         site.path()

@@ -7,7 +7,13 @@ use saferef_generator::render::dispatch;
 use crate::support::{get, start, state};
 
 fn id(cas: &str) -> String {
-    state().release.dataset.by_cas(cas).unwrap().hq_id.clone()
+    state()
+        .release
+        .dataset
+        .by_cas(cas)
+        .unwrap()
+        .hq_id
+        .to_string()
 }
 
 #[tokio::test]

@@ -55,7 +55,7 @@ fn preflights_public_reads_and_errors_all_allow_any_origin_by_default() {
     let key = binary::create_key(state.path(), "developer");
     let server = serve(tree.path(), state.path(), &[]);
     let client = Client::new();
-    let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.to_string();
 
     // A keyed GET (the key header needs a preflight), then the request itself with the key.
     for base in ["/api", "/api/v1"] {
@@ -175,7 +175,7 @@ fn a_configured_origin_list_answers_listed_origins_only() {
         &[("SAFEREF_CORS_ORIGINS", listed_origins.as_str())],
     );
     let client = Client::new();
-    let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.to_string();
     let record = format!("{}/api/compound/{benzene}", server.base);
     let keyed = format!("{}/api/compounds?limit=2", server.base);
 

@@ -134,7 +134,7 @@ fn public_answers_of_the_proxied_forms_are_kept_at_the_edge_and_nothing_else_is(
     };
     // A compound answering 200 for dogs and, by an alias, for children.
     let id = public()
-        .map(|r| r.hq_id.clone())
+        .map(|r| r.hq_id.to_string())
         .find(|id| {
             ["dog", "kids"]
                 .iter()
@@ -297,8 +297,7 @@ fn a_reload_tags_the_next_release_s_answers_and_purges_the_previous_one_s() {
         .values()
         .find(|r| r.watch_class == WatchClass::None)
         .unwrap()
-        .hq_id
-        .clone();
+        .hq_id;
     let path = format!("/api/compound/{id}");
     let first = get(server, &path, &[]);
     assert_eq!(first.status, 200);

@@ -74,7 +74,7 @@ fn flagged() -> String {
         .find(|r| r.data_quality.is_some())
         .expect("the dataset records data-quality findings")
         .hq_id
-        .clone()
+        .to_string()
 }
 
 #[tokio::test]
@@ -304,7 +304,8 @@ async fn filters_match_the_lists_and_bad_values_are_400() {
 async fn the_sentinel_is_in_export_only() {
     let (base, k) = service().await;
     let id = flagged();
-    let record = &state().release.dataset.compounds[&id];
+    let dataset = &state().release.dataset;
+    let record = dataset.compound(&id).unwrap();
     let smiles = record
         .identity
         .smiles
@@ -392,9 +393,9 @@ async fn the_sentinel_is_in_export_only() {
         .dataset
         .compounds
         .keys()
-        .find(|k| **k != id)
-        .unwrap()
-        .clone();
+        .map(ToString::to_string)
+        .find(|k| *k != id)
+        .unwrap();
     for path in [
         format!("/api/compound/{id}"),
         format!("/api/compound/{id}/raw"),

@@ -44,8 +44,8 @@ fn local_mode_answers_what_the_tree_did_not_precompute_as_the_runtime_does() {
     // The one dispatch's answer, as the runtime renders it.
     let render =
         |path: String, query: &str| dispatch::get_static(&d, &path, &api::pairs(query), None);
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
-    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.to_string();
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id.to_string();
 
     // Documented aliases: the canonical context's answer, which the tree holds as a file.
     for id in [&benzene, &bpa] {
@@ -112,7 +112,7 @@ fn local_mode_answers_what_the_tree_did_not_precompute_as_the_runtime_does() {
 
     // A children's badge says the children's tier, where it differs from the adults' (lead:
     // its developmental class with H362 raises children, METHODOLOGY.md).
-    let lead = d.by_cas("7439-92-1").unwrap().hq_id.clone();
+    let lead = d.by_cas("7439-92-1").unwrap().hq_id.to_string();
     let tiers: serde_json::Value =
         serde_json::from_slice(&get(&format!("/api/compound/{lead}?context=children")).1).unwrap();
     let child = tiers["risk_profile"]["tiers"]["human_child"]

@@ -32,8 +32,8 @@ fn lookup_resolves_names_aliases_and_cas_numbers_without_a_key() {
     let d = dataset();
     let served = Served::of(&d, "developer", &[]);
     let server = &served.server;
-    let benzene = d.by_cas("71-43-2").unwrap().hq_id.clone();
-    let bpa = d.by_cas("80-05-7").unwrap().hq_id.clone();
+    let benzene = d.by_cas("71-43-2").unwrap().hq_id.to_string();
+    let bpa = d.by_cas("80-05-7").unwrap().hq_id.to_string();
 
     // Case, spacing and dashes do not count.
     for q in [

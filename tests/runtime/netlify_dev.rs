@@ -417,7 +417,7 @@ fn netlify_dev_answers_as_the_runtime_does() {
     // Badge URLs the route table lists under `context= style=` only, with rules of their own:
     // the default context's from files, another context's from the runtime (a material's or
     // product's badge id has no file there).
-    let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.to_string();
     for query in ["", "?style=pill", "?context=human_child"] {
         let url = format!("/api/badge/{benzene}{query}");
         let (d, rt) = both(&url, None);

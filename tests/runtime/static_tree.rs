@@ -240,7 +240,7 @@ fn the_binary_builds_the_tree_and_serves_it_as_the_cdn_would() {
     assert!(again.bytes().unwrap().is_empty());
 
     // What the tree does not answer is the runtime's: aliases, unknown ids, build data.
-    let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.clone();
+    let benzene = dataset.by_cas("71-43-2").unwrap().hq_id.to_string();
     let res = client
         .get(format!(
             "{}/api/compound/{benzene}?context=adult",

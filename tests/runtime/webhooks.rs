@@ -232,7 +232,7 @@ fn compound(state: &AppState, n: usize) -> String {
         .keys()
         .nth(n)
         .unwrap()
-        .clone()
+        .to_string()
 }
 
 #[tokio::test]

@@ -90,7 +90,7 @@ impl Graph {
         let mut g = Graph::default();
         for r in dataset.compounds.values() {
             g.nodes
-                .insert(r.hq_id.clone(), (r.name.clone(), NodeType::Compound));
+                .insert(r.hq_id.to_string(), (r.name.clone(), NodeType::Compound));
         }
         let slugs: BTreeMap<&str, &str> = dataset
             .materials
@@ -103,7 +103,13 @@ impl Graph {
             let c = &m.composition;
             for comp in c.base.iter().chain(&c.additives).chain(&c.contaminants) {
                 if let Some(r) = dataset.by_cas(&comp.cas) {
-                    g.link(&r.hq_id, &m.id, "compound_material", &comp.role, pct(comp));
+                    g.link(
+                        &r.hq_id.to_string(),
+                        &m.id,
+                        "compound_material",
+                        &comp.role,
+                        pct(comp),
+                    );
                 }
             }
         }
@@ -112,7 +118,13 @@ impl Graph {
                 .insert(p.id.clone(), (p.name.clone(), NodeType::Product));
             for comp in &p.composition {
                 if let Some(r) = dataset.by_cas(&comp.cas) {
-                    g.link(&r.hq_id, &p.id, "compound_product", &comp.role, pct(comp));
+                    g.link(
+                        &r.hq_id.to_string(),
+                        &p.id,
+                        "compound_product",
+                        &comp.role,
+                        pct(comp),
+                    );
                 }
             }
             for (role, uses) in [

@@ -343,7 +343,7 @@ fn compound_trace(
         }
     });
     Trace {
-        compound_id: record.hq_id.clone(),
+        compound_id: record.hq_id.to_string(),
         name: record.name.clone(),
         cas: record.cas.to_string(),
         role: c.role.clone(),

@@ -12,6 +12,7 @@ use similar::TextDiff;
 use crate::aggregate;
 use crate::model::Dataset;
 use crate::model::changelog::{Change, Entry, EventType};
+use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 
 /// The entries of one release.
@@ -51,9 +52,11 @@ pub fn diff(old: &Dataset, new: &Dataset, release: Option<&str>) -> Diff {
         date: &date,
     };
     let mut entries = Vec::new();
-    let ids: BTreeSet<&String> = old.compounds.keys().chain(new.compounds.keys()).collect();
+    let ids: BTreeSet<&CompoundId> = old.compounds.keys().chain(new.compounds.keys()).collect();
     for id in ids {
-        match (old.compounds.get(id), new.compounds.get(id)) {
+        let (old, new) = (old.compounds.get(id), new.compounds.get(id));
+        let id = &id.to_string();
+        match (old, new) {
             (None, Some(n)) => entries.push(at.entry(
                 EventType::CompoundAdded,
                 Some(id),
@@ -151,7 +154,7 @@ fn field_changes(at: &Release<'_>, old: &CompoundRecord, new: &CompoundRecord) -
     let (regulatory, fields): (Vec<Change>, Vec<Change>) = changes
         .into_iter()
         .partition(|c| top_key(&c.path) == "regulatory");
-    let id = new.hq_id.as_str();
+    let id = &new.hq_id.to_string();
     let mut out = Vec::new();
     for (kind, changes, what) in [
         (EventType::CompoundUpdated, fields, "updated"),
@@ -221,7 +224,7 @@ fn risk_change(at: &Release<'_>, old: &CompoundRecord, new: &CompoundRecord) -> 
             .map(|(c, t)| format!("{c}: {t}\n"))
             .collect::<String>()
     };
-    let id = new.hq_id.as_str();
+    let id = &new.hq_id.to_string();
     let diff = text_diff(id, at.name, &lines(&before), &lines(&after));
     Some(at.entry(
         EventType::CompoundRiskChanged,
@@ -297,7 +300,7 @@ fn cell_changes(at: &Release<'_>, old: &Dataset, new: &Dataset) -> Vec<Entry> {
 fn analyte_compound(d: &Dataset, analyte: &str) -> Option<String> {
     let a = d.regulatory_status.vocabulary.analytes.get(analyte)?;
     match a.cas.as_slice() {
-        [cas] => d.by_cas(cas).map(|r| r.hq_id.clone()),
+        [cas] => d.by_cas(cas).map(|r| r.hq_id.to_string()),
         _ => None,
     }
 }

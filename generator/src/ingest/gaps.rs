@@ -2,7 +2,7 @@
 //! Nothing is invented to fill them; the list says which tables were consulted.
 
 use crate::model::catalog::Catalog;
-use crate::model::ids::{CompoundId, CompoundKind};
+use crate::model::ids::CompoundKind;
 use crate::model::record::{CompoundRecord, DataGap};
 
 struct Expected {
@@ -93,7 +93,7 @@ const EXPECTED: &[Expected] = &[
 ];
 
 pub fn data_gaps(record: &CompoundRecord, catalog: &Catalog) -> Vec<DataGap> {
-    let kind = CompoundId::parse(&record.hq_id).map_or(CompoundKind::Mix, |id| id.kind);
+    let kind = record.hq_id.kind;
     EXPECTED
         .iter()
         .filter(|e| e.kinds.contains(&kind) && !(e.present)(record))

@@ -22,7 +22,7 @@ use crate::model::catalog::Catalog;
 use crate::model::documents::MarkdownFile;
 use crate::model::file_stamp::FileStamp;
 use crate::model::group_rows::{FILE as GROUP_ROWS, GroupRows};
-use crate::model::ids::IdRegistry;
+use crate::model::ids::{CompoundId, IdRegistry};
 use crate::model::material::{Material, Product};
 use crate::model::merge::{merge, order_by_source, referenced_sources};
 use crate::model::record::{CompoundRecord, StatedRoute};
@@ -180,20 +180,21 @@ fn load_compounds(
             Ok((id, file, record, digest, stamp)) => {
                 hasher.update(relative(&file, data_dir));
                 hasher.update(digest);
-                for part in [id.as_bytes(), relative(&file, data_dir)] {
+                let text = id.to_string();
+                for part in [text.as_bytes(), relative(&file, data_dir)] {
                     checks_key.update((part.len() as u64).to_le_bytes());
                     checks_key.update(part);
                 }
-                if let Some(first) = dataset.files.insert(id.clone(), file.clone()) {
+                if let Some(first) = dataset.files.insert(id, file.clone()) {
                     problems.push(Problem::new(
                         file,
                         "hq_id",
                         format!("{id} is also the id in {first}"),
                     ));
                 }
-                dataset.digests.insert(id.clone(), digest);
+                dataset.digests.insert(id, digest);
                 if let Some(stamp) = stamp {
-                    dataset.stamps.insert(id.clone(), stamp);
+                    dataset.stamps.insert(id, stamp);
                 }
                 dataset.compounds.insert(id, record);
             }
@@ -281,7 +282,7 @@ fn load_entities_and_features(
         hasher,
         problems,
     );
-    dataset.files.extend(entity_files);
+    dataset.entity_files = entity_files;
     load_documents(data_dir, dataset, hasher, problems);
     let (fragrance, fragrance_problems) = fragrance::load(data_dir);
     dataset.fragrance = fragrance;
@@ -410,7 +411,13 @@ fn relative<'a>(file: &'a str, data_dir: &Path) -> &'a [u8] {
 
 /// A loaded compound: id, file, record, the SHA-256 of the file's bytes, and the file's stamp
 /// when it can be trusted.
-type Loaded = (String, String, CompoundRecord, [u8; 32], Option<FileStamp>);
+type Loaded = (
+    CompoundId,
+    String,
+    CompoundRecord,
+    [u8; 32],
+    Option<FileStamp>,
+);
 
 /// Loads every `*.json` entity of a folder in parallel: by id, each checked against its file
 /// name, the bytes hashed into the dataset fingerprint in path order.
@@ -515,7 +522,7 @@ fn load_compound(
         && let Some(digest) = cache.digest(rel, &stamp)
         && let Some(record) = cached_record(cached, &digest)
     {
-        let id = record.hq_id.clone();
+        let id = record.hq_id;
         return (Ok((id, file, record, digest, Some(stamp))), Vec::new());
     }
     let bytes = match std::fs::read(path) {
@@ -524,16 +531,10 @@ fn load_compound(
     };
     let digest: [u8; 32] = Sha256::digest(&bytes).into();
     if let Some(record) = cached_record(cached, &digest) {
-        return (
-            Ok((record.hq_id.clone(), file, record, digest, stamp)),
-            Vec::new(),
-        );
+        return (Ok((record.hq_id, file, record, digest, stamp)), Vec::new());
     }
     match parse_compound(bytes, &file, names, overlays, rank) {
-        (Ok(record), problems) => (
-            Ok((record.hq_id.clone(), file, record, digest, stamp)),
-            problems,
-        ),
+        (Ok(record), problems) => (Ok((record.hq_id, file, record, digest, stamp)), problems),
         (Err(names), problems) => (Err(names), problems),
     }
 }

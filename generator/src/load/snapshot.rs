@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::aliases::Alias;
 use crate::model::contexts::Contexts;
 use crate::model::documents::MarkdownFile;
-use crate::model::ids::IdRegistry;
+use crate::model::ids::{CompoundId, IdRegistry};
 use crate::model::material::{Material, Product};
 use crate::model::record::CompoundRecord;
 use crate::model::{Agency, Dataset};
@@ -91,7 +91,7 @@ pub struct Parts<'a> {
     /// Every field but the compounds and the fingerprint, as the inside of a JSON object.
     pub shared: Vec<u8>,
     /// Each compound record's JSON, in id order.
-    pub compounds: Vec<(String, Cow<'a, [u8]>)>,
+    pub compounds: Vec<(CompoundId, Cow<'a, [u8]>)>,
     pub fingerprint: String,
 }
 
@@ -105,7 +105,7 @@ pub fn parts(dataset: &Dataset) -> anyhow::Result<Parts<'static>> {
 /// serializing it again would give them back.
 pub fn parts_with<'a>(
     dataset: &Dataset,
-    reuse: impl Fn(&str) -> Option<&'a [u8]> + Sync,
+    reuse: impl Fn(&CompoundId) -> Option<&'a [u8]> + Sync,
 ) -> anyhow::Result<Parts<'a>> {
     let shared = serde_json::to_vec(&Shared {
         ids: dataset.ids.to_tsv(),
@@ -132,7 +132,7 @@ pub fn parts_with<'a>(
                 Some(bytes) => Cow::Borrowed(bytes),
                 None => Cow::Owned(serde_json::to_vec(r)?),
             };
-            Ok((r.hq_id.clone(), json))
+            Ok((r.hq_id, json))
         })
         .collect::<serde_json::Result<_>>()?;
     Ok(Parts {
@@ -263,11 +263,7 @@ pub fn read(path: &Path) -> anyhow::Result<Dataset> {
     }
     let ids = IdRegistry::parse(&s.ids, PATH)?;
     Ok(Dataset {
-        compounds: s
-            .compounds
-            .into_iter()
-            .map(|r| (r.hq_id.clone(), r))
-            .collect(),
+        compounds: s.compounds.into_iter().map(|r| (r.hq_id, r)).collect(),
         ids,
         agencies: s.agencies,
         fingerprint: s.fingerprint,

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::model::aliases::Alias;
 use crate::model::catalog::Catalog;
 use crate::model::documents::MarkdownFile;
-use crate::model::ids::IdRegistry;
+use crate::model::ids::{CompoundId, IdRegistry};
 use crate::model::material::{Material, Product};
 use crate::model::record::{CompoundRecord, SourceRef};
 
@@ -106,9 +106,11 @@ pub type Hash = [u8; 32];
 #[derive(Debug, Default)]
 pub struct Dataset {
     /// Records by `hq_id`, overlays applied.
-    pub compounds: BTreeMap<String, CompoundRecord>,
-    /// Where each record was read from (for problem reports).
-    pub files: BTreeMap<String, String>,
+    pub compounds: BTreeMap<CompoundId, CompoundRecord>,
+    /// Where each compound record was read from (for problem reports).
+    pub files: BTreeMap<CompoundId, String>,
+    /// Where each material and product was read from, by its id.
+    pub entity_files: BTreeMap<String, String>,
     /// The ids (file stems) and CAS numbers of compound files that did not load: their
     /// problem is reported once, against the file, and a reference to them is not a second
     /// problem.
@@ -158,11 +160,11 @@ pub struct Dataset {
     /// (a preview, a local build): those addresses are root-relative.
     pub site_origin: Option<String>,
     /// SHA-256 of each compound's file, by id.
-    pub digests: BTreeMap<String, Hash>,
+    pub digests: BTreeMap<CompoundId, Hash>,
     /// Each compound file's stamp when it was read, by id, where it can be trusted
     /// (`FileStamp::of`): the build keeps it beside the digest, so the next load need not
     /// read the file while its stamp is the same.
-    pub stamps: BTreeMap<String, crate::model::file_stamp::FileStamp>,
+    pub stamps: BTreeMap<CompoundId, crate::model::file_stamp::FileStamp>,
     /// SHA-256 over what shapes every record beside its own file (`sources.json`, whose ranks
     /// order merged values, and the curated overlays): a record parsed from the same file
     /// bytes under the same key is the same record.
@@ -199,8 +201,22 @@ impl Dataset {
         format!("{newest}T00:00:00Z")
     }
 
+    /// The file compound `id` was read from, for a problem report: its id when it has none
+    /// (a dataset built in a test).
+    pub fn file_of(&self, id: &CompoundId) -> std::borrow::Cow<'_, str> {
+        self.files
+            .get(id)
+            .map_or_else(|| id.to_string().into(), |f| f.as_str().into())
+    }
+
+    /// The record of an id that arrives as text (a URL, a query, a curated file): a text
+    /// that is not a well-formed id names no record.
+    pub fn compound(&self, id: &str) -> Option<&CompoundRecord> {
+        self.compounds.get(&CompoundId::parse(id)?)
+    }
+
     pub fn by_cas(&self, cas: &str) -> Option<&CompoundRecord> {
         let cas = crate::model::cas::Cas::parse(cas).ok()?;
-        self.compounds.get(&self.ids.get(&cas)?.to_string())
+        self.compounds.get(self.ids.get(&cas)?)
     }
 }

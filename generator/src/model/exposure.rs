@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::model::Dataset;
+use crate::model::ids::CompoundId;
 use crate::model::material::{Component, Material, ShareKind};
 
 /// The found-in category of a material family (data/README.md, "Materials").
@@ -70,7 +71,7 @@ pub struct Derived {
 }
 
 /// Derived found-in entries per compound id, categories in name order.
-pub type DerivedFoundIn = BTreeMap<String, Vec<Derived>>;
+pub type DerivedFoundIn = BTreeMap<CompoundId, Vec<Derived>>;
 
 /// The dataset's derived found-in entries: worked out at the first call and kept with the
 /// dataset, which never changes once loaded (every found-in answer reads them).
@@ -124,7 +125,7 @@ fn derive(dataset: &Dataset) -> DerivedFoundIn {
                     }
                 })
                 .collect();
-            (id.to_string(), list)
+            (*id, list)
         })
         .collect()
 }
@@ -155,11 +156,11 @@ impl ViaRef<'_> {
     }
 }
 
-type Entries<'a> = BTreeMap<&'a str, BTreeMap<String, Vec<ViaRef<'a>>>>;
+type Entries<'a> = BTreeMap<&'a CompoundId, BTreeMap<String, Vec<ViaRef<'a>>>>;
 
 /// Adds `v` under the compound and category unless that entity (through the same material)
 /// is already there: a product lists each way it holds the compound once.
-fn add<'a>(by: &mut Entries<'a>, compound: &'a str, category: String, v: ViaRef<'a>) {
+fn add<'a>(by: &mut Entries<'a>, compound: &'a CompoundId, category: String, v: ViaRef<'a>) {
     let list = by.entry(compound).or_default().entry(category).or_default();
     if !list
         .iter()

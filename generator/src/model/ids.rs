@@ -42,7 +42,7 @@ impl CompoundKind {
 /// A well-formed compound id. Its order is the order of its text: the kinds are declared in
 /// the order of their codes, and `parse` takes exactly six digits (`assign` never reaches a
 /// seventh: a kind holds a few thousand compounds).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CompoundId {
     pub kind: CompoundKind,
     pub number: u32,
@@ -67,6 +67,13 @@ impl CompoundId {
 impl fmt::Display for CompoundId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "hq-c-{}-{:06}", self.kind.code(), self.number)
+    }
+}
+
+/// Its text, where a string is kept (a response's purge key).
+impl From<&CompoundId> for String {
+    fn from(id: &CompoundId) -> String {
+        id.to_string()
     }
 }
 
@@ -148,7 +155,7 @@ impl IdRegistry {
             let id = id
                 .and_then(CompoundId::parse)
                 .ok_or_else(|| err(format!("malformed compound id {:?}", id.unwrap_or(""))))?;
-            if let Some(prev) = seen_ids.insert(id.clone(), cas.clone()) {
+            if let Some(prev) = seen_ids.insert(id, cas.clone()) {
                 return Err(err(format!("{id} is issued twice (also to {prev})")));
             }
             match state {
@@ -180,7 +187,7 @@ impl IdRegistry {
             .collect();
         alternates
             .iter()
-            .filter_map(|a| Some((a.cas.clone(), self.by_cas.get(&a.cas)?.clone())))
+            .filter_map(|a| Some((a.cas.clone(), *self.by_cas.get(&a.cas)?)))
             .collect()
     }
 
@@ -199,7 +206,7 @@ impl IdRegistry {
     /// The id of `cas`, issuing the next free number of `kind` if it has none.
     pub fn assign(&mut self, cas: &Cas, kind: CompoundKind) -> CompoundId {
         if let Some(id) = self.by_cas.get(cas) {
-            return id.clone();
+            return *id;
         }
         let next = self
             .by_cas
@@ -211,7 +218,7 @@ impl IdRegistry {
             .unwrap_or(0)
             + 1;
         let id = CompoundId { kind, number: next };
-        self.by_cas.insert(cas.clone(), id.clone());
+        self.by_cas.insert(cas.clone(), id);
         id
     }
 

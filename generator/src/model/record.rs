@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cas::Cas;
 use super::dating::{DatePrecision, STATED_DATE};
+use super::ids::CompoundId;
 
 use super::vocab::{
     DoseKind, ExposureRoute, IarcGroup, LimitKind, NtpListing, Prop65Toxicity, RiskLevel,
@@ -19,7 +20,7 @@ use super::vocab::{
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CompoundRecord {
-    pub hq_id: String,
+    pub hq_id: CompoundId,
     pub name: String,
     /// Source of `name`: a curated list or the table the name was taken from.
     pub name_source: String,

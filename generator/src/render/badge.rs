@@ -198,7 +198,7 @@ pub fn refused(e: &ApiError) -> Rendered {
 /// What a badge is of, by its id's shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Subject<'a> {
-    Compound(&'a str),
+    Compound(CompoundId),
     Material(&'a str),
     Product(&'a str),
 }
@@ -206,8 +206,8 @@ pub enum Subject<'a> {
 impl<'a> Subject<'a> {
     /// A badge's path id: a compound, material or product id, or the 400.
     pub fn parse(id: &'a str) -> Result<Subject<'a>, BadgeError> {
-        if CompoundId::parse(id).is_some() {
-            return Ok(Subject::Compound(id));
+        if let Some(compound) = CompoundId::parse(id) {
+            return Ok(Subject::Compound(compound));
         }
         let entity = |letter: u8| {
             let b = id.as_bytes();
@@ -376,7 +376,7 @@ pub fn badge(
             return Ok(respond(200, svg(&query.left(name), &value, color, style)).keyed(id));
         }
     };
-    let Some(record) = dataset.compounds.get(id) else {
+    let Some(record) = dataset.compounds.get(&id) else {
         return not_found();
     };
     // A critical threat's badge does not name it, as its record is not served.

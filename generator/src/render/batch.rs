@@ -129,7 +129,7 @@ struct EvidenceSummary {
 
 #[derive(Serialize, schemars::JsonSchema)]
 struct Info<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
     risk_level: RiskLevel,
@@ -230,8 +230,8 @@ pub fn resolve<'d>(
     input: &str,
 ) -> Result<(&'d CompoundRecord, bool), String> {
     // An id input is looked up as given; only a CAS number's id is written out.
-    let (id, via_cas): (Cow<'_, str>, bool) = if CompoundId::parse(input).is_some() {
-        (Cow::Borrowed(input), false)
+    let (id, via_cas) = if let Some(id) = CompoundId::parse(input) {
+        (id, false)
     } else {
         let cas = Cas::parse(input).map_err(|_| {
             format!(
@@ -243,11 +243,11 @@ pub fn resolve<'d>(
             .ids
             .get(&cas)
             .ok_or_else(|| format!("not found: no compound with CAS {input}"))?;
-        (Cow::Owned(id.to_string()), true)
+        (*id, true)
     };
     let record = dataset
         .compounds
-        .get(id.as_ref())
+        .get(&id)
         .ok_or_else(|| format!("not found: compound {id}"))?;
     if record.watch_class == WatchClass::CriticalThreat {
         return Err(format!(
@@ -618,22 +618,23 @@ mod tests {
     fn ids_and_cas_numbers_resolve_and_failures_stay_per_item() {
         let bpa = bpa();
         let benzene = dataset().by_cas("71-43-2").unwrap();
+        let (benzene_id, critical_id) = (benzene.hq_id.to_string(), critical().hq_id.to_string());
         let list = [
             "80-05-7",
-            benzene.hq_id.as_str(),
+            benzene_id.as_str(),
             "hq-c-org-999999",
             "nonsense",
             "80-05-8",
             "50-00-1",
-            critical().hq_id.as_str(),
+            critical_id.as_str(),
         ];
         let v = ok(&list, None, None);
         let results = v["results"].as_object().unwrap();
         let keys: Vec<&str> = results.keys().map(String::as_str).collect();
         assert_eq!(keys, list, "results keep the input order");
-        assert_eq!(results["80-05-7"]["hq_id"], bpa.hq_id.as_str());
+        assert_eq!(results["80-05-7"]["hq_id"], bpa.hq_id.to_string());
         assert_eq!(results["80-05-7"]["name"], bpa.name.as_str());
-        assert_eq!(results[&benzene.hq_id]["cas"], "71-43-2");
+        assert_eq!(results[&benzene_id]["cas"], "71-43-2");
         assert!(results["80-05-7"]["risk_level"].is_string());
         assert!(
             results["hq-c-org-999999"]["error"]
@@ -654,7 +655,7 @@ mod tests {
                 .starts_with("malformed")
         );
         assert!(results["50-00-1"]["error"].as_str().is_some());
-        let refused = results[&critical().hq_id]["error"].as_str().unwrap();
+        let refused = results[&critical_id]["error"].as_str().unwrap();
         assert!(refused.starts_with("refused"));
         assert!(!refused.contains(&critical().name));
         assert_eq!(v["meta"]["requested"], list.len());
@@ -677,9 +678,10 @@ mod tests {
             })
             .expect("some aggregated compound is assessed only outside adults");
         for r in [bpa(), no_adult] {
-            let v = ok(&[r.hq_id.as_str()], None, None);
+            let id = r.hq_id.to_string();
+            let v = ok(&[id.as_str()], None, None);
             let single = json(&get_in(dataset(), &format!("/api/compound/{}", r.hq_id)));
-            let item = &v["results"][&r.hq_id];
+            let item = &v["results"][&id];
             assert_eq!(item["context"], single["context"]);
             assert_eq!(item["risk_level"], single["risk_level"]);
             assert_eq!(item["schema"], single["schema"]);
@@ -923,7 +925,7 @@ mod tests {
             let v = json(&r);
             assert_eq!(v["meta"]["as_of"], day);
             let item = &v["results"]["335-67-1"];
-            assert_eq!(item["hq_id"], pfoa.hq_id.as_str());
+            assert_eq!(item["hq_id"], pfoa.hq_id.to_string());
             assert_eq!(item["risk_level"], tier, "{day}");
             let found = iarc(item);
             assert!(

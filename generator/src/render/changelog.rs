@@ -79,7 +79,7 @@ impl<'q> ChangelogQuery<'q> {
                 )));
             }
             Some(id)
-                if !dataset.compounds.contains_key(id)
+                if dataset.compound(id).is_none()
                     && !dataset
                         .changelog
                         .iter()

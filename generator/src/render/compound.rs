@@ -39,7 +39,7 @@ struct Links {
     page: String,
 }
 
-fn links(id: &str) -> Links {
+fn links(id: &CompoundId) -> Links {
     Links {
         this: format!("/api/compound/{id}"),
         raw: format!("/api/compound/{id}/raw"),
@@ -67,7 +67,7 @@ struct RiskProfile {
 /// `GET /api/compound/{id}?context=`: the aggregated record for one context.
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct Aggregated<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
     schema: Schema,
@@ -108,7 +108,7 @@ struct ContextEntry<'a> {
 /// `GET /api/compound/{id}?all_contexts=true`.
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct AllContexts<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
     schema: Schema,
@@ -132,7 +132,7 @@ pub(crate) struct AllContexts<'a> {
 /// The legacy shape: raw safety and regulatory data where no aggregation is normalizable.
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct Legacy<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
     schema: Schema,
@@ -165,7 +165,7 @@ pub(crate) enum CompoundBody<'a> {
 /// context.
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct Unavailable<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     message: String,
     schema: Schema,
@@ -176,14 +176,14 @@ pub(crate) struct Unavailable<'a> {
 
 /// Finds a compound by a path id, or the 400/404/403 error.
 pub fn lookup<'d>(dataset: &'d Dataset, id: &str) -> Result<&'d CompoundRecord, ApiError> {
-    if CompoundId::parse(id).is_none() {
+    let Some(parsed) = CompoundId::parse(id) else {
         return Err(ApiError::bad_request(format!(
             "malformed compound id {id:?}: expected hq-c-<org|ino|mix>-<6 digits>, e.g. hq-c-org-000001"
         )));
-    }
+    };
     let record = dataset
         .compounds
-        .get(id)
+        .get(&parsed)
         .ok_or_else(|| ApiError::not_found(format!("compound {id} not found")))?;
     if record.watch_class == WatchClass::CriticalThreat {
         return Err(ApiError::forbidden(format!(
@@ -494,12 +494,12 @@ struct AlternativeItem<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     regulatory_status: Option<Option<&'a str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    compound_id: Option<Option<String>>,
+    compound_id: Option<Option<&'a CompoundId>>,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct AlternativesBody<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     alternatives: Vec<AlternativeItem<'a>>,
     count: usize,
@@ -543,7 +543,7 @@ pub fn alternatives(dataset: &Dataset, record: &CompoundRecord, view: View) -> R
                 alt.cas
                     .as_deref()
                     .and_then(|c| dataset.by_cas(c))
-                    .map(|r| r.hq_id.clone())
+                    .map(|r| &r.hq_id)
             }),
         })
         .collect();
@@ -573,7 +573,7 @@ pub fn alternatives(dataset: &Dataset, record: &CompoundRecord, view: View) -> R
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct CasBody<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]

@@ -9,6 +9,7 @@ use super::compound::{KeyedLinks, View};
 use super::{Cache, Rendered};
 use crate::aggregate::synthesis::{self, ProductRisk, Synthesis, Synthesized, Trace};
 use crate::model::Dataset;
+use crate::model::ids::CompoundId;
 use crate::model::material::{
     Behavior, BrandExample, Component, EntityMeta, Exposure, Material, MaterialUse, Product,
     Regulation, ShareKind, Statement,
@@ -19,7 +20,7 @@ use crate::render::error::ApiError;
 /// A component with its compound id resolved.
 #[derive(Serialize, schemars::JsonSchema)]
 struct ComponentOut<'a> {
-    compound_id: Option<&'a str>,
+    compound_id: Option<&'a CompoundId>,
     name: &'a str,
     cas: &'a str,
     role: &'a str,
@@ -35,7 +36,7 @@ struct ComponentOut<'a> {
 fn components<'a>(dataset: &'a Dataset, list: &'a [Component]) -> Vec<ComponentOut<'a>> {
     list.iter()
         .map(|c| ComponentOut {
-            compound_id: dataset.by_cas(&c.cas).map(|r| r.hq_id.as_str()),
+            compound_id: dataset.by_cas(&c.cas).map(|r| &r.hq_id),
             name: &c.name,
             cas: &c.cas,
             role: &c.role,

@@ -13,6 +13,7 @@ use super::paging::{Pagination, Paging};
 use super::{Cache, Rendered};
 use crate::model::Dataset;
 use crate::model::exposure::{self, Derived, Via};
+use crate::model::ids::CompoundId;
 use crate::model::record::{CompoundRecord, FoundIn};
 use crate::render::error::ApiError;
 
@@ -46,7 +47,7 @@ fn category_counts(dataset: &Dataset) -> (BTreeMap<String, usize>, Vec<Categoris
     let mut counts = BTreeMap::new();
     let mut per = Vec::new();
     for r in served(dataset) {
-        let d = derived.get(r.hq_id.as_str()).map_or(&[][..], Vec::as_slice);
+        let d = derived.get(&r.hq_id).map_or(&[][..], Vec::as_slice);
         let cats: BTreeSet<String> = categories_of(r, d).into_iter().map(String::from).collect();
         for c in &cats {
             *counts.entry(c.clone()).or_insert(0) += 1;
@@ -116,7 +117,7 @@ struct Summary {
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct CompoundBody<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
     summary: Summary,
@@ -130,9 +131,7 @@ pub fn compound(dataset: &Dataset, id: &str) -> Rendered {
         Err(e) => return e.into(),
     };
     let all = exposure::derived(dataset);
-    let derived = all
-        .get(record.hq_id.as_str())
-        .map_or(&[][..], Vec::as_slice);
+    let derived = all.get(&record.hq_id).map_or(&[][..], Vec::as_slice);
     let found_in: Vec<FoundInOut<'_>> = record
         .found_in
         .iter()
@@ -189,7 +188,7 @@ pub fn categories(dataset: &Dataset) -> Rendered {
 
 #[derive(Serialize, schemars::JsonSchema)]
 struct Match<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
 }
 
@@ -270,8 +269,8 @@ mod tests {
     #[test]
     fn a_compound_lists_where_it_is_found() {
         let bpa = dataset().by_cas("80-05-7").unwrap();
-        let v = json(&compound(dataset(), &bpa.hq_id));
-        assert_eq!(v["hq_id"], bpa.hq_id.as_str());
+        let v = json(&compound(dataset(), &bpa.hq_id.to_string()));
+        assert_eq!(v["hq_id"], bpa.hq_id.to_string());
         assert_eq!(v["found_in"][0]["category"], "food_contact_materials");
         assert_eq!(v["found_in"][0]["derived"], false);
         assert!(v["found_in"][0]["source_url"].is_string());
@@ -318,7 +317,7 @@ mod tests {
         assert_eq!(v["summary"]["total_categories"], categories.len());
 
         let r = with_found_in();
-        let v = json(&compound(dataset(), &r.hq_id));
+        let v = json(&compound(dataset(), &r.hq_id.to_string()));
         let first = &v["found_in"].as_array().unwrap()[0];
         assert_eq!(
             first["examples"].as_array().unwrap().len(),
@@ -348,7 +347,7 @@ mod tests {
                 .all(|v| v.role != "repeating_unit")
         );
         let an = d.by_cas("107-13-1").unwrap();
-        let v = json(&compound(d, &an.hq_id));
+        let v = json(&compound(d, &an.hq_id.to_string()));
         let via: Vec<&Value> = v["found_in"]
             .as_array()
             .unwrap()
@@ -373,7 +372,7 @@ mod tests {
         );
         // Tetrafluoroethylene is named only as the repeating units of PTFE and its copolymers.
         let tfe = d.by_cas("116-14-3").unwrap();
-        assert!(!derived.contains_key(tfe.hq_id.as_str()));
+        assert!(!derived.contains_key(&tfe.hq_id));
     }
 
     #[test]
@@ -422,7 +421,7 @@ mod tests {
                 .as_array()
                 .unwrap()
                 .iter()
-                .any(|r| r["hq_id"] == bpa.hq_id.as_str())
+                .any(|r| r["hq_id"] == bpa.hq_id.to_string())
         );
     }
 
@@ -451,7 +450,7 @@ mod tests {
                 .as_array()
                 .unwrap()
                 .iter()
-                .any(|r| r["hq_id"] == bpa.hq_id.as_str())
+                .any(|r| r["hq_id"] == bpa.hq_id.to_string())
         );
         let root_total = all_categories(d).len() as u64;
         assert!(root_total >= v["total_categories"].as_u64().unwrap());

@@ -13,6 +13,7 @@ use super::paging::{Pagination, Paging};
 use super::{Cache, Rendered};
 use crate::model::as_of::as_of;
 use crate::model::dating::DatePrecision;
+use crate::model::ids::CompoundId;
 use crate::model::record::{Classification, Lifecycle, Listings};
 use crate::model::{Agency, Dataset};
 use crate::render::error::ApiError;
@@ -95,7 +96,7 @@ struct RegulatoryOut<'a> {
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct CompoundBody<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
     regulatory: RegulatoryOut<'a>,
@@ -204,7 +205,7 @@ pub fn agencies(dataset: &Dataset) -> Rendered {
 
 #[derive(Serialize, schemars::JsonSchema)]
 struct Match<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     attribution: &'a str,
     classification: &'a str,
@@ -291,7 +292,7 @@ mod tests {
 
     #[test]
     fn a_compound_has_its_classifications_counted_by_agency() {
-        let r = compound(fixture(), &bpa().hq_id, None);
+        let r = compound(fixture(), &bpa().hq_id.to_string(), None);
         assert_eq!(r.status, 200);
         assert_eq!(r.cache, Cache::Private);
         let v = json(&r);
@@ -329,7 +330,7 @@ mod tests {
             .values()
             .find(|r| r.watch_class == WatchClass::CriticalThreat)
             .expect("the CWC curation marks Schedule 1 compounds");
-        assert_eq!(compound(d, &watched.hq_id, None).status, 403);
+        assert_eq!(compound(d, &watched.hq_id.to_string(), None).status, 403);
         for a in &watched.regulatory.classifications {
             let v = json(&by_agency(d, &a.agency, Some("1000")));
             let ids: Vec<&str> = v["results"]
@@ -338,7 +339,7 @@ mod tests {
                 .iter()
                 .map(|m| m["hq_id"].as_str().unwrap())
                 .collect();
-            assert!(!ids.contains(&watched.hq_id.as_str()));
+            assert!(!ids.contains(&watched.hq_id.to_string().as_str()));
         }
     }
 
@@ -369,7 +370,7 @@ mod tests {
                 .as_array()
                 .unwrap()
                 .iter()
-                .find(|m| m["hq_id"] == bpa().hq_id.as_str())
+                .find(|m| m["hq_id"] == bpa().hq_id.to_string())
                 .expect("BPA is on the SVHC Candidate List");
             assert_eq!(hit["year"], 2017);
         }

@@ -8,11 +8,12 @@ use super::compound::lookup;
 use super::error::ApiError;
 use super::{Cache, Rendered};
 use crate::model::Dataset;
+use crate::model::ids::CompoundId;
 use crate::model::timeline::{Event, timeline as events};
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct Body<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
     /// The day that tells a past change from a scheduled one.

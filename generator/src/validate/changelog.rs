@@ -50,7 +50,7 @@ pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
             // A removed compound keeps its id in ids.tsv but may have no record.
             Some(id)
                 if e.kind != EventType::CompoundRemoved
-                    && !dataset.compounds.contains_key(id)
+                    && dataset.compound(id).is_none()
                     && !dataset.unread.contains(id) =>
             {
                 push(

@@ -16,19 +16,19 @@ use crate::model::{Dataset, Problem};
 /// files.
 pub(super) fn validate(
     dataset: &Dataset,
-    clean: &std::collections::HashSet<String>,
+    clean: &std::collections::HashSet<CompoundId>,
     problems: &mut Vec<Problem>,
 ) {
     let agencies = AgencyIndex::new(dataset, problems);
-    let mut seen_cas: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut seen_cas: BTreeMap<&str, &CompoundId> = BTreeMap::new();
     for (id, record) in &dataset.compounds {
-        let file = dataset.files.get(id).map_or(id.as_str(), String::as_str);
+        let file = dataset.file_of(id);
         let mut out = Sink {
-            file: file.into(),
+            file: file.clone(),
             problems,
         };
         if !clean.contains(id) {
-            check_record(record, file, dataset, &agencies, &mut out);
+            check_record(record, &file, dataset, &agencies, &mut out);
         }
         if let Some(other) = seen_cas.insert(record.cas.as_str(), id) {
             out.push("cas", format!("duplicate CAS {}: also {other}", record.cas));
@@ -48,7 +48,7 @@ fn check_pending(dataset: &Dataset, problems: &mut Vec<Problem>) {
     let today = dataset.release_date();
     let today = &today[..10];
     for (id, r) in &dataset.compounds {
-        let file = dataset.files.get(id).map_or(id.as_str(), String::as_str);
+        let file = dataset.file_of(id);
         let calls = r
             .safety
             .ghs
@@ -90,7 +90,7 @@ fn check_pending(dataset: &Dataset, problems: &mut Vec<Problem>) {
                 ),
                 _ => continue,
             };
-            problems.push(Problem::new(file, path, message));
+            problems.push(Problem::new(&*file, path, message));
         }
     }
 }
@@ -160,7 +160,7 @@ fn check_record(
     check_vocabularies(r, out);
     check_agencies(r, agencies, out);
     if let Some(parent) = &r.hierarchy.parent
-        && !dataset.compounds.contains_key(parent)
+        && dataset.compound(parent).is_none()
         && !dataset.unread.contains(parent)
     {
         out.push(
@@ -187,32 +187,21 @@ fn check_record(
     }
 }
 
-/// The id is well formed and names the file; the name is not empty; data/ids.tsv gives the
-/// CAS (valid, or the file would not have loaded) this id.
+/// The id (well formed, or the file would not have loaded) names the file; the name is not
+/// empty; data/ids.tsv gives the CAS (valid, likewise) this id.
 fn check_identity(r: &CompoundRecord, file: &str, dataset: &Dataset, out: &mut Sink<'_>) {
-    match CompoundId::parse(&r.hq_id) {
-        None => out.push(
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str());
+    if stem != Some(r.hq_id.to_string().as_str()) {
+        out.push(
             "hq_id",
             format!(
-                "malformed compound id {:?} (expected hq-c-org|ino|mix-NNNNNN)",
-                r.hq_id
+                "{} is stored in a file named {:?}",
+                r.hq_id,
+                stem.unwrap_or("")
             ),
-        ),
-        Some(_) => {
-            let stem = std::path::Path::new(file)
-                .file_stem()
-                .and_then(|s| s.to_str());
-            if stem != Some(r.hq_id.as_str()) {
-                out.push(
-                    "hq_id",
-                    format!(
-                        "{} is stored in a file named {:?}",
-                        r.hq_id,
-                        stem.unwrap_or("")
-                    ),
-                );
-            }
-        }
+        );
     }
     if r.name.trim().is_empty() {
         out.push("name", "a compound needs a name");
@@ -220,7 +209,7 @@ fn check_identity(r: &CompoundRecord, file: &str, dataset: &Dataset, out: &mut S
     let cas = &r.cas;
     match dataset.ids.get(cas) {
         None => out.push("cas", format!("CAS {cas} is not in data/ids.tsv")),
-        Some(id) if id.to_string() != r.hq_id => {
+        Some(id) if *id != r.hq_id => {
             out.push(
                 "cas",
                 format!("data/ids.tsv gives CAS {cas} the id {id}, not {}", r.hq_id),
@@ -565,8 +554,7 @@ fn check_agencies(r: &CompoundRecord, agencies: &AgencyIndex, out: &mut Sink<'_>
 fn check_registry(dataset: &Dataset, problems: &mut Vec<Problem>) {
     let file = dataset.dir.join("ids.tsv").display().to_string();
     for (cas, id) in dataset.ids.iter() {
-        let id = id.to_string();
-        if !dataset.compounds.contains_key(&id) && !dataset.unread.contains(&id) {
+        if !dataset.compounds.contains_key(id) && !dataset.unread.contains(&id.to_string()) {
             problems.push(Problem::new(
                 &file,
                 "",

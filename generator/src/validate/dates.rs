@@ -14,9 +14,9 @@ use crate::model::{Dataset, Problem};
 
 pub(super) fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
     for (id, record) in &dataset.compounds {
-        let file = dataset.files.get(id).map_or(id.as_str(), String::as_str);
+        let file = dataset.file_of(id);
         let mut out = Sink {
-            file: file.into(),
+            file: file.clone(),
             problems,
         };
         check_record(record, &mut out);

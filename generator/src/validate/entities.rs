@@ -45,7 +45,7 @@ pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
     let mut gaps = Vec::new();
     for m in dataset.materials.values() {
         let file = dataset
-            .files
+            .entity_files
             .get(&m.id)
             .cloned()
             .unwrap_or_else(|| m.id.clone());
@@ -78,7 +78,7 @@ pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
     }
     for p in dataset.products.values() {
         let file = dataset
-            .files
+            .entity_files
             .get(&p.id)
             .cloned()
             .unwrap_or_else(|| p.id.clone());

@@ -48,7 +48,7 @@ pub(super) fn validate(dataset: &Dataset, found: &[Gap], problems: &mut Vec<Prob
             continue;
         }
         let file = dataset
-            .files
+            .entity_files
             .get(&g.id)
             .map_or(g.id.as_str(), String::as_str);
         let mut out = Sink {

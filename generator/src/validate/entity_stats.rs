@@ -8,6 +8,7 @@ use std::fmt;
 use super::citations::whole_work;
 use crate::model::Dataset;
 use crate::model::exposure;
+use crate::model::ids::CompoundId;
 use crate::model::material::Component;
 use crate::model::record::SourceRef;
 
@@ -84,8 +85,8 @@ impl EntityStats {
                     .or_default() += 1;
             }
         };
-        let mut in_composition: BTreeSet<&str> = BTreeSet::new();
-        let mut as_units: BTreeSet<&str> = BTreeSet::new();
+        let mut in_composition: BTreeSet<&CompoundId> = BTreeSet::new();
+        let mut as_units: BTreeSet<&CompoundId> = BTreeSet::new();
         for m in dataset.materials.values() {
             let c = &m.composition;
             let mut all = c.base.iter().chain(&c.additives).chain(&c.contaminants);
@@ -96,7 +97,7 @@ impl EntityStats {
                     } else {
                         &mut in_composition
                     };
-                    set.insert(r.hq_id.as_str());
+                    set.insert(&r.hq_id);
                 }
             }
             count_lines(&mut all);
@@ -111,7 +112,7 @@ impl EntityStats {
                 p.composition
                     .iter()
                     .filter_map(|c| dataset.by_cas(&c.cas))
-                    .map(|r| r.hq_id.as_str()),
+                    .map(|r| &r.hq_id),
             );
             count_lines(&mut p.composition.iter());
             let e = s.tiers.entry(p.tier.clone()).or_default();
@@ -130,7 +131,7 @@ impl EntityStats {
         s.compounds = dataset.compounds.len();
         for r in dataset.compounds.values() {
             let table = !r.found_in.is_empty();
-            let graph = derived.contains_key(r.hq_id.as_str());
+            let graph = derived.contains_key(&r.hq_id);
             s.found_in_tables += usize::from(table);
             s.found_in_derived += usize::from(graph);
             s.found_in_either += usize::from(table || graph);
@@ -140,10 +141,10 @@ impl EntityStats {
         s.in_a_composition_with_found_in = in_composition
             .iter()
             .filter(|id| {
-                derived.contains_key(**id)
+                derived.contains_key(*id)
                     || dataset
                         .compounds
-                        .get(**id)
+                        .get(*id)
                         .is_some_and(|r| !r.found_in.is_empty())
             })
             .count();

@@ -257,7 +257,7 @@ fn in_corpus(entry: &Ingredient, cas: &Cas, path: &str, dataset: &Dataset, out: 
         );
         return;
     };
-    let Some(record) = dataset.compounds.get(&id.to_string()) else {
+    let Some(record) = dataset.compounds.get(id) else {
         if dataset.unread.contains(&id.to_string()) {
             return;
         }

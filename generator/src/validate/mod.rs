@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use rayon::prelude::*;
 
+use crate::model::ids::CompoundId;
 use crate::model::{Dataset, Problem};
 
 mod aliases;
@@ -30,7 +31,7 @@ pub fn validate(dataset: &Dataset) -> Vec<Problem> {
 
 /// As `validate`, without the checks of one record for the compounds in `clean`: records a
 /// previous run checked clean against the same inputs (`build::site::LastBuild::checked`).
-pub fn validate_except(dataset: &Dataset, clean: &HashSet<String>) -> Vec<Problem> {
+pub fn validate_except(dataset: &Dataset, clean: &HashSet<CompoundId>) -> Vec<Problem> {
     // The parts read the dataset alone, so they run side by side (the materials' and
     // products' checks take as long as all the others on a rebuild that checks one record).
     type Part<'a> = Box<dyn Fn(&mut Vec<Problem>) + Send + Sync + 'a>;

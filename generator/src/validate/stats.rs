@@ -7,7 +7,6 @@ use serde_json::Value;
 
 use crate::model::Dataset;
 use crate::model::dating::DatePrecision;
-use crate::model::ids::CompoundId;
 use crate::model::merge::referenced_sources;
 use crate::model::record::CompoundRecord;
 
@@ -78,7 +77,7 @@ impl Stats {
         };
         let mut coverage = vec![0usize; FIELDS.len()];
         for r in dataset.compounds.values() {
-            let kind = CompoundId::parse(&r.hq_id).map_or("?", |id| id.kind.code());
+            let kind = r.hq_id.kind.code();
             *s.by_kind.entry(kind.to_string()).or_default() += 1;
             let category = r.category.clone().unwrap_or_else(|| "(none)".into());
             *s.by_category.entry(category).or_default() += 1;

@@ -80,7 +80,7 @@ pub async fn list(state: &AppState, caller: &Caller, q: &Params) -> Result<Rende
         .iter()
         // A compound dropped by a later release leaves the list quietly.
         .filter_map(|(id, added)| {
-            let r = d.compounds.get(id)?;
+            let r = d.compound(id)?;
             Some(Entry {
                 id,
                 hq_id: id,
@@ -112,7 +112,7 @@ pub async fn add(state: &AppState, req: &Request, caller: &Caller) -> Result<Ren
     let mut problems = Vec::new();
     for input in &inputs {
         match resolve(&state.release.dataset, input.trim()) {
-            Ok((r, _)) => ids.push(r.hq_id.clone()),
+            Ok((r, _)) => ids.push(r.hq_id.to_string()),
             Err(e) => problems.push(e),
         }
     }
@@ -162,8 +162,8 @@ pub async fn check(state: &AppState, req: &Request, caller: &Caller) -> Result<R
         .map(
             |input| match resolve(&state.release.dataset, input.trim()) {
                 Ok((r, _)) => Checked {
-                    on_watchlist: Some(watched.contains(&r.hq_id)),
-                    id: Some(r.hq_id.clone()),
+                    on_watchlist: Some(watched.contains(&r.hq_id.to_string())),
+                    id: Some(r.hq_id.to_string()),
                     input,
                     error: None,
                 },

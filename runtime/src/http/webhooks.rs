@@ -223,7 +223,7 @@ fn compounds(state: &AppState, given: Option<Vec<String>>) -> Result<Compounds, 
     }
     let mut ids: Vec<String> = Vec::new();
     for id in given {
-        if !state.release.dataset.compounds.contains_key(&id) {
+        if state.release.dataset.compound(&id).is_none() {
             let shown: String = id.chars().take(60).collect();
             return Err(ApiError::bad_request(format!(
                 "unknown compound id {shown:?} in compounds (ids look like hq-c-org-000001; \"*\" only alone)"

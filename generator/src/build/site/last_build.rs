@@ -13,6 +13,7 @@ use super::state::{self, Hash};
 use crate::load::RecordCache;
 use crate::model::Dataset;
 use crate::model::file_stamp::FileStamp;
+use crate::model::ids::CompoundId;
 
 /// The previous build of a tree, as the next one starts from it: its build state (the sum
 /// checked) and, decompressed, the snapshot its records are in. The `RecordCache` of the load
@@ -89,18 +90,18 @@ impl LastBuild {
     }
 
     /// The compounds of `dataset` whose records a load with this cache took from it.
-    pub fn reused(&self, dataset: &Dataset) -> HashSet<String> {
+    pub fn reused(&self, dataset: &Dataset) -> HashSet<CompoundId> {
         dataset
             .compounds
             .keys()
             .filter(|id| self.record_of(dataset, id).is_some())
-            .cloned()
+            .copied()
             .collect()
     }
 
     /// Of those, the ones that are checked against the same things as in this build, which
     /// checked them clean: `validate` need not check them again.
-    pub fn checked(&self, dataset: &Dataset) -> HashSet<String> {
+    pub fn checked(&self, dataset: &Dataset) -> HashSet<CompoundId> {
         match &self.records {
             Some((r, _)) if r.checks_key == dataset.checks_key => self.reused(dataset),
             _ => HashSet::new(),
@@ -108,7 +109,7 @@ impl LastBuild {
     }
 
     /// The JSON of compound `id`'s record in this build's snapshot, if it came from there.
-    pub(super) fn record_of(&self, dataset: &Dataset, id: &str) -> Option<&[u8]> {
+    pub(super) fn record_of(&self, dataset: &Dataset, id: &CompoundId) -> Option<&[u8]> {
         let (file, digest) = record_file(dataset, id)?;
         self.record(&dataset.records_key, file, digest)
     }
@@ -156,7 +157,10 @@ fn decompress_frames(frames: &[(Hash, u64)], file: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// The file compound `id` was loaded from (relative to the data directory) and its digest.
-pub(super) fn record_file<'a>(dataset: &'a Dataset, id: &str) -> Option<(&'a str, &'a Hash)> {
+pub(super) fn record_file<'a>(
+    dataset: &'a Dataset,
+    id: &CompoundId,
+) -> Option<(&'a str, &'a Hash)> {
     let file = Path::new(dataset.files.get(id)?)
         .strip_prefix(&dataset.dir)
         .ok()?

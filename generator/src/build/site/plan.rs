@@ -11,6 +11,7 @@ use super::rest::Rest;
 use super::state::{self, FileEntry, Group, Hash, State};
 use super::{BuildOptions, GENERATOR_IDENTITY, key, routes};
 use crate::model::Dataset;
+use crate::model::ids::CompoundId;
 
 /// What kind of entity a group of routes is of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,7 +151,7 @@ impl Keys {
         let mut keys: Vec<Hash> = parts
             .compounds
             .par_iter()
-            .map(|(id, json)| key(&[global, id.as_bytes(), json]))
+            .map(|(id, json)| key(&[global, id.to_string().as_bytes(), json]))
             .collect();
         let mut rest_inputs: Vec<&[u8]> = vec![parts.fingerprint.as_bytes()];
         rest_inputs.extend(keys.iter().map(|k| k.as_slice()));
@@ -158,7 +159,7 @@ impl Keys {
         let mut entities: Vec<(String, Kind)> = parts
             .compounds
             .iter()
-            .map(|(id, _)| (id.clone(), Kind::Compound))
+            .map(|(id, _)| (id.to_string(), Kind::Compound))
             .collect();
         entities.extend(
             dataset
@@ -172,10 +173,10 @@ impl Keys {
                 .keys()
                 .map(|id| (id.clone(), Kind::Product)),
         );
-        let compound_keys: HashMap<&str, &Hash> = parts
+        let compound_keys: HashMap<&CompoundId, &Hash> = parts
             .compounds
             .iter()
-            .map(|(id, _)| id.as_str())
+            .map(|(id, _)| id)
             .zip(&keys)
             .collect();
         let entity_keys: Vec<Hash> = entities[keys.len()..]

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use crate::api;
 use crate::model::Dataset;
 use crate::model::contexts::Context;
+use crate::model::ids::CompoundId;
 use crate::model::material::Component;
 use crate::model::vocab::WatchClass;
 use crate::render::badge::Style;
@@ -307,7 +308,7 @@ fn get(dataset: &Dataset, path: &str, query: &str, prepared: Option<Prepared<'_>
 /// compound's routes, the CAS lookups, the materials' and products' (`entity_order`), then
 /// `rest_routes`.
 pub fn routes(dataset: &Dataset) -> Vec<Route> {
-    let ids: Vec<&String> = dataset.compounds.keys().collect();
+    let ids: Vec<String> = dataset.compounds.keys().map(ToString::to_string).collect();
     let groups: Vec<Vec<Route>> = ids
         .par_iter()
         .map(|id| compound_group(dataset, id))
@@ -341,7 +342,7 @@ pub const CAS_PATTERN: &str = "compound_cas";
 /// dataset's shared parts (contexts, the id registry), never of another compound.
 pub fn compound_group(dataset: &Dataset, id: &str) -> Vec<Route> {
     let mut out = compound_routes(dataset, id);
-    if let Some(r) = dataset.compounds.get(id) {
+    if let Some(r) = dataset.compound(id) {
         out.push(route(
             dataset,
             CAS_PATTERN,
@@ -422,7 +423,7 @@ pub fn product_group(dataset: &Dataset, id: &str) -> Vec<Route> {
 
 /// The compounds a material's JSON and page read (its components, by CAS): the ids of
 /// those the dataset has, and `None` for a CAS no compound has.
-pub fn material_compounds<'d>(dataset: &'d Dataset, id: &str) -> Vec<Option<&'d str>> {
+pub fn material_compounds<'d>(dataset: &'d Dataset, id: &str) -> Vec<Option<&'d CompoundId>> {
     let Some(m) = dataset.materials.get(id) else {
         return Vec::new();
     };
@@ -434,7 +435,7 @@ pub fn material_compounds<'d>(dataset: &'d Dataset, id: &str) -> Vec<Option<&'d 
 }
 
 /// The compounds a product's responses read (its composition, by CAS; its synthesis too).
-pub fn product_compounds<'d>(dataset: &'d Dataset, id: &str) -> Vec<Option<&'d str>> {
+pub fn product_compounds<'d>(dataset: &'d Dataset, id: &str) -> Vec<Option<&'d CompoundId>> {
     dataset
         .products
         .get(id)
@@ -445,9 +446,9 @@ pub fn product_compounds<'d>(dataset: &'d Dataset, id: &str) -> Vec<Option<&'d s
 fn compounds_of<'d, 'c>(
     dataset: &'d Dataset,
     components: impl Iterator<Item = &'c Component>,
-) -> Vec<Option<&'d str>> {
+) -> Vec<Option<&'d CompoundId>> {
     components
-        .map(|c| dataset.by_cas(&c.cas).map(|r| r.hq_id.as_str()))
+        .map(|c| dataset.by_cas(&c.cas).map(|r| &r.hq_id))
         .collect()
 }
 
@@ -639,7 +640,7 @@ fn fixed_answers(dataset: &Dataset) -> [Route; 3] {
 }
 
 fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
-    let assessed = dataset.compounds.get(id).map(crate::aggregate::assess);
+    let assessed = dataset.compound(id).map(crate::aggregate::assess);
     let a = assessed.as_ref().map(Prepared::Assessed);
     let base = format!("/api/compound/{id}");
     let dir = format!("api/compound/{id}");
@@ -654,8 +655,7 @@ fn compound_routes(dataset: &Dataset, id: &str) -> Vec<Route> {
     )];
     // A page only for a compound whose record is served: the runtime answers the others' 403.
     if dataset
-        .compounds
-        .get(id)
+        .compound(id)
         .is_some_and(|r| r.watch_class != WatchClass::CriticalThreat)
     {
         out.push(compound(

@@ -48,9 +48,9 @@ pub fn scaled(mut dataset: Dataset, factor: usize) -> anyhow::Result<Dataset> {
                 continue;
             }
             let mut copy = r.clone();
-            copy.hq_id = renumber(&r.hq_id, k);
+            copy.hq_id.number += u32::try_from(k * 100_000)?;
             copy.cas = cas;
-            dataset.compounds.insert(copy.hq_id.clone(), copy);
+            dataset.compounds.insert(copy.hq_id, copy);
         }
         for m in &materials {
             let mut copy = m.clone();

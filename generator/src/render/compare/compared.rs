@@ -10,6 +10,7 @@ use serde_json::value::RawValue;
 use super::profile::Profile;
 use crate::aggregate::{Assessment, ContextResult};
 use crate::model::Dataset;
+use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
 
@@ -52,7 +53,7 @@ pub(super) struct Compared<'d> {
 }
 
 impl<'d> Compared<'d> {
-    pub(super) fn id(&self) -> &'d str {
+    pub(super) fn id(&self) -> &'d CompoundId {
         &self.stored.hq_id
     }
 
@@ -68,7 +69,7 @@ impl<'d> Compared<'d> {
     pub(super) fn each<'a, V>(
         all: &'a [Compared<'d>],
         f: impl Fn(&'a Compared<'d>) -> V,
-    ) -> InOrder<&'d str, V> {
+    ) -> InOrder<&'d CompoundId, V> {
         InOrder(all.iter().map(|c| (c.id(), f(c))).collect())
     }
 }
@@ -86,8 +87,8 @@ pub(super) fn rank(level: RiskLevel) -> i8 {
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Ident<'a> {
-    id: &'a str,
-    hq_id: &'a str,
+    id: &'a CompoundId,
+    hq_id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
 }

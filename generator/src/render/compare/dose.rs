@@ -8,6 +8,7 @@ use serde_json::value::RawValue;
 
 use super::compared::{Compared, InOrder};
 use super::profile::written;
+use crate::model::ids::CompoundId;
 use crate::model::record::{CompoundRecord, DoseValue};
 use crate::model::vocab::DoseKind;
 
@@ -51,8 +52,8 @@ impl<'a> Dose<'a> {
 /// value of each, the most sensitive result).
 #[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Ratio<'a> {
-    pub(super) first: &'a str,
-    pub(super) second: &'a str,
+    pub(super) first: &'a CompoundId,
+    pub(super) second: &'a CompoundId,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) species: Option<&'a str>,
     unit: &'a str,
@@ -60,7 +61,7 @@ pub(super) struct Ratio<'a> {
 }
 
 /// Per compound its values of one kind, or null where it has none.
-type DoseTable<'a> = InOrder<&'a str, Option<&'a RawValue>>;
+type DoseTable<'a> = InOrder<&'a CompoundId, Option<&'a RawValue>>;
 /// What a `DoseTable` holds, as its schema says: the values were written from these.
 type DoseTableSchema<'a> = InOrder<&'a str, Option<Vec<Dose<'a>>>>;
 

@@ -7,6 +7,7 @@ use serde_json::value::RawValue;
 use super::compared::{Compared, InOrder, split};
 use crate::aggregate::ContextResult;
 use crate::aggregate::rules::Rule;
+use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
 
@@ -31,13 +32,13 @@ pub(super) struct HazardProfile<'a> {
 #[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Shared<'a> {
     pub(super) shared: Vec<&'a str>,
-    pub(super) unique: InOrder<&'a str, Vec<&'a str>>,
+    pub(super) unique: InOrder<&'a CompoundId, Vec<&'a str>>,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct HazardComparison<'a> {
     #[schemars(with = "InOrder<&'a str, HazardProfile<'a>>")]
-    profiles: InOrder<&'a str, &'a RawValue>,
+    profiles: InOrder<&'a CompoundId, &'a RawValue>,
     pub(super) ghs: Shared<'a>,
 }
 

@@ -9,6 +9,7 @@ use super::compared::{Compared, Ident, InOrder, TierCell, cell, idents, label, r
 use super::summary::{all_equal, every, listed};
 use crate::model::Dataset;
 use crate::model::contexts::Context;
+use crate::model::ids::CompoundId;
 use crate::model::vocab::RiskLevel;
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -29,11 +30,11 @@ pub(crate) struct AcrossContexts<'a> {
     #[schemars(with = "Context")]
     baseline: &'a str,
     /// Compound -> context -> tier, or null where the context has no evidence.
-    risk_matrix: InOrder<&'a str, InOrder<&'a str, Option<TierCell<'a>>>>,
+    risk_matrix: InOrder<&'a CompoundId, InOrder<&'a str, Option<TierCell<'a>>>>,
     /// Compound -> context -> tier rank minus the baseline's (null when either is missing).
-    escalation_factors: InOrder<&'a str, InOrder<&'a str, Option<i8>>>,
+    escalation_factors: InOrder<&'a CompoundId, InOrder<&'a str, Option<i8>>>,
     /// Compound -> its assessable contexts, most vulnerable first.
-    vulnerability_rankings: InOrder<&'a str, Vec<Ranked<'a>>>,
+    vulnerability_rankings: InOrder<&'a CompoundId, Vec<Ranked<'a>>>,
     cross_context_insights: Vec<String>,
 }
 

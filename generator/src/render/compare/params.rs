@@ -30,11 +30,11 @@ fn shown(input: &str) -> String {
 /// The compound an input names (an id, or a CAS number through the registry), or the
 /// 400 / 404 / 403 response naming it.
 fn resolve<'d>(dataset: &'d Dataset, input: &str) -> Result<&'d CompoundRecord, ApiError> {
-    let id = if CompoundId::parse(input).is_some() {
-        input.to_string()
+    let id = if let Some(id) = CompoundId::parse(input) {
+        id
     } else if let Ok(cas) = Cas::parse(input) {
         match dataset.ids.get(&cas) {
-            Some(id) => id.to_string(),
+            Some(id) => *id,
             None => {
                 return Err(ApiError::not_found(format!(
                     "compound not found: no compound with CAS {input}"

@@ -8,6 +8,7 @@ use serde_json::value::RawValue;
 
 use super::compared::{Compared, InOrder};
 use super::profile::written;
+use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -21,7 +22,7 @@ struct Classified<'a> {
 #[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Partial<'a> {
     pub(super) agency: &'a str,
-    pub(super) compounds: Vec<&'a str>,
+    pub(super) compounds: Vec<&'a CompoundId>,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -36,7 +37,7 @@ pub(super) struct Agreement<'a> {
 pub(super) struct RegulatoryComparison<'a> {
     /// Agency -> compound -> its classifications, or null where the agency has none.
     #[schemars(with = "BTreeMap<&'a str, InOrder<&'a str, Option<Vec<Classified<'a>>>>>")]
-    matrix: InOrder<&'a str, InOrder<&'a str, Option<&'a RawValue>>>,
+    matrix: InOrder<&'a str, InOrder<&'a CompoundId, Option<&'a RawValue>>>,
     pub(super) agreement: Agreement<'a>,
 }
 
@@ -71,7 +72,7 @@ pub(super) fn regulatory<'a>(all: &'a [Compared<'a>]) -> RegulatoryComparison<'a
     };
     for agency in agencies {
         let row = Compared::each(all, |c| c.profile.classified_by(agency));
-        let classified: Vec<&str> = row
+        let classified: Vec<&CompoundId> = row
             .0
             .iter()
             .filter(|(_, cells)| cells.is_some())

@@ -11,13 +11,14 @@ use super::hazards::{HazardComparison, hazards};
 use super::regulatory::{RegulatoryComparison, regulatory};
 use super::summary::{Summary, summarise};
 use crate::model::Dataset;
+use crate::model::ids::CompoundId;
 
 /// Tier-rank difference of a pair: positive when the first is the higher tier; null when
 /// either has no tier in the context.
 #[derive(Serialize, schemars::JsonSchema)]
 struct Delta<'a> {
-    first: &'a str,
-    second: &'a str,
+    first: &'a CompoundId,
+    second: &'a CompoundId,
     tier_difference: Option<i8>,
 }
 
@@ -25,16 +26,16 @@ struct Delta<'a> {
 struct RiskProfiles<'a> {
     /// Per compound: its tier in the context, or null when the context has no evidence.
     #[schemars(with = "InOrder<&'a str, Option<TierCell<'a>>>")]
-    profiles: InOrder<&'a str, Option<&'a RawValue>>,
+    profiles: InOrder<&'a CompoundId, Option<&'a RawValue>>,
     deltas: Vec<Delta<'a>>,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct ExposureSources<'a> {
     #[schemars(with = "InOrder<&'a str, Vec<&'a str>>")]
-    categories: InOrder<&'a str, &'a [String]>,
+    categories: InOrder<&'a CompoundId, &'a [String]>,
     pub(super) shared: Vec<&'a str>,
-    pub(super) unique: InOrder<&'a str, Vec<&'a str>>,
+    pub(super) unique: InOrder<&'a CompoundId, Vec<&'a str>>,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -47,7 +48,7 @@ pub(crate) struct InContext<'a> {
     dose_response: DoseComparison<'a>,
     hazard_profiles: HazardComparison<'a>,
     #[schemars(with = "InOrder<&'a str, Fate<'a>>")]
-    environmental_fate: InOrder<&'a str, &'a RawValue>,
+    environmental_fate: InOrder<&'a CompoundId, &'a RawValue>,
     exposure_sources: ExposureSources<'a>,
     summary: Summary,
 }

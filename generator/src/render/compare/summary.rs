@@ -10,6 +10,7 @@ use super::regulatory::RegulatoryComparison;
 use super::single::ExposureSources;
 use crate::aggregate::signals::fmt_num;
 use crate::model::Dataset;
+use crate::model::ids::CompoundId;
 use crate::model::vocab::RiskLevel;
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -74,7 +75,7 @@ impl Notes<'_, '_> {
         }
     }
 
-    fn names(&self, ids: &[&str]) -> String {
+    fn names(&self, ids: &[&CompoundId]) -> String {
         let names: Vec<&str> = ids
             .iter()
             .filter_map(|id| self.all.iter().find(|c| c.id() == *id))
@@ -172,7 +173,7 @@ impl Notes<'_, '_> {
             ));
         }
         for p in &regulatory.agreement.classify_some {
-            let others: Vec<&str> = self
+            let others: Vec<&CompoundId> = self
                 .all
                 .iter()
                 .map(Compared::id)
@@ -260,7 +261,7 @@ impl Notes<'_, '_> {
             );
             self.differences.push(line);
         }
-        let guided: Vec<&str> = dose
+        let guided: Vec<&CompoundId> = dose
             .guidance_values
             .0
             .iter()

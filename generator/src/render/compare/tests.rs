@@ -56,8 +56,8 @@ fn bpa_and_bps_side_by_side() {
     assert_eq!(c["compounds"][0]["cas"], "80-05-7");
 
     // Tiers come from the assessment, the delta is their rank difference.
-    let a = aggregate::assess(&dataset().compounds[BPA]);
-    let s = aggregate::assess(&dataset().compounds[BPS]);
+    let a = aggregate::assess(dataset().compound(BPA).unwrap());
+    let s = aggregate::assess(dataset().compound(BPS).unwrap());
     let (ta, ts) = (
         a.get("human_adult").unwrap().risk_level,
         s.get("human_adult").unwrap().risk_level,
@@ -144,7 +144,7 @@ fn ids_are_deduplicated_and_counted() {
         .compounds
         .values()
         .filter(|r| r.watch_class == WatchClass::None)
-        .map(|r| r.hq_id.clone())
+        .map(|r| r.hq_id.to_string())
         .take(6)
         .collect();
     assert_eq!(run(Some(&six.join(",")), None, None).0, 400);
@@ -211,7 +211,7 @@ fn contexts_mode_is_a_compound_by_context_matrix() {
     for (id, row) in matrix {
         let row = row.as_object().unwrap();
         assert_eq!(row.keys().map(String::as_str).collect::<Vec<_>>(), contexts);
-        let a = aggregate::assess(&dataset().compounds[id.as_str()]);
+        let a = aggregate::assess(dataset().compound(id.as_str()).unwrap());
         for ctx in contexts {
             match a.get(ctx) {
                 Some(r) => assert_eq!(row[ctx]["risk_level"], r.risk_level.as_str()),
@@ -291,7 +291,7 @@ fn as_of_compares_the_compounds_as_they_stood() {
     let pfoa = d.by_cas("335-67-1").unwrap();
     let ids = format!("{},{BPA}", pfoa.hq_id);
     let group = |body: &Value| {
-        body["comparison"]["hazard_profiles"]["profiles"][&pfoa.hq_id]["carcinogenicity"]
+        body["comparison"]["hazard_profiles"]["profiles"][&pfoa.hq_id.to_string()]["carcinogenicity"]
             ["iarc_group"]
             .clone()
     };
@@ -304,12 +304,16 @@ fn as_of_compares_the_compounds_as_they_stood() {
         assert_eq!(body["meta"]["as_of"], day);
         assert_eq!(group(&body), iarc, "{day}");
         let profiles = &body["comparison"]["risk_profiles"]["profiles"];
-        assert_eq!(profiles[&pfoa.hq_id]["risk_level"], tier, "{day}");
+        assert_eq!(
+            profiles[&pfoa.hq_id.to_string()]["risk_level"],
+            tier,
+            "{day}"
+        );
         let date = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").unwrap();
-        for id in [pfoa.hq_id.as_str(), BPA] {
+        for id in [pfoa.hq_id.to_string().as_str(), BPA] {
             let single = compound_as_of(
                 d,
-                &d.compounds[id],
+                d.compound(id).unwrap(),
                 CompoundQuery::In(Context::HumanAdult),
                 date,
             );

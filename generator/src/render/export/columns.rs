@@ -106,8 +106,7 @@ pub(super) fn row(
 ) -> Vec<String> {
     match kind {
         Kind::Compounds => d
-            .compounds
-            .get(id)
+            .compound(id)
             .map(|r| compound(full, r, index, contexts))
             .unwrap_or_default(),
         Kind::Materials => d
@@ -178,7 +177,7 @@ pub(super) fn row(
 
 fn compound(full: bool, r: &CompoundRecord, index: &RiskIndex, contexts: &[String]) -> Vec<String> {
     let mut row = vec![
-        r.hq_id.clone(),
+        r.hq_id.to_string(),
         r.name.clone(),
         r.cas.to_string(),
         r.kind.clone().unwrap_or_default(),

@@ -17,7 +17,7 @@ pub(super) fn json(kind: Kind, full: bool, d: &Dataset, index: &RiskIndex, id: &
 }
 
 fn compound(full: bool, d: &Dataset, index: &RiskIndex, id: &str) -> Value {
-    let Some(r) = d.compounds.get(id) else {
+    let Some(r) = d.compound(id) else {
         return Value::Null;
     };
     let tiers = select::tiers(index, r);

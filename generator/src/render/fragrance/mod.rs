@@ -19,6 +19,7 @@ use crate::model::fragrance::{
     ClassDef, ClassFamily, EuAllergen, EuRegulation, Fragrance, IfraStatus, Ingredient,
     IngredientKind,
 };
+use crate::model::ids::CompoundId;
 use crate::model::record::{CompoundRecord, SourceRef};
 use crate::model::vocab::RiskLevel;
 use crate::render::declared;
@@ -114,8 +115,8 @@ impl Tiers {
 #[derive(Serialize, schemars::JsonSchema)]
 struct Constituent<'a> {
     cas: &'a str,
-    id: Option<String>,
-    hq_id: Option<String>,
+    id: Option<CompoundId>,
+    hq_id: Option<CompoundId>,
     name: Option<&'a str>,
 }
 
@@ -124,8 +125,8 @@ struct Constituent<'a> {
 struct Item<'a> {
     /// The compound's `hq_id`; `null` only if the data names a CAS outside the corpus,
     /// which `check` reports.
-    id: Option<&'a str>,
-    hq_id: Option<&'a str>,
+    id: Option<&'a CompoundId>,
+    hq_id: Option<&'a CompoundId>,
     name: &'a str,
     cas: &'a str,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
@@ -164,15 +165,15 @@ fn item<'a>(f: &'a Fragrance, dataset: &'a Dataset, entry: &'a Ingredient) -> It
                 .or(record.map(|r| r.name.as_str()));
             Constituent {
                 cas,
-                id: record.map(|r| r.hq_id.clone()),
-                hq_id: record.map(|r| r.hq_id.clone()),
+                id: record.map(|r| r.hq_id),
+                hq_id: record.map(|r| r.hq_id),
                 name,
             }
         })
         .collect();
     Item {
-        id: record.map(|r| r.hq_id.as_str()),
-        hq_id: record.map(|r| r.hq_id.as_str()),
+        id: record.map(|r| &r.hq_id),
+        hq_id: record.map(|r| &r.hq_id),
         name: &entry.name,
         cas: &entry.cas,
         other_cas: &entry.other_cas,

@@ -112,7 +112,11 @@ fn extracts_are_mix_compounds_and_every_entry_is_in_the_corpus() {
     for e in &fragrance().ingredients.entries {
         let record = dataset().by_cas(&e.cas).expect("a corpus compound");
         if e.kind == IngredientKind::Extract {
-            assert!(record.hq_id.starts_with("hq-c-mix-"), "{}", record.hq_id);
+            assert!(
+                record.hq_id.to_string().starts_with("hq-c-mix-"),
+                "{}",
+                record.hq_id
+            );
         }
     }
 }

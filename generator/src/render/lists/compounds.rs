@@ -10,6 +10,7 @@ use super::params::{cas_param, context_param, risk_param, search_param, vocab_pa
 use super::risk_index::{Entry, RiskIndex};
 use crate::api::{Op, Query};
 use crate::model::Dataset;
+use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::{self, RiskLevel, WatchClass};
 use crate::render::error::ApiError;
@@ -39,7 +40,7 @@ pub(super) fn matching<'d, 'i>(
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct CompoundItem<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]

@@ -12,6 +12,7 @@ use crate::aggregate::signals::{self, Hazard};
 use crate::aggregate::synthesis::{self, ProductRisk};
 use crate::aggregate::{self, Assessment};
 use crate::model::Dataset;
+use crate::model::ids::CompoundId;
 use crate::model::material::Product;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
@@ -66,7 +67,7 @@ impl Entry {
 /// every list, batch and compare. The default (empty) index computes each on demand.
 #[derive(Debug, Default)]
 pub struct RiskIndex {
-    pub(super) compounds: HashMap<String, Entry>,
+    pub(super) compounds: HashMap<CompoundId, Entry>,
     pub(super) products: HashMap<String, Option<ProductRisk>>,
 }
 
@@ -75,7 +76,7 @@ impl RiskIndex {
         let compounds = dataset
             .compounds
             .par_iter()
-            .map(|(id, r)| (id.clone(), Entry::of(r)))
+            .map(|(id, r)| (*id, Entry::of(r)))
             .collect();
         let products = dataset
             .products

@@ -37,7 +37,7 @@ pub(crate) fn compound_ids(
     let filter = compound_filter(dataset, Op::Export, &q)?;
     Ok(matching(dataset, index, &filter)
         .into_iter()
-        .map(|(r, _)| r.hq_id.clone())
+        .map(|(r, _)| r.hq_id.to_string())
         .collect())
 }
 

@@ -17,6 +17,7 @@ use crate::aggregate::{Assessment, EvidenceItem};
 use crate::model::Dataset;
 use crate::model::cas::Cas;
 use crate::model::contexts::Context;
+use crate::model::ids::CompoundId;
 use crate::model::record::{CompoundRecord, Lifecycle};
 use crate::model::timeline::{self, Change, Event};
 use crate::model::vocab::RiskLevel;
@@ -134,7 +135,7 @@ struct Gap {
 struct Page<'a> {
     nav: &'static str,
     canonical: String,
-    id: &'a str,
+    id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
     description: String,
@@ -329,7 +330,7 @@ fn identifiers(r: &CompoundRecord) -> Vec<Identifier> {
         },
         Identifier {
             label: "saferef id",
-            value: r.hq_id.clone(),
+            value: r.hq_id.to_string(),
             url: None,
         },
     ];
@@ -523,7 +524,7 @@ mod tests {
     fn every_tier_is_text_as_well_as_colour() {
         let d = fixture();
         let id = "hq-c-org-000145";
-        let a = crate::aggregate::assess(&d.compounds[id]);
+        let a = crate::aggregate::assess(d.compound(id).unwrap());
         let page = html(&format!("/compound/{id}"));
         for c in &a.contexts {
             let label = &d.contexts.get(c.context).unwrap().label;

@@ -64,7 +64,7 @@ pub fn name_index(d: &Dataset) -> Rendered {
             .filter(|r| r.watch_class != WatchClass::CriticalThreat)
             .map(|r| {
                 row(
-                    &r.hq_id,
+                    &r.hq_id.to_string(),
                     &r.name,
                     Some(r.cas.as_str()),
                     r.identity.synonyms.iter(),

@@ -70,11 +70,11 @@ impl Samples {
             .chain(d.compounds.values())
             .find(|r| usable(r) && r.hq_id != compound.hq_id)?;
         Some(Samples {
-            compound_id: compound.hq_id.clone(),
+            compound_id: compound.hq_id.to_string(),
             compound_name: compound.name.clone(),
             cas: compound.cas.to_string(),
             other_context: other.to_string(),
-            second_id: second.hq_id.clone(),
+            second_id: second.hq_id.to_string(),
             material_id: d.materials.keys().next().cloned(),
             product_id: d.products.keys().next().cloned(),
         })

@@ -18,6 +18,7 @@ pub use query::RegulatoryStatusQuery;
 
 use super::openapi_schemas::nullable;
 use super::{Cache, Rendered};
+use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::regulatory_status::governance::{self, Change, Coverage};
 use crate::model::regulatory_status::{CHANGE_TYPES, CONFIDENCES, LEGAL_STATUSES, STATUSES};
@@ -242,7 +243,7 @@ pub(crate) enum RegulatoryStatusBody<'a> {
 /// date, undated last.
 pub fn regulatory_status(
     rs: &RegulatoryStatus,
-    compounds: &BTreeMap<String, CompoundRecord>,
+    compounds: &BTreeMap<CompoundId, CompoundRecord>,
     filter: &RegulatoryStatusQuery<'_>,
 ) -> Rendered {
     if filter.calendar {
@@ -278,7 +279,7 @@ pub fn regulatory_status(
 
 fn calendar<'a>(
     rs: &'a RegulatoryStatus,
-    compounds: &'a BTreeMap<String, CompoundRecord>,
+    compounds: &'a BTreeMap<CompoundId, CompoundRecord>,
     filter: &RegulatoryStatusQuery<'_>,
     cells: &[(&'a LoadedFile, &'a Cell)],
 ) -> Rendered {

@@ -7,12 +7,13 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::model::dating::Stated;
+use crate::model::ids::CompoundId;
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::WatchClass;
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(super) struct Scheduled<'a> {
-    hq_id: &'a str,
+    hq_id: &'a CompoundId,
     name: &'a str,
     cas: &'a str,
     jurisdiction: &'static str,
@@ -27,7 +28,7 @@ pub(super) struct Scheduled<'a> {
 /// Every scheduled change after `as_of` (on or before `before`) in `jurisdiction` (EU: CLP,
 /// US: Prop 65; all when none), by date then compound.
 pub(super) fn scheduled<'a>(
-    compounds: &'a BTreeMap<String, CompoundRecord>,
+    compounds: &'a BTreeMap<CompoundId, CompoundRecord>,
     as_of: NaiveDate,
     before: Option<NaiveDate>,
     jurisdiction: Option<&str>,

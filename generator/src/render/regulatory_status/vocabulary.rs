@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use crate::model::Dataset;
+use crate::model::ids::CompoundId;
 use crate::model::regulatory_status::{
     CHANGE_TYPES, CONFIDENCES, JURISDICTIONS, LEGAL_STATUSES, MATRIX_KINDS, STATUSES,
 };
@@ -80,7 +81,7 @@ struct AnalyteOut<'a> {
     description: &'a str,
     cas: &'a [String],
     /// The compound ids of those CAS numbers; `analyte` accepts each, and the CAS numbers.
-    compounds: Vec<&'a str>,
+    compounds: Vec<&'a CompoundId>,
 }
 
 #[derive(Serialize, schemars::JsonSchema)]
@@ -131,7 +132,7 @@ pub fn vocabulary(d: &Dataset) -> Rendered {
                 .iter()
                 .filter_map(|cas| d.by_cas(cas))
                 .filter(|r| r.watch_class != WatchClass::CriticalThreat)
-                .map(|r| r.hq_id.as_str())
+                .map(|r| &r.hq_id)
                 .collect(),
         })
         .collect();

@@ -9,6 +9,7 @@ use super::score::{Field, Weight};
 use super::vocabulary::Vocabulary;
 use crate::model::Dataset;
 use crate::model::aliases::normalize as alias_key;
+use crate::model::ids::CompoundId;
 use crate::model::vocab::WatchClass;
 
 /// What a result is.
@@ -141,10 +142,7 @@ impl SearchIndex {
         index.push_products(dataset, &mut names);
         index.push_materials(dataset, &mut names);
         for a in &dataset.aliases {
-            if let Some(&at) = dataset
-                .by_cas(&a.cas)
-                .and_then(|r| positions.get(r.hq_id.as_str()))
-            {
+            if let Some(&at) = dataset.by_cas(&a.cas).and_then(|r| positions.get(&r.hq_id)) {
                 index.aliases.insert(alias_key(&a.alias), at);
             }
         }
@@ -159,15 +157,16 @@ impl SearchIndex {
         &mut self,
         dataset: &'d Dataset,
         names: &mut Vec<String>,
-    ) -> HashMap<&'d str, usize> {
+    ) -> HashMap<&'d CompoundId, usize> {
         let mut positions = HashMap::new();
         for r in dataset.compounds.values() {
             if r.watch_class == WatchClass::CriticalThreat {
                 continue;
             }
-            positions.insert(r.hq_id.as_str(), self.entries.len());
-            self.push(names, EntityType::Compound, &r.hq_id, &r.name, |e| {
-                e.add(Field::Id, &r.hq_id);
+            positions.insert(&r.hq_id, self.entries.len());
+            let id = r.hq_id.to_string();
+            self.push(names, EntityType::Compound, &id, &r.name, |e| {
+                e.add(Field::Id, &id);
                 e.add(Field::Cas, r.cas.as_str());
                 for a in &r.alternate_cas {
                     e.add(Field::Cas, a.cas.as_str());

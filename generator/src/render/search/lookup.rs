@@ -135,7 +135,7 @@ fn found<'a>(
     let id = e.id.as_str();
     let (name, cas, path) = match e.kind {
         EntityType::Compound => {
-            let r = dataset.compounds.get(id)?;
+            let r = dataset.compound(id)?;
             (r.name.as_str(), Some(r.cas.as_str()), "compound")
         }
         EntityType::Product => (dataset.products.get(id)?.name.as_str(), None, "product"),
@@ -182,7 +182,7 @@ mod tests {
         let benzene = dataset().by_cas("71-43-2").unwrap();
         for q in ["71-43-2", "71432", "  0071-43-2 ", "71 43 2"] {
             let v = ask(q);
-            assert_eq!(ids(&v), vec![benzene.hq_id.as_str()], "{q}");
+            assert_eq!(ids(&v), vec![benzene.hq_id.to_string()], "{q}");
             assert_eq!(v["results"][0]["matched"], "cas", "{q}");
             assert_eq!(v["results"][0]["kind"], "compound");
             assert_eq!(
@@ -203,12 +203,12 @@ mod tests {
         let benzene = dataset().by_cas("71-43-2").unwrap();
         for q in ["benzene", "  BENZENE ", "Ben zene"] {
             let v = ask(q);
-            assert!(ids(&v).contains(&benzene.hq_id), "{q}: {v}");
+            assert!(ids(&v).contains(&benzene.hq_id.to_string()), "{q}: {v}");
             assert!(v.get("suggestions").is_none(), "{q}");
         }
         let bpa = dataset().by_cas("80-05-7").unwrap();
         let v = ask("bpa");
-        assert_eq!(ids(&v), vec![bpa.hq_id.as_str()], "{v}");
+        assert_eq!(ids(&v), vec![bpa.hq_id.to_string()], "{v}");
         assert_eq!(v["results"][0]["matched"], "alias");
         let product = dataset().products.values().next().unwrap();
         let v = ask(&product.name.to_lowercase());
@@ -234,7 +234,7 @@ mod tests {
                 .as_array()
                 .unwrap()
                 .iter()
-                .any(|x| x["id"] == benzene.hq_id.as_str()),
+                .any(|x| x["id"] == benzene.hq_id.to_string()),
             "{v}"
         );
         assert_eq!(ask("zzqqxxjj")["suggestions"], serde_json::json!([]));

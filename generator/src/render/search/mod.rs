@@ -190,7 +190,7 @@ fn hit<'a>(index: &'a SearchIndex, dataset: &'a Dataset, s: &Scored) -> Option<H
     let entry = &index.entries[s.entry];
     let (name, cas) = match entry.kind {
         EntityType::Compound => {
-            let r = dataset.compounds.get(&entry.id)?;
+            let r = dataset.compound(&entry.id)?;
             (r.name.as_str(), Some(r.cas.as_str()))
         }
         EntityType::Product => (dataset.products.get(&entry.id)?.name.as_str(), None),

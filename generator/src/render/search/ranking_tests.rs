@@ -84,7 +84,7 @@ fn distance(a: &str, b: &str) -> usize {
 
 fn name(dataset: &Dataset, kind: EntityType, id: &str) -> String {
     match kind {
-        EntityType::Compound => dataset.compounds[id].name.clone(),
+        EntityType::Compound => dataset.compound(id).unwrap().name.clone(),
         EntityType::Product => dataset.products[id].name.clone(),
         EntityType::Material => dataset.materials[id].name.clone(),
     }

@@ -170,10 +170,19 @@ fn critical_threats_are_never_returned() {
         "the corpus has critical-threat records"
     );
     for r in threats {
-        for q in [r.name.as_str(), r.cas.as_str(), r.hq_id.as_str()] {
+        for q in [
+            r.name.as_str(),
+            r.cas.as_str(),
+            r.hq_id.to_string().as_str(),
+        ] {
             let (_, body) = run(q, &[("limit", "100")]);
             let results = body["results"].as_array().unwrap();
-            assert!(results.iter().all(|h| h["id"] != r.hq_id.as_str()), "{q}");
+            assert!(
+                results
+                    .iter()
+                    .all(|h| h["id"] != r.hq_id.to_string().as_str()),
+                "{q}"
+            );
         }
     }
 }
