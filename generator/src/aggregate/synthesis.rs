@@ -327,10 +327,10 @@ fn compound_trace(
     // A fallback answers for a context the product does not name: the product's own
     // exposure, all three factors, applies to it.
     let whole = |r: &ContextResult| adjusted_score(r.risk_level, factor);
-    let (used, fallback) = match best(&a, contexts.iter().copied(), &scored) {
+    let (used, fallback) = match best(&a, contexts.iter().copied(), scored) {
         Some(r) => (Some(r), false),
         None => {
-            let r = best(&a, same_subjects(contexts), &whole);
+            let r = best(&a, same_subjects(contexts), whole);
             (r, r.is_some())
         }
     };
@@ -353,11 +353,11 @@ fn compound_trace(
 
 /// The compound's best-scoring result among these contexts: highest score, then tier, then
 /// confidence.
-fn best<'a>(
-    a: &'a Assessment,
+fn best(
+    a: &Assessment,
     among: impl Iterator<Item = &'static str>,
     score: impl Fn(&ContextResult) -> f64,
-) -> Option<&'a ContextResult> {
+) -> Option<&ContextResult> {
     among.filter_map(|ctx| a.get(ctx)).max_by(|x, y| {
         score(x)
             .total_cmp(&score(y))
