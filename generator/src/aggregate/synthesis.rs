@@ -9,15 +9,15 @@
 
 use serde::Serialize;
 
-use super::assess;
+use super::{Assessment, ContextResult, assess};
 use crate::model::Dataset;
-use crate::model::contexts::Context;
+use crate::model::contexts::{Context, ContextKind};
 use crate::model::material::{Component, Product, ProductFinding, ShareKind};
 use crate::model::record::CompoundRecord;
 use crate::model::vocab::RiskLevel;
 
 pub const METHOD: &str = "max_adjusted_compound_tier";
-pub const VERSION: &str = "1.5";
+pub const VERSION: &str = "1.6";
 pub const METHODOLOGY_NOTE: &str = "Each compound's tier in the contexts the product's users and routes name is scored (low 1 to critical 5) and multiplied by route, duration and frequency factors; the product takes the highest adjusted score; a compound of tier high or above scores at least moderate (1.8), since exposure heuristics are no evidence of low hazard. A dog or cat tier is scored with the route factor alone: a pet is poisoned by one exposure, which how often or how long people use the product does not lessen. A product's own finding for a dog or cat, a syndrome a veterinary reference documents where no compound is its established cause, is scored the same way. The multipliers are calibrated heuristics, not regulatory consensus. A compound's typical or specified share is its exposure; a legal or advisory maximum is only an upper bound on it, never the content.";
 
 /// What a compound's share tells about its exposure in the product.
@@ -198,7 +198,8 @@ pub struct Trace {
     pub tier: Option<RiskLevel>,
     pub confidence: Option<f64>,
     pub adjusted_score: f64,
-    /// The product's contexts had no answer for this compound: its primary context was used.
+    /// The product's contexts had no answer for this compound: a context of the same subjects
+    /// was used.
     pub fallback: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub share: Option<String>,
@@ -311,9 +312,9 @@ pub fn synthesize(dataset: &Dataset, product: &Product) -> Synthesized {
     (synthesis, traces)
 }
 
-/// A compound's trace: its best-scoring tier among the product's contexts, or its primary
-/// context's as a fallback when it has none of them; `factor` is the product's whole
-/// exposure factor, `factor_in` the one a context takes.
+/// A compound's trace: its best-scoring tier among the product's contexts or, when it has none
+/// of them, among the contexts of the same subjects as a fallback; `factor` is the product's
+/// whole exposure factor, `factor_in` the one a context takes.
 fn compound_trace(
     record: &CompoundRecord,
     c: &Component,
@@ -322,26 +323,18 @@ fn compound_trace(
     factor_in: impl Fn(&str) -> f64,
 ) -> Trace {
     let a = assess(record);
-    let scored = |r: &super::ContextResult| adjusted_score(r.risk_level, factor_in(r.context));
-    let best = contexts.iter().filter_map(|ctx| a.get(ctx)).max_by(|x, y| {
-        scored(x)
-            .total_cmp(&scored(y))
-            .then(x.risk_level.cmp(&y.risk_level))
-            .then(x.confidence.total_cmp(&y.confidence))
-    });
-    let (used, fallback) = match best {
-        Some(r) => (Some(r), false),
-        None => (a.primary_context().and_then(|p| a.get(p)), true),
-    };
+    let scored = |r: &ContextResult| adjusted_score(r.risk_level, factor_in(r.context));
     // A fallback answers for a context the product does not name: the product's own
     // exposure, all three factors, applies to it.
-    let score = used.map_or(0.0, |r| {
-        if fallback {
-            adjusted_score(r.risk_level, factor)
-        } else {
-            scored(r)
+    let whole = |r: &ContextResult| adjusted_score(r.risk_level, factor);
+    let (used, fallback) = match best(&a, contexts.iter().copied(), scored) {
+        Some(r) => (Some(r), false),
+        None => {
+            let r = best(&a, same_subjects(contexts), whole);
+            (r, r.is_some())
         }
-    });
+    };
+    let score = used.map_or(0.0, |r| if fallback { whole(r) } else { scored(r) });
     Trace {
         compound_id: record.hq_id.to_string(),
         name: record.name.clone(),
@@ -356,6 +349,47 @@ fn compound_trace(
         share_kind: c.share_kind,
         share_basis: ShareBasis::of(c),
     }
+}
+
+/// The compound's best-scoring result among these contexts: highest score, then tier, then
+/// confidence.
+fn best(
+    a: &Assessment,
+    among: impl Iterator<Item = &'static str>,
+    score: impl Fn(&ContextResult) -> f64,
+) -> Option<&ContextResult> {
+    among.filter_map(|ctx| a.get(ctx)).max_by(|x, y| {
+        score(x)
+            .total_cmp(&score(y))
+            .then(x.risk_level.cmp(&y.risk_level))
+            .then(x.confidence.total_cmp(&y.confidence))
+    })
+}
+
+/// The contexts whose subjects are those of the product's contexts, where a compound without a
+/// tier in any of them may fall back: a product's risk is for its users, so people's contexts
+/// (the life stages, the routes and the workplace) when it names one of them, a dog's or a
+/// cat's when it names that species, and the environment's (environmental, aquatic life,
+/// terrestrial wildlife, pollinators) only when it names one of them (METHODOLOGY.md,
+/// "Product synthesis").
+fn same_subjects(contexts: &[&'static str]) -> impl Iterator<Item = &'static str> {
+    let subjects = |c: Context| match c.kind() {
+        ContextKind::Human | ContextKind::Route => ContextKind::Human,
+        kind => kind,
+    };
+    let named: Vec<Context> = contexts
+        .iter()
+        .filter_map(|c| Context::from_name(c))
+        .collect();
+    Context::ALL
+        .into_iter()
+        .filter(move |c| {
+            named.iter().any(|n| match c.kind() {
+                ContextKind::Animal => n == c,
+                _ => subjects(*n) == subjects(*c),
+            })
+        })
+        .map(Context::name)
 }
 
 /// The product's findings in the contexts its exposure names, each scored; a finding for a
@@ -438,6 +472,62 @@ mod tests {
         assert!(levels.windows(2).all(|w| w[0] <= w[1]));
         assert_eq!(levels[0], ProductRisk::Negligible);
         assert_eq!(levels[7], ProductRisk::Extreme);
+    }
+
+    /// A compound record with the given parts (no source list: synthesis does not read it).
+    fn compound(parts: serde_json::Value) -> CompoundRecord {
+        let mut v = serde_json::json!({
+            "hq_id": "hq-c-ino-000001", "name": "Test", "name_source": "t", "cas": "1314-13-2",
+            "identity": {}, "crossrefs": {}, "properties": {"chemical_properties": {}},
+            "safety": {}, "regulatory": {}, "hierarchy": {},
+            "sources": [], "meta": {"created": "2026-01-01", "last_reviewed": "2026-01-01", "version": 1}
+        });
+        crate::model::merge::merge(&mut v, parts, &|_: &str| 0);
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn line() -> Component {
+        Component {
+            cas: "1314-13-2".into(),
+            name: "Test".into(),
+            role: "uv_filter".into(),
+            share: None,
+            share_kind: None,
+            note: None,
+            source: "s".into(),
+        }
+    }
+
+    /// A body-care product (adults, on the skin): a compound tiered only for the environment
+    /// (Aquatic Acute 1, Aquatic Chronic 1) says nothing of the product's users, so it takes no
+    /// tier and no score and is no fallback; one tiered only for the workplace (an 8-hour limit
+    /// of 0.005 mg/m3, very high) falls back to it, people being the product's subjects.
+    #[test]
+    fn a_fallback_stays_with_the_products_subjects() {
+        let contexts = ["human_adult", "exposure_dermal"];
+        let factor = 0.8;
+        let aquatic = compound(serde_json::json!({"safety": {"ghs": [{"jurisdiction": "EU",
+            "hazard_classes": ["Aquatic Acute 1", "Aquatic Chronic 1"], "h_codes": ["H400", "H410"],
+            "source": "clp"}]}}));
+        let a = assess(&aquatic);
+        assert!(a.get("aquatic_life").is_some());
+        assert!(contexts.iter().all(|c| a.get(c).is_none()));
+        let t = compound_trace(&aquatic, &line(), &contexts, factor, |_| factor);
+        assert_eq!((t.context_used, t.tier, t.fallback), (None, None, false));
+        assert_eq!(t.adjusted_score, 0.0);
+        let workplace = compound(serde_json::json!({"safety": {"exposure_limits": [{
+            "agency": "Ontario Ministry of Labour", "jurisdiction": "CA-ON", "kind": "twa",
+            "value": 0.005, "unit": "mg/m3", "source": "on"}]}}));
+        let t = compound_trace(&workplace, &line(), &contexts, factor, |_| factor);
+        assert_eq!(
+            (t.context_used, t.tier, t.fallback),
+            (
+                Some("occupational_exposure"),
+                Some(RiskLevel::VeryHigh),
+                true
+            )
+        );
+        assert_eq!(t.adjusted_score, 3.2);
     }
 
     #[test]

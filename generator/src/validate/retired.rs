@@ -18,7 +18,7 @@ pub fn validate(dataset: &Dataset, problems: &mut Vec<Problem>) {
         };
         if exists(&r.id) {
             let file = dataset
-                .files
+                .entity_files
                 .get(&r.id)
                 .map_or(r.id.as_str(), String::as_str);
             Sink {
